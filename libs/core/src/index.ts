@@ -1,0 +1,4 @@
+export * from './wire';
+export * from './verdict';
+export * from './present';
+export * from './check-state';

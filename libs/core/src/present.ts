@@ -1,0 +1,42 @@
+import type { Verdict, VerdictKind } from './verdict';
+
+/** The seed's colours: red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
+export type Colour = 'red' | 'green' | 'amber' | 'blue' | 'grey';
+
+const COLOUR: Record<VerdictKind, Colour> = {
+  'certain-crash': 'red',
+  'predicted-crash': 'red',
+  'no-crash': 'green',
+  unreadable: 'amber',
+  'nothing-certain': 'blue'
+};
+
+/** Headline text, so that colour is never the only signal. */
+const HEADLINE: Record<VerdictKind, string> = {
+  'certain-crash': 'This cell will crash',
+  'predicted-crash': 'Crash predicted',
+  'no-crash': 'No crash predicted',
+  unreadable: 'The response could not be read as a verdict',
+  'nothing-certain': 'The built-in checks found no certain crash'
+};
+
+export const CERTAIN_BADGE = 'Built-in check · certain';
+
+export function colourOf(kind: VerdictKind, stale: boolean): Colour {
+  return stale ? 'grey' : COLOUR[kind];
+}
+
+export function headlineOf(verdict: Verdict): string {
+  const base = HEADLINE[verdict.kind];
+  if (verdict.exception && (verdict.kind === 'certain-crash' || verdict.kind === 'predicted-crash')) {
+    const where = verdict.line === null ? '' : ` at line ${verdict.line}`;
+    return `${base}: ${verdict.exception}${where}`;
+  }
+  return base;
+}
+
+/** The badge says where a verdict came from; "nothing certain" is no prediction, so it is not the model's badge. */
+export function badgeOf(verdict: Verdict): string {
+  if (verdict.source.type === 'llm') return `LLM prediction · ${verdict.source.model}`;
+  return verdict.kind === 'certain-crash' ? CERTAIN_BADGE : 'Built-in checks only';
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** What the front end asks the kernel: facts about one cell, which is never executed. */
+export const CheckRequest = z
+  .object({
+    protocol: z.literal(1),
+    source: z.string().describe('The target cell, exactly as in the editor.'),
+    cellId: z.string().nullable().describe('The notebook cell id, when the host has one.'),
+    useLlm: z.boolean().describe('"Use the LLM": false means only the built-in checks run.'),
+    includeRuntimeInfo: z
+      .boolean()
+      .describe('"Include runtime information": false means neither runtime information nor the built-in checks.')
+  })
+  .strict();
+export type CheckRequest = z.infer<typeof CheckRequest>;

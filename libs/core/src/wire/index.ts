@@ -1,0 +1,15 @@
+import type { z } from 'zod';
+import { CheckRequest } from './check-request';
+import { CheckResult } from './check-result';
+
+export * from './check-request';
+export * from './check-result';
+
+/**
+ * Every wire schema that crosses the kernel boundary, by the file name it is exported under
+ * in python/crane_llm/schema/. pytest validates the kernel's JSON against those files.
+ */
+export const WIRE_SCHEMAS: Record<string, z.ZodType> = {
+  'check-request': CheckRequest,
+  'check-result': CheckResult
+};
