@@ -1,0 +1,3 @@
+import { cranePlugin } from './plugin';
+
+export default [cranePlugin];

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Set up CRANE-LLM from a clean clone: Node packages, the labextension, the wheel, and a virtual
+# environment (.venv) with the wheel installed as a user would install it.
+#   scripts/setup.sh          what the quickstart needs
+#   scripts/setup.sh --test   also the test extra, Debian's chromium, and the extra environments
+#                             the tests use (Python 3.9 and 3.13 kernels, the oldest JupyterLab)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TEST=0
+[ "${1:-}" = "--test" ] && TEST=1
+PY=${CRANE_PY311:-python3.11}
+command -v "$PY" >/dev/null || PY=python3
+step() { printf '\n== %s\n' "$*"; }
+
+step "Python environment (.venv, $($PY --version))"
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+# jupyter-builder builds the labextension; JupyterLab 4 runs it.
+.venv/bin/pip install -q "jupyterlab>=4.6,<5" "notebook>=7.6,<8" "jupyter-builder>=1.2" build
+export PATH="$ROOT/.venv/bin:$PATH"
+
+step "Node packages (npm ci)"
+npm ci --no-audit --no-fund --loglevel=error
+
+step "Build the libraries and the labextension"
+npx nx run-many -t build --outputStyle=static
+
+step "Build and install the wheel"
+rm -rf dist && .venv/bin/python -m build --wheel --outdir dist python >/dev/null
+WHEEL=$(ls dist/crane_llm-*.whl)
+if [ $TEST = 1 ]; then
+  .venv/bin/pip install -q "$WHEEL[lab,test]"
+else
+  .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
+fi
+jupyter labextension list 2>&1 | grep -q "crane-llm-jlab.*enabled.*OK" || { echo "labextension not registered" >&2; exit 1; }
+
+if [ $TEST = 1 ]; then
+  step "Debian's chromium for the browser tests"
+  if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+      echo "Install chromium (sudo apt-get install chromium) and run again." >&2; exit 1
+    fi
+  fi
+
+  # Kernel-side code promises Python 3.9+; its tests also run on 3.9 and 3.13.
+  for v in 3.9 3.13; do
+    py=$(command -v "python$v" || ls /root/.pyenv/versions/$v*/bin/python 2>/dev/null | head -1 || true)
+    if [ -z "$py" ]; then echo "python$v not found: skipping its environment" >&2; continue; fi
+    step "Kernel-side environment on Python $v (.venv-py$v)"
+    [ -x ".venv-py$v/bin/python" ] || "$py" -m venv ".venv-py$v"
+    ".venv-py$v/bin/python" -m pip install -q --upgrade pip
+    ".venv-py$v/bin/pip" install -q "$WHEEL[test]"
+  done
+
+  # The oldest JupyterLab 4 the labextension declares (>=4.2): the e2e runs against it too.
+  step "Oldest supported JupyterLab (.venv-lab-oldest)"
+  [ -x .venv-lab-oldest/bin/python ] || "$PY" -m venv .venv-lab-oldest
+  .venv-lab-oldest/bin/python -m pip install -q --upgrade pip
+  .venv-lab-oldest/bin/pip install -q "jupyterlab==4.2.0" "notebook==7.2.0" "$WHEEL"
+fi
+step "Set up."

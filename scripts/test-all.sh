@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Set everything up from a clean clone and run every test: vitest, lint, pytest (3.11, and the
+# kernel side on 3.9 and 3.13), and the browser tests in JupyterLab and Notebook 7 (newest and
+# oldest supported JupyterLab). Ends with one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+bash scripts/setup.sh --test || { echo "setup failed"; echo "suites: 0 passed, 1 failed"; exit 1; }
+export PATH="$ROOT/.venv/bin:$PATH"
+passed=0; failed=0; failures=()
+suite() {
+  local name=$1; shift
+  printf '\n== %s\n' "$name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+suite "TypeScript: build, vitest, lint" npx nx run-many -t build test lint --outputStyle=static
+suite "pytest (Python 3.11)" .venv/bin/python -m pytest python/tests -q
+for v in 3.9 3.13; do
+  [ -x ".venv-py$v/bin/python" ] && suite "pytest kernel side (Python $v)" \
+    ".venv-py$v/bin/python" -m pytest python/tests -q -m "not server"
+done
+export CRANE_PYTHON="$ROOT/.venv/bin/python"
+suite "e2e: JupyterLab $(jupyter lab --version) and Notebook 7" \
+  bash -c "cd e2e && CRANE_JUPYTER='$ROOT/.venv/bin/jupyter' npx playwright test"
+suite "e2e: oldest JupyterLab $(.venv-lab-oldest/bin/jupyter lab --version)" \
+  bash -c "cd e2e && CRANE_E2E_PORT=8898 CRANE_E2E_OUT=test-results-oldest CRANE_E2E_REPORT=report-oldest \
+    CRANE_PYTHON='$ROOT/.venv-lab-oldest/bin/python' CRANE_JUPYTER='$ROOT/.venv-lab-oldest/bin/jupyter' npx playwright test foundation"
+
+echo
+[ $failed = 0 ] || printf 'failed: %s\n' "${failures[@]}"
+echo "suites: $passed passed, $failed failed"
+[ $failed = 0 ]
