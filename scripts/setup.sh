@@ -10,14 +10,24 @@ ROOT=$PWD
 TEST=0
 [ "${1:-}" = "--test" ] && TEST=1
 PY=${CRANE_PY311:-python3.11}
-command -v "$PY" >/dev/null || PY=python3
+"$PY" -c 'import sys' >/dev/null 2>&1 || PY=python3
+# This machine's pip.conf names local indexes that may be absent; keep their warnings out of the log.
+pip_quiet() { "$@" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2); }
 step() { printf '\n== %s\n' "$*"; }
+# A pyenv shim can exist without a runnable interpreter behind it: try each candidate.
+find_python() {
+  local c
+  for c in "python$1" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/python; do
+    if "$c" -c 'import sys' >/dev/null 2>&1; then echo "$c"; return 0; fi
+  done
+  return 0
+}
 
 step "Python environment (.venv, $($PY --version))"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 # jupyter-builder builds the labextension; JupyterLab 4 runs it.
-.venv/bin/pip install -q "jupyterlab>=4.6,<5" "notebook>=7.6,<8" "jupyter-builder>=1.2" build
+pip_quiet .venv/bin/pip install -q "jupyterlab>=4.6,<5" "notebook>=7.6,<8" "jupyter-builder>=1.2" build
 export PATH="$ROOT/.venv/bin:$PATH"
 
 step "Node packages (npm ci)"
@@ -30,11 +40,12 @@ step "Build and install the wheel"
 rm -rf dist && .venv/bin/python -m build --wheel --outdir dist python >/dev/null
 WHEEL=$(ls dist/crane_llm-*.whl)
 if [ $TEST = 1 ]; then
-  .venv/bin/pip install -q "$WHEEL[lab,test]"
+  pip_quiet .venv/bin/pip install -q "$WHEEL[lab,test]"
 else
-  .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
+  pip_quiet .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
 fi
 jupyter labextension list 2>&1 | grep -q "crane-llm-jlab.*enabled.*OK" || { echo "labextension not registered" >&2; exit 1; }
+jupyter server extension list 2>&1 | grep -q "crane_llm.*enabled" || { echo "server extension not enabled" >&2; exit 1; }
 
 if [ $TEST = 1 ]; then
   step "Debian's chromium for the browser tests"
@@ -48,18 +59,18 @@ if [ $TEST = 1 ]; then
 
   # Kernel-side code promises Python 3.9+; its tests also run on 3.9 and 3.13.
   for v in 3.9 3.13; do
-    py=$(command -v "python$v" || ls /root/.pyenv/versions/$v*/bin/python 2>/dev/null | head -1 || true)
+    py=$(find_python "$v")
     if [ -z "$py" ]; then echo "python$v not found: skipping its environment" >&2; continue; fi
     step "Kernel-side environment on Python $v (.venv-py$v)"
     [ -x ".venv-py$v/bin/python" ] || "$py" -m venv ".venv-py$v"
     ".venv-py$v/bin/python" -m pip install -q --upgrade pip
-    ".venv-py$v/bin/pip" install -q "$WHEEL[test]"
+    pip_quiet ".venv-py$v/bin/pip" install -q "$WHEEL[test]"
   done
 
   # The oldest JupyterLab 4 the labextension declares (>=4.2): the e2e runs against it too.
   step "Oldest supported JupyterLab (.venv-lab-oldest)"
   [ -x .venv-lab-oldest/bin/python ] || "$PY" -m venv .venv-lab-oldest
   .venv-lab-oldest/bin/python -m pip install -q --upgrade pip
-  .venv-lab-oldest/bin/pip install -q "jupyterlab==4.2.0" "notebook==7.2.0" "$WHEEL"
+  pip_quiet .venv-lab-oldest/bin/pip install -q "jupyterlab==4.2.0" "notebook==7.2.0" "$WHEEL"
 fi
 step "Set up."

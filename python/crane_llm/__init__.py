@@ -7,6 +7,19 @@ cell magic runs in kernels (Colab, Kaggle, VS Code) where neither exists.
 __version__ = "0.1.0"
 
 
+def set_api_key(key=None, base_url=None, model=None):
+    """Remember the model settings in ~/.crane_llm/config.json (0600), across sessions.
+
+    crane_llm.set_api_key("sk-...");  crane_llm.set_api_key("sk-or-...", base_url="https://openrouter.ai/api/v1",
+    model="anthropic/claude-sonnet-4.5");  crane_llm.set_api_key(base_url="http://localhost:11434/v1",
+    model="qwen2.5-coder:32b") (a local server needs no key). Only the fields given change. Prints
+    where it wrote, never the key. See crane_llm.settings.set_api_key.
+    """
+    from .settings import set_api_key as save  # imported on use: `import crane_llm` stays cheap
+
+    return save(key, base_url, model)
+
+
 def _jupyter_labextension_paths():
     return [{"src": "labextension", "dest": "crane-llm-jlab"}]
 

@@ -14,6 +14,7 @@ const result = {
   usedNames: ['df'],
   runtimeInfo: null,
   executed: [{ executionCount: 1, cellId: 'a', code: 'df = 1' }],
+  log: null,
   problem: null
 };
 

@@ -60,6 +60,10 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
             runtime_info = collect(source, namespace)
+    from ..lineage import recorder
+
+    # What each run assigned, modified and where it raised: the origin of the crash reads it.
+    execution_log = recorder.current(shell) if shell is not None else None
     return {
         "protocol": 1,
         "craneVersion": __version__,
@@ -68,6 +72,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         "usedNames": names,
         "runtimeInfo": runtime_info,
         "executed": executed_cells(shell) if shell is not None else [],
+        "log": execution_log.to_json() if execution_log is not None else None,
         "problem": None,
     }
 
@@ -92,5 +97,6 @@ def _problem(kind: str, message: str) -> Dict[str, Any]:
         "usedNames": [],
         "runtimeInfo": None,
         "executed": [],
+        "log": None,
         "problem": {"kind": kind, "message": message},
     }

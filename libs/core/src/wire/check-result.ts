@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExecutionLog } from './execution-log';
 
 /** A crash the built-in checks found for certain from the live kernel state. */
 export const CertainCrash = z
@@ -64,6 +65,7 @@ export const CheckResult = z
       .nullable()
       .describe('Summaries of the variables the cell uses; null when runtime information is off.'),
     executed: z.array(ExecutedCell).describe('Cells executed so far, in the order they ran.'),
+    log: ExecutionLog.nullable().describe("The execution recorder's log, for the origin of the crash; null when the recorder is not installed."),
     problem: KernelProblem.nullable()
   })
   .strict();

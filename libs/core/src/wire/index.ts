@@ -1,9 +1,13 @@
 import type { z } from 'zod';
 import { CheckRequest } from './check-request';
 import { CheckResult } from './check-result';
+import { ExecutionLog } from './execution-log';
+import { RuntimeInfo } from './runtime-info';
 
 export * from './check-request';
 export * from './check-result';
+export * from './execution-log';
+export * from './runtime-info';
 
 /**
  * Every wire schema that crosses the kernel boundary, by the file name it is exported under
@@ -11,5 +15,7 @@ export * from './check-result';
  */
 export const WIRE_SCHEMAS: Record<string, z.ZodType> = {
   'check-request': CheckRequest,
-  'check-result': CheckResult
+  'check-result': CheckResult,
+  'execution-log': ExecutionLog,
+  'runtime-info': RuntimeInfo
 };

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+
+/**
+ * Runtime information: what the target cell uses from the live kernel, one summary per variable
+ * (the seed's table "What the runtime information contains"). Produced by
+ * python/crane_llm/runinfo, rendered for the prompt by libs/prompt (runinfo-text) and its Python twin.
+ *
+ * Numbers that JSON cannot carry travel as text: NaN and infinities as "nan" / "inf" / "-inf",
+ * Python ints as decimal strings (they can exceed 2**53). Figures computed from a sample rather
+ * than the whole object carry an explicit `...Approx: true` flag.
+ */
+
+/** A minimum or maximum: a number, a boolean, or text (dates, "nan", "inf"); null when unknown. */
+export const Stat = z.union([z.number(), z.boolean(), z.string()]).nullable();
+export type Stat = z.infer<typeof Stat>;
+
+/** One distinct value as shown in the prompt: strings are already cut to 20 characters. */
+export const ScalarValue = z.union([z.number(), z.boolean(), z.string(), z.null()]);
+export type ScalarValue = z.infer<typeof ScalarValue>;
+
+const Binary = z
+  .object({ valueKind: z.literal('binary'), values: z.array(ScalarValue).length(2) })
+  .strict();
+const Categorical = z
+  .object({
+    valueKind: z.literal('categorical'),
+    distinct: z.number().int().nonnegative(),
+    distinctApprox: z.literal(true).optional().describe('The count is estimated from a sample.'),
+    values: z.array(ScalarValue).max(5).optional().describe('Listed when there are 5 or fewer.')
+  })
+  .strict();
+const Continuous = z
+  .object({
+    valueKind: z.literal('continuous'),
+    min: Stat,
+    max: Stat,
+    rangeApprox: z.literal(true).optional().describe('Min and max of a sample (very long lists only).')
+  })
+  .strict();
+
+/** The value summary of a 1-D array, a Series or a flat list. */
+export const ValueSummary = z.discriminatedUnion('valueKind', [Binary, Categorical, Continuous]);
+export type ValueSummary = z.infer<typeof ValueSummary>;
+
+const IntValue = z.object({ kind: z.literal('int'), value: z.string().regex(/^-?\d+$/) }).strict();
+const FloatValue = z.object({ kind: z.literal('float'), value: z.union([z.number(), z.enum(['nan', 'inf', '-inf'])]) }).strict();
+const StrValue = z.object({ kind: z.literal('str'), value: z.string(), length: z.number().int().nonnegative() }).strict();
+const BoolValue = z.object({ kind: z.literal('bool'), value: z.boolean() }).strict();
+const NoneValue = z.object({ kind: z.literal('none') }).strict();
+
+const Sequence = z
+  .object({
+    kind: z.literal('sequence'),
+    type: z.enum(['list', 'tuple', 'set', 'frozenset']),
+    length: z.number().int().nonnegative(),
+    values: ValueSummary.optional().describe('Flat lists only (every element a builtin scalar).')
+  })
+  .strict();
+
+const DictEntries = z
+  .object({
+    kind: z.literal('dict'),
+    length: z.number().int().nonnegative(),
+    entries: z
+      .array(z.object({ key: z.string(), value: z.string() }).strict())
+      .max(5)
+      .describe('The first 5 entries; each value up to 50 characters.')
+  })
+  .strict();
+const DictHistory = z
+  .object({
+    kind: z.literal('dict-history'),
+    length: z.number().int().nonnegative(),
+    metrics: z.array(z.string()),
+    epochs: z.number().int().nonnegative()
+  })
+  .strict()
+  .describe('A Keras training history (or its dict): metric name -> one value per epoch.');
+const DictDataset = z
+  .object({
+    kind: z.literal('dict-dataset'),
+    length: z.number().int().nonnegative(),
+    keys: z.array(z.string()),
+    dataShape: z.array(z.number().int()).nullable(),
+    targetShape: z.array(z.number().int()).nullable()
+  })
+  .strict()
+  .describe('A scikit-learn dataset Bunch.');
+const DictNumbers = z
+  .object({ kind: z.literal('dict-numbers'), length: z.number().int().nonnegative(), keys: z.array(z.string()) })
+  .strict();
+
+const NdArray = z
+  .object({
+    kind: z.literal('ndarray'),
+    shape: z.array(z.number().int().nonnegative()),
+    dtype: z.string(),
+    hasNaN: z.boolean().nullable(),
+    min: Stat,
+    max: Stat,
+    values: ValueSummary.optional().describe('1-D numeric or boolean arrays.')
+  })
+  .strict();
+
+const Series = z
+  .object({
+    kind: z.literal('series'),
+    dtype: z.string(),
+    length: z.number().int().nonnegative(),
+    hasNaN: z.boolean().nullable(),
+    hasNaNApprox: z.literal(true).optional().describe('No missing value in a sample; the rest was not scanned.'),
+    name: z.string().optional(),
+    values: ValueSummary.optional()
+  })
+  .strict();
+
+export const FrameColumn = z
+  .object({
+    name: z.string(),
+    dtype: z.string(),
+    distinct: z.number().int().nonnegative().nullable(),
+    distinctApprox: z.literal(true).optional(),
+    min: Stat.optional().describe('Numeric columns.'),
+    max: Stat.optional(),
+    values: z.array(ScalarValue).max(5).optional().describe('Other columns: up to 5 values, each up to 20 characters.')
+  })
+  .strict();
+export type FrameColumn = z.infer<typeof FrameColumn>;
+
+const DataFrame = z
+  .object({
+    kind: z.literal('dataframe'),
+    shape: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+    hasNaN: z.boolean(),
+    hasNaNApprox: z.literal(true).optional(),
+    columns: z.array(FrameColumn).max(20).describe('The first 20 columns.')
+  })
+  .strict();
+
+const Tensor = z
+  .object({
+    kind: z.literal('tensor'),
+    shape: z.array(z.number().int().nonnegative()),
+    dtype: z.string(),
+    device: z.string(),
+    requiresGrad: z.boolean(),
+    hasNaN: z.boolean().nullable()
+  })
+  .strict();
+
+const TorchDataFields = {
+  examples: z.number().int().nonnegative().nullable(),
+  datasetType: z.string(),
+  fields: z.array(z.object({ name: z.string(), type: z.string() }).strict()),
+  sampleShapes: z.array(z.string()).max(10).optional().describe('Structure of the first 10 samples.'),
+  batchShape: z.string().optional().describe('Structure of a batch collated from those samples.'),
+  samplesUnavailable: z.string().optional()
+};
+const DataLoader = z
+  .object({
+    kind: z.literal('dataloader'),
+    batchSize: z.number().int().nullable(),
+    batches: z.number().int().nonnegative().nullable(),
+    ...TorchDataFields
+  })
+  .strict();
+const TorchSubset = z.object({ kind: z.literal('torch-subset'), ...TorchDataFields }).strict();
+
+const TfDataset = z.object({ kind: z.literal('tf-dataset'), elementSpec: z.string() }).strict();
+const KerasIterator = z
+  .object({
+    kind: z.literal('keras-iterator'),
+    samples: z.number().int().nullable(),
+    classes: z.number().int().nullable(),
+    batchSize: z.number().int().nullable(),
+    imageShape: z.array(z.number().int()).nullable()
+  })
+  .strict();
+
+const SklearnEstimator = z
+  .object({
+    kind: z.literal('sklearn-estimator'),
+    fitted: z.boolean(),
+    nFeaturesIn: z.number().int().nullable().optional(),
+    nOutputs: z.number().int().nullable().optional(),
+    nClasses: z.number().int().nullable().optional().describe('A fitted LabelEncoder.')
+  })
+  .strict();
+
+const TypeOnly = z.object({ kind: z.enum(['function', 'class', 'module', 'object']) }).strict();
+const Unavailable = z.object({ kind: z.literal('unavailable'), reason: z.string() }).strict();
+
+/** One variable's summary, discriminated on `kind`. */
+export const VariableSummary = z.discriminatedUnion('kind', [
+  IntValue,
+  FloatValue,
+  StrValue,
+  BoolValue,
+  NoneValue,
+  Sequence,
+  DictEntries,
+  DictHistory,
+  DictDataset,
+  DictNumbers,
+  NdArray,
+  Series,
+  DataFrame,
+  Tensor,
+  DataLoader,
+  TorchSubset,
+  TfDataset,
+  KerasIterator,
+  SklearnEstimator,
+  TypeOnly,
+  Unavailable
+]);
+export type VariableSummary = z.infer<typeof VariableSummary>;
+
+export const RuntimeVariable = z
+  .object({
+    name: z.string(),
+    type: z.string().describe('The exact type, "module.Qualname" (builtins unqualified).'),
+    attributes: z.array(z.string()).describe('Attributes and methods the cell uses on it, first use first.'),
+    summary: VariableSummary
+  })
+  .strict();
+export type RuntimeVariable = z.infer<typeof RuntimeVariable>;
+
+/** The runtime information of one check: the variables the target cell uses, in first-use order. */
+export const RuntimeInfo = z.object({ variables: z.array(RuntimeVariable) }).strict();
+export type RuntimeInfo = z.infer<typeof RuntimeInfo>;

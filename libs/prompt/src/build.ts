@@ -1,0 +1,139 @@
+/**
+ * The prompt: executed cells in the order they ran, the runtime information, the target cell.
+ * Twin of python/crane_llm/prompt/build.py; fixtures/prompt/*.json hold both to the same text.
+ * The layout follows the paper's prompt input.
+ */
+import type { ExecutedCell } from '@crane-llm/core';
+
+export const DEFAULT_BUDGET_TOKENS = 24000;
+
+const SHARED_HEAD = `You check cells of machine-learning notebooks for crashes before they run.
+You are given:
+- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
+`;
+const RUNINFO_ITEM = `- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
+`;
+const SHARED_TAIL = `- [Target Cell]: the cell about to run. It has not run yet.
+
+Decide whether running the [Target Cell] now will raise an exception.
+Answer with one JSON object and nothing else:
+{"explanation": string, "crash": boolean, "exception": string or null, "line": integer or null, "variables": [string]}
+- explanation: one or two sentences; if it crashes, the diagnosis (what fails and why), otherwise why it runs.
+- crash: true only if you are CERTAIN the [Target Cell] will raise; when you are not certain, false.
+- exception: the type name of the exception it raises, such as "KeyError"; null when crash is false.
+- line: the 1-based line of the [Target Cell] that raises; null when crash is false or unknown.
+- variables: the names of the variables involved in the crash; [] when there are none.`;
+
+export const INSTRUCTIONS_WITH_RUNINFO = SHARED_HEAD + RUNINFO_ITEM + SHARED_TAIL;
+export const INSTRUCTIONS_CODE_ONLY = SHARED_HEAD + SHARED_TAIL;
+
+const NO_CELLS = 'No cell has been executed.\n\n';
+
+export interface PromptInput {
+  /** Cells in the order they ran (the kernel's `executed`). */
+  executed: ExecutedCell[];
+  /** The rendered runtime information; null when "Include runtime information" is off. */
+  runtimeInfoText: string | null;
+  /** The target cell's source. */
+  target: string;
+  /** Token budget; null or absent: DEFAULT_BUDGET_TOKENS. */
+  budgetTokens?: number | null;
+}
+
+export interface DroppedCell {
+  /** 1-based position in the executed list (its "Cell n" number). */
+  position: number;
+  executionCount: number | null;
+  cellId: string | null;
+}
+
+export interface BuiltPrompt {
+  /** The instruction (the Responses API's `instructions`, the Chat system message). */
+  instructions: string;
+  /** The cells, runtime information and target (the Responses `input`, the Chat user message). */
+  input: string;
+  /** What the sidebar shows as "the prompt": instructions, a blank line, input. */
+  text: string;
+  /** The oldest executed cells left out to fit the budget, so the sidebar can say so. */
+  dropped: DroppedCell[];
+  estimatedTokens: number;
+  budgetTokens: number;
+  /** Still over budget after dropping every executed cell (the target and runtime info stay). */
+  overBudget: boolean;
+}
+
+/** Characters as Unicode code points, the unit both implementations agree on (not UTF-16 units). */
+export function countChars(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** About four characters a token for code and English: cheap, and the same in both languages. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(countChars(text) / 4);
+}
+
+function cellBlock(position: number, code: string): string {
+  return `## Cell ${position}:\n${code}\n\n`;
+}
+
+function omittedNote(count: number): string {
+  if (count === 0) return '';
+  const cells = count === 1 ? 'Cell 1 was' : `Cells 1-${count} were`;
+  return `(${cells} left out to keep the prompt within its size limit.)\n\n`;
+}
+
+function compose(blocks: string[], dropped: number, runtimeInfoText: string | null, target: string): string {
+  const parts = ['# Executed Cells:\n'];
+  if (blocks.length === 0 && dropped === 0) parts.push(NO_CELLS);
+  parts.push(omittedNote(dropped));
+  parts.push(...blocks.slice(dropped));
+  if (runtimeInfoText !== null) parts.push(`# Current relevant runtime information:\n${runtimeInfoText}\n\n`);
+  parts.push(`# Target Cell:\n${target}\n`);
+  return parts.join('');
+}
+
+export function buildPrompt(input: PromptInput): BuiltPrompt {
+  const budget = input.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  const { executed, runtimeInfoText, target } = input;
+  const instructions = runtimeInfoText === null ? INSTRUCTIONS_CODE_ONLY : INSTRUCTIONS_WITH_RUNINFO;
+  const blocks = executed.map((cell, i) => cellBlock(i + 1, cell.code));
+  // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
+  const fixed =
+    countChars(instructions) + 2 + countChars(compose([], 0, runtimeInfoText, target)) - countChars(NO_CELLS);
+  const suffix = new Array<number>(blocks.length + 1).fill(0);
+  for (let i = blocks.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + countChars(blocks[i]);
+  let dropped = 0;
+  for (let k = 0; k <= blocks.length; k++) {
+    dropped = k;
+    let total = fixed + suffix[k] + countChars(omittedNote(k));
+    if (blocks.length === 0) total += countChars(NO_CELLS);
+    if (Math.ceil(total / 4) <= budget) break;
+  }
+  const promptInput = compose(blocks, dropped, runtimeInfoText, target);
+  const text = `${instructions}\n\n${promptInput}`;
+  const tokens = estimateTokens(text);
+  return {
+    instructions,
+    input: promptInput,
+    text,
+    dropped: executed.slice(0, dropped).map((cell, i) => ({
+      position: i + 1,
+      executionCount: cell.executionCount ?? null,
+      cellId: cell.cellId ?? null
+    })),
+    estimatedTokens: tokens,
+    budgetTokens: budget,
+    overBudget: tokens > budget
+  };
+}

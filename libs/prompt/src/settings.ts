@@ -1,0 +1,34 @@
+/**
+ * What the Jupyter server extension's GET /crane-llm/settings answers: the resolved model settings
+ * and where each came from, never the key itself.
+ */
+import { z } from 'zod';
+
+export const SettingSource = z
+  .object({
+    source: z.enum(['argument', 'env', 'dotenv', 'config', 'kaggle', 'colab', 'default', 'unset']),
+    /** The variable, config field or secret name, e.g. "CRANE_LLM_MODEL"; null for argument/default/unset. */
+    name: z.string().nullable(),
+    label: z.string().describe('For people, e.g. "environment variable CRANE_LLM_MODEL" or "CRANE_LLM_MODEL in /home/me/project/.env".')
+  })
+  .strict();
+export type SettingSource = z.infer<typeof SettingSource>;
+
+export const ServerSettings = z
+  .object({
+    model: z.string().nullable(),
+    baseUrl: z.string().nullable(),
+    apiKind: z.enum(['responses', 'chat']),
+    /** Host (and port) of the provider, named in error messages. */
+    providerHost: z.string(),
+    keyFound: z.boolean(),
+    /** False for a local base_url (localhost), which needs no key. */
+    keyRequired: z.boolean(),
+    sources: z.object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource }).strict()
+  })
+  .strict();
+export type ServerSettings = z.infer<typeof ServerSettings>;
+
+/** The server-relative paths of the extension's endpoints (join them to the server's base URL). */
+export const SETTINGS_PATH = 'crane-llm/settings';
+export const PROXY_PATH = 'crane-llm/v1';

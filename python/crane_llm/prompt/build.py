@@ -1,0 +1,112 @@
+"""The prompt: executed cells in the order they ran, the runtime information, the target cell.
+
+The Python twin of libs/prompt/src/build.ts; both must produce the same text for the same input
+(libs/prompt/fixtures/prompt/*.json hold them to it). The layout follows the paper's prompt input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence
+
+DEFAULT_BUDGET_TOKENS = 24000
+
+_SHARED_HEAD = """You check cells of machine-learning notebooks for crashes before they run.
+You are given:
+- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
+"""
+_RUNINFO_ITEM = """- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
+"""
+_SHARED_TAIL = """- [Target Cell]: the cell about to run. It has not run yet.
+
+Decide whether running the [Target Cell] now will raise an exception.
+Answer with one JSON object and nothing else:
+{"explanation": string, "crash": boolean, "exception": string or null, "line": integer or null, "variables": [string]}
+- explanation: one or two sentences; if it crashes, the diagnosis (what fails and why), otherwise why it runs.
+- crash: true only if you are CERTAIN the [Target Cell] will raise; when you are not certain, false.
+- exception: the type name of the exception it raises, such as "KeyError"; null when crash is false.
+- line: the 1-based line of the [Target Cell] that raises; null when crash is false or unknown.
+- variables: the names of the variables involved in the crash; [] when there are none."""
+
+INSTRUCTIONS_WITH_RUNINFO = _SHARED_HEAD + _RUNINFO_ITEM + _SHARED_TAIL
+INSTRUCTIONS_CODE_ONLY = _SHARED_HEAD + _SHARED_TAIL
+
+
+def count_chars(text: str) -> int:
+    """Characters as Unicode code points, the unit both implementations agree on."""
+    return len(text)
+
+
+def estimate_tokens(text: str) -> int:
+    # About four characters a token for code and English; cheap, and the same in both languages.
+    return -(-count_chars(text) // 4)
+
+
+def _cell_block(position: int, code: str) -> str:
+    return "## Cell %d:\n%s\n\n" % (position, code)
+
+
+def _omitted_note(count: int) -> str:
+    if count == 0:
+        return ""
+    cells = "Cell 1 was" if count == 1 else "Cells 1-%d were" % count
+    return "(%s left out to keep the prompt within its size limit.)\n\n" % cells
+
+
+def _compose(blocks: Sequence[str], dropped: int, runinfo_text: Optional[str], target: str) -> str:
+    parts = ["# Executed Cells:\n"]
+    if not blocks and dropped == 0:
+        parts.append("No cell has been executed.\n\n")
+    parts.append(_omitted_note(dropped))
+    parts.extend(blocks[dropped:])
+    if runinfo_text is not None:
+        parts.append("# Current relevant runtime information:\n%s\n\n" % runinfo_text)
+    parts.append("# Target Cell:\n%s\n" % target)
+    return "".join(parts)
+
+
+def build_prompt(
+    executed: Sequence[Dict[str, Any]],
+    runtime_info_text: Optional[str],
+    target: str,
+    budget_tokens: Optional[int] = None,
+) -> Dict[str, Any]:
+    """The prompt for one check, as the JSON-shaped dict both implementations share.
+
+    executed: cells in the order they ran, each {"executionCount", "cellId", "code"}.
+    runtime_info_text: the rendered runtime information, or None when "Include runtime
+    information" is off (the section and its mention in the instructions are then left out).
+    budget_tokens: drop the oldest executed cells until the estimate fits; the target cell and
+    the runtime information are never dropped, so the result can still be over budget.
+    """
+    budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
+    instructions = INSTRUCTIONS_CODE_ONLY if runtime_info_text is None else INSTRUCTIONS_WITH_RUNINFO
+    blocks = [_cell_block(i + 1, cell["code"]) for i, cell in enumerate(executed)]
+    # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.
+    fixed = count_chars(instructions) + 2 + count_chars(_compose([], 0, runtime_info_text, target))
+    fixed -= count_chars("No cell has been executed.\n\n")
+    suffix = [0] * (len(blocks) + 1)
+    for i in range(len(blocks) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + count_chars(blocks[i])
+    dropped = 0
+    for k in range(len(blocks) + 1):
+        dropped = k
+        total = fixed + suffix[k] + count_chars(_omitted_note(k))
+        if k == len(blocks) and k == 0:
+            total += count_chars("No cell has been executed.\n\n")
+        if -(-total // 4) <= budget:
+            break
+    text_input = _compose(blocks, dropped, runtime_info_text, target)
+    full = instructions + "\n\n" + text_input
+    tokens = estimate_tokens(full)
+    return {
+        "instructions": instructions,
+        "input": text_input,
+        "text": full,
+        "dropped": [
+            {"position": i + 1, "executionCount": cell.get("executionCount"), "cellId": cell.get("cellId")}
+            for i, cell in enumerate(executed[:dropped])
+        ],
+        "estimatedTokens": tokens,
+        "budgetTokens": budget,
+        "overBudget": tokens > budget,
+    }

@@ -1,0 +1,239 @@
+"""The runtime information as prompt text: the Python twin of libs/prompt/src/runinfo-text.ts.
+
+Both read the same RuntimeInfo JSON and must produce the same bytes, proven by the vectors in
+libs/prompt/fixtures/runinfo/. Numbers and strings are formatted by rules written out here and
+there alike, never by `repr`, because JSON cannot tell 1.0 from 1 and the two languages print
+exponents and escapes differently.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from typing import Any, Dict, List, Optional, Tuple
+
+INDENT = "  "
+
+
+def format_number(x: Any) -> str:
+    """Shortest round-trip digits; positional between 1e-5 and 1e16, else `d.ddde+XX`."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        if abs(x) < 10**16:
+            return str(x)
+        x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == 0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    if x.is_integer() and abs(x) < 1e16:
+        return str(int(x))
+    sign, digit_tuple, exponent = Decimal(repr(x)).as_tuple()
+    digits = "".join(str(d) for d in digit_tuple).rstrip("0") or "0"
+    exp = len(digit_tuple) - 1 + int(exponent)
+    lead = digits.lstrip("0")
+    if lead != digits:  # Decimal("0.001") keeps leading zeros in its digit tuple
+        exp -= len(digits) - len(lead)
+        digits = lead
+    sign_text = "-" if sign else ""
+    if -5 <= exp < 16:
+        if exp < 0:
+            return sign_text + "0." + "0" * (-exp - 1) + digits
+        whole = digits[: exp + 1].ljust(exp + 1, "0")
+        frac = digits[exp + 1:]
+        return sign_text + whole + ("." + frac if frac else "")
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return sign_text + mantissa + "e" + ("-" if exp < 0 else "+") + str(abs(exp)).rjust(2, "0")
+
+
+def quote(text: str) -> str:
+    """Double-quoted with backslash escapes for quotes, backslashes and control characters only."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F:
+            out.append("\\u%04x" % code)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    return quote(value)
+
+
+def _stat(value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    return value
+
+
+def _float_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    text = format_number(value)
+    return text + ".0" if re.fullmatch(r"-?\d+", text) else text
+
+
+def _shape(dims: List[int]) -> str:
+    if len(dims) == 1:
+        return "(%d,)" % dims[0]
+    return "(" + ", ".join(str(d) for d in dims) + ")"
+
+
+def _yes_no(value: Optional[bool], approx: Any = None) -> str:
+    if value is None:
+        return "unknown"
+    if value:
+        return "yes"
+    return "none in a sample (not fully scanned)" if approx else "no"
+
+
+def _distinct_text(count: Optional[int], approx: Any = None) -> str:
+    if count is None:
+        return "distinct values unknown"
+    return "about %d distinct (estimated from a sample)" % count if approx else "%d distinct" % count
+
+
+def _or(value: Any, fallback: str) -> str:
+    return fallback if value is None else str(value)
+
+
+def _value_summary(v: Dict[str, Any]) -> str:
+    kind = v["valueKind"]
+    if kind == "binary":
+        return "binary: " + ", ".join(_scalar(x) for x in v["values"])
+    if kind == "categorical":
+        listed = ": " + ", ".join(_scalar(x) for x in v["values"]) if "values" in v else ""
+        return "categorical, " + _distinct_text(v["distinct"], v.get("distinctApprox")) + listed
+    return "continuous, min %s, max %s%s" % (_stat(v["min"]), _stat(v["max"]), " (of a sample)" if v.get("rangeApprox") else "")
+
+
+def _column(c: Dict[str, Any]) -> str:
+    parts = [c["dtype"], _distinct_text(c["distinct"], c.get("distinctApprox"))]
+    if "values" in c:
+        parts.append("values " + ", ".join(_scalar(x) for x in c["values"]) if c["values"] else "no values")
+    else:
+        parts += ["min " + _stat(c.get("min")), "max " + _stat(c.get("max"))]
+    return quote(c["name"]) + ": " + ", ".join(parts)
+
+
+def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
+    kind = s["kind"]
+    if kind == "int":
+        return "= " + s["value"], []
+    if kind == "float":
+        return "= " + _float_value(s["value"]), []
+    if kind == "bool":
+        return "= " + ("True" if s["value"] else "False"), []
+    if kind == "str":
+        return "= %s (%d characters)" % (quote(s["value"]), s["length"]), []
+    if kind == "none":
+        return "= None", []
+    if kind == "sequence":
+        values = "; values " + _value_summary(s["values"]) if "values" in s else ""
+        return "length %d%s" % (s["length"], values), []
+    if kind == "dict":
+        entries = s["entries"]
+        head = "; first %d entries:" % len(entries) if entries else ""
+        return "length %d%s" % (s["length"], head), [e["key"] + ": " + e["value"] for e in entries]
+    if kind == "dict-history":
+        return "training history, %d epochs; metrics %s" % (s["epochs"], ", ".join(quote(m) for m in s["metrics"])), []
+    if kind == "dict-dataset":
+        return "scikit-learn dataset, keys %s; data shape %s; target shape %s" % (
+            ", ".join(quote(k) for k in s["keys"]),
+            _shape(s["dataShape"]) if s["dataShape"] is not None else "unknown",
+            _shape(s["targetShape"]) if s["targetShape"] is not None else "unknown",
+        ), []
+    if kind == "dict-numbers":
+        return "length %d; numbers under keys %s" % (s["length"], ", ".join(quote(k) for k in s["keys"])), []
+    if kind == "ndarray":
+        inline = "shape %s; dtype %s; has NaN: %s; min %s; max %s" % (
+            _shape(s["shape"]), s["dtype"], _yes_no(s["hasNaN"]), _stat(s["min"]), _stat(s["max"]))
+        return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
+    if kind == "series":
+        name = "name %s; " % quote(s["name"]) if "name" in s else ""
+        inline = "%sdtype %s; length %d; has NaN: %s" % (name, s["dtype"], s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
+        return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
+    if kind == "dataframe":
+        lines = [_column(c) for c in s["columns"]]
+        if s["shape"][1] > len(s["columns"]):
+            lines.append("(first %d of %d columns shown)" % (len(s["columns"]), s["shape"][1]))
+        inline = "shape %s; has NaN: %s%s" % (_shape(s["shape"]), _yes_no(s["hasNaN"], s.get("hasNaNApprox")), "; columns:" if lines else "")
+        return inline, lines
+    if kind == "tensor":
+        return "shape %s; dtype %s; device %s; requires_grad %s; has NaN: %s" % (
+            _shape(s["shape"]), s["dtype"], s["device"], "True" if s["requiresGrad"] else "False", _yes_no(s["hasNaN"])), []
+    if kind in ("dataloader", "torch-subset"):
+        counts = [_or(s["examples"], "unknown") + " examples"]
+        if kind == "dataloader":
+            counts += [_or(s["batches"], "unknown") + " batches", "batch size " + _or(s["batchSize"], "None")]
+        fields = " with fields " + ", ".join("%s (%s)" % (f["name"], f["type"]) for f in s["fields"]) if s["fields"] else ""
+        lines = ["dataset " + s["datasetType"] + fields]
+        if "samplesUnavailable" in s:
+            lines.append("samples not read: " + s["samplesUnavailable"])
+        shapes = s.get("sampleShapes")
+        if shapes:
+            if all(x == shapes[0] for x in shapes):
+                lines.append("first %d samples: %s" % (len(shapes), shapes[0]))
+            else:
+                lines += ["sample %d: %s" % (i, x) for i, x in enumerate(shapes)]
+        if "batchShape" in s:
+            lines.append("a batch of them: " + s["batchShape"])
+        return "; ".join(counts), lines
+    if kind == "tf-dataset":
+        return "element spec " + s["elementSpec"], []
+    if kind == "keras-iterator":
+        return "%s samples; %s classes; batch size %s; image shape %s" % (
+            _or(s["samples"], "unknown"), _or(s["classes"], "unknown"), _or(s["batchSize"], "unknown"),
+            _shape(s["imageShape"]) if s["imageShape"] is not None else "unknown"), []
+    if kind == "sklearn-estimator":
+        if not s["fitted"]:
+            return "not fitted", []
+        parts = ["fitted"]
+        for key, label in (("nFeaturesIn", " input features"), ("nOutputs", " outputs"), ("nClasses", " classes")):
+            if s.get(key) is not None:
+                parts.append(str(s[key]) + label)
+        return "; ".join(parts), []
+    if kind in ("function", "class", "module", "object"):
+        return None, []
+    if kind == "unavailable":
+        return "summary unavailable: " + s["reason"], []
+    raise ValueError("unknown summary kind: %r" % (kind,))
+
+
+def _variable(v: Dict[str, Any]) -> List[str]:
+    uses = ", uses " + " ".join("." + a for a in v["attributes"]) if v["attributes"] else ""
+    inline, lines = _body(v["summary"])
+    header = "%s (%s%s)%s" % (v["name"], v["type"], uses, "" if inline is None else ": " + inline)
+    return [header] + [INDENT + line for line in lines]
+
+
+def runtime_info_text(info: Dict[str, Any]) -> str:
+    """The runtime information block of the prompt; no trailing newline."""
+    if not info["variables"]:
+        return "The target cell uses no variables from the kernel."
+    return "\n".join(line for v in info["variables"] for line in _variable(v))

@@ -1,0 +1,17 @@
+"""The model call: routing to the Responses API or Chat Completions, retries, clear failures."""
+
+from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, OPENAI_URL, call_model, provider_host
+from .check import check_with_model
+from .errors import describe_failure, is_context_length, is_format_rejection
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT_SECONDS",
+    "OPENAI_URL",
+    "call_model",
+    "check_with_model",
+    "describe_failure",
+    "is_context_length",
+    "is_format_rejection",
+    "provider_host",
+]

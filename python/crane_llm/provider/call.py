@@ -1,0 +1,219 @@
+"""The model call from the kernel (the cell magic's path), with the official `openai` SDK.
+
+Streams the answer, retries once without structured output when a server rejects that parameter,
+retries 429 / 5xx a bounded number of times (honouring Retry-After) within one overall deadline,
+and turns every failure into a message from `describe_failure`. Never raises for a provider problem.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Dict, Optional
+from urllib.parse import urlsplit
+
+from ..prompt.parse import parse_verdict
+from ..prompt.request import request_body
+from .errors import describe_failure, is_format_rejection
+
+OPENAI_URL = "https://api.openai.com/v1"
+DEFAULT_TIMEOUT_SECONDS = 300.0  # reasoning models can think for minutes before the first token
+DEFAULT_MAX_RETRIES = 3
+
+
+def provider_host(base_url: Optional[str]) -> str:
+    return urlsplit(base_url or OPENAI_URL).netloc or (base_url or OPENAI_URL)
+
+
+class _Failure(Exception):
+    def __init__(self, info: Dict[str, Any]) -> None:
+        super().__init__(info.get("message", ""))
+        self.info = info
+
+
+def _failure_from(exc: BaseException) -> Dict[str, Any]:
+    import openai
+
+    if isinstance(exc, _Failure):
+        return exc.info
+    if isinstance(exc, openai.APITimeoutError):
+        return {"transport": "timeout", "status": None, "code": None, "message": str(exc)}
+    if isinstance(exc, openai.APIConnectionError):
+        return {"transport": "connection", "status": None, "code": None, "message": str(exc)}
+    if isinstance(exc, openai.APIStatusError):
+        body = exc.body if isinstance(exc.body, dict) else {}
+        err = body.get("error") if isinstance(body.get("error"), dict) else body
+        message = err.get("message") if isinstance(err.get("message"), str) else exc.message
+        code = err.get("code") if isinstance(err.get("code"), str) else None
+        return {"transport": None, "status": exc.status_code, "code": code, "message": message or ""}
+    return {"transport": None, "status": None, "code": None, "message": "%s: %s" % (type(exc).__name__, exc)}
+
+
+MAX_RETRY_AFTER_SECONDS = 60.0
+
+
+def _retry_after(exc: BaseException) -> Optional[float]:
+    """The provider's Retry-After (or retry-after-ms), in seconds; None when absent or unreadable."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return float(ms) / 1000.0
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        from email.utils import parsedate_to_datetime
+
+        return parsedate_to_datetime(value).timestamp() - time.time()
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _retry_wait(exc: BaseException, info: Dict[str, Any], attempt: int) -> Optional[float]:
+    """How long to wait before trying again, or None when retrying would not help.
+
+    429 and 5xx (and 408/409, as the SDKs do) are retried, as is a refused connection; a timeout is
+    not, since the deadline is spent. Retry-After is honoured up to a minute; longer is not waited.
+    """
+    status = info.get("status")
+    retryable = (
+        info.get("transport") == "connection"
+        or status in (408, 409, 429)
+        or (isinstance(status, int) and status >= 500)
+    )
+    if not retryable:
+        return None
+    after = _retry_after(exc)
+    if after is not None and after >= 0:
+        return after if after <= MAX_RETRY_AFTER_SECONDS else None
+    return min(0.5 * (2**attempt), 8.0) * (1 - 0.25 * random.random())
+
+
+def _stream_text(
+    client: Any, api_kind: str, body: Dict[str, Any], on_text: Callable[[str], None], deadline: float
+) -> str:
+    chunks = []
+    if api_kind == "responses":
+        stream = client.responses.create(**body)
+    else:
+        stream = client.chat.completions.create(**body)
+    try:
+        for event in stream:
+            if time.monotonic() > deadline:
+                raise _Failure({"transport": "timeout", "status": None, "code": None, "message": ""})
+            piece = None
+            if api_kind == "responses":
+                kind = getattr(event, "type", "")
+                if kind == "response.output_text.delta":
+                    piece = event.delta
+                elif kind in ("response.failed", "error"):
+                    err = getattr(getattr(event, "response", None), "error", None) or event
+                    raise _Failure(
+                        {
+                            "transport": None,
+                            "status": None,
+                            "code": getattr(err, "code", None),
+                            "message": getattr(err, "message", "") or "",
+                        }
+                    )
+            else:
+                choices = getattr(event, "choices", None) or []
+                if choices and choices[0].delta is not None:
+                    piece = choices[0].delta.content
+            if piece:
+                chunks.append(piece)
+                on_text(piece)
+    finally:
+        close = getattr(stream, "close", None)
+        if close:
+            close()
+    return "".join(chunks)
+
+
+def call_model(
+    prompt: Dict[str, Any],
+    *,
+    model: str,
+    api_kind: str,
+    base_url: Optional[str],
+    api_key: Optional[str],
+    on_text: Optional[Callable[[str], None]] = None,
+    timeout: float = DEFAULT_TIMEOUT_SECONDS,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    key_found: Optional[bool] = None,
+    host: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Ask the model about one prompt (from `build_prompt`).
+
+    api_kind: "responses" (no base_url configured) or "chat" (a base_url configured); base_url is
+    where the request goes (None: OpenAI). key_found / host: what error messages say (default:
+    whether api_key is set; base_url's host). Returns {"raw", "parsed" (parse_verdict's dict, None on
+    failure), "problem" ({"kind", "message"} or None), "structuredFallback" (bool), "requestBody"}.
+    """
+    import openai
+
+    host = host or provider_host(base_url)
+    # Retries are done here rather than by the SDK, so that one deadline covers the whole call,
+    # retries and streaming included, as in the browser.
+    client = openai.OpenAI(
+        # Local servers need no key, but the SDK insists on one; it is never a real secret.
+        api_key=api_key or "no-key",
+        base_url=base_url or OPENAI_URL,
+        timeout=timeout,
+        max_retries=0,
+    )
+    emit = on_text or (lambda _piece: None)
+    deadline = time.monotonic() + timeout
+    structured = True
+    fallback = False
+    retries = 0
+    body = request_body(api_kind, prompt, model, structured)
+    raw = ""
+    while True:
+        try:
+            remaining = max(0.05, deadline - time.monotonic())
+            raw = _stream_text(client.with_options(timeout=remaining), api_kind, body, emit, deadline)
+            break
+        except Exception as exc:  # every failure becomes a message, never a traceback
+            info = _failure_from(exc)
+            if structured and is_format_rejection(info.get("status"), info.get("code"), info.get("message") or ""):
+                structured, fallback = False, True
+                body = request_body(api_kind, prompt, model, structured)
+                continue
+            wait = _retry_wait(exc, info, retries)
+            if wait is not None and retries < max_retries and time.monotonic() + wait < deadline:
+                retries += 1
+                time.sleep(wait)
+                continue
+            info.update(
+                {
+                    "host": host,
+                    "model": model,
+                    "keyFound": bool(api_key) if key_found is None else key_found,
+                    "retries": max_retries,
+                    "timeoutSeconds": timeout,
+                }
+            )
+            return {
+                "raw": raw,
+                "parsed": None,
+                "problem": describe_failure(info),
+                "structuredFallback": fallback,
+                "requestBody": body,
+            }
+    return {
+        "raw": raw,
+        "parsed": parse_verdict(raw),
+        "problem": None,
+        "structuredFallback": fallback,
+        "requestBody": body,
+    }

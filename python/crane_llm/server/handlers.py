@@ -1,0 +1,156 @@
+"""Handlers under <base_url>crane-llm/: GET settings, and the OpenAI-shaped proxy at v1/<path>.
+
+Both are authenticated and XSRF-checked like every Jupyter API handler (APIHandler plus
+@tornado.web.authenticated). The proxy forwards only the OpenAI paths CRANE-LLM uses, only to the
+resolved provider, never follows redirects, replaces whatever Authorization the browser sent with
+the resolved key, and streams the answer back chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Optional
+
+import tornado.web
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.httputil import HTTPHeaders
+
+from ..settings import resolve_settings
+
+# The only upstream paths the proxy serves: the two APIs a check uses, and the model list.
+ALLOWED_PATHS = {"responses", "chat/completions", "models"}
+# Provider headers the SDK in the browser needs (Retry-After for its backoff); nothing else leaks.
+PASSED_BACK = ("content-type", "retry-after", "retry-after-ms", "x-request-id")
+DEFAULT_PROXY_TIMEOUT = 600.0  # longer than the browser's own deadline, so the browser decides
+
+
+def _proxy_timeout() -> float:
+    try:
+        return float(os.environ.get("CRANE_LLM_PROXY_TIMEOUT", DEFAULT_PROXY_TIMEOUT))
+    except ValueError:
+        return DEFAULT_PROXY_TIMEOUT
+
+
+class SettingsHandler(APIHandler):
+    """GET: {model, baseUrl, apiKind, providerHost, keyFound, keyRequired, sources}; never the key.
+
+    ?model=<name> is the explicit model (the extension's setting), reported as source "argument".
+    """
+
+    @tornado.web.authenticated
+    def get(self) -> None:
+        settings = resolve_settings(
+            explicit_model=self.get_argument("model", None), cwd=self.settings.get("crane_llm_start_dir")
+        )
+        self.finish(json.dumps(settings.public_json()))
+
+
+class ProxyHandler(APIHandler):
+    def _error(self, status: int, kind: str, message: str) -> None:
+        # OpenAI's error shape, so the browser SDK raises its usual APIError; `type` tells the
+        # front end that the proxy, not the provider, is speaking.
+        self.set_status(status)
+        self.finish(json.dumps({"error": {"message": message, "type": kind, "code": None, "param": None}}))
+
+    @tornado.web.authenticated
+    async def post(self, path: str) -> None:
+        await self._forward("POST", path)
+
+    @tornado.web.authenticated
+    async def get(self, path: str) -> None:
+        await self._forward("GET", path)
+
+    async def _forward(self, method: str, path: str) -> None:
+        if path not in ALLOWED_PATHS:
+            self._error(404, "crane_llm_proxy_path", "The CRANE-LLM proxy does not forward /%s." % path)
+            return
+        settings = resolve_settings(cwd=self.settings.get("crane_llm_start_dir"))
+        upstream = settings.endpoint.rstrip("/") + "/" + path
+        host = settings.provider_host
+        headers = {"Content-Type": "application/json", "Accept": self.request.headers.get("Accept", "application/json")}
+        if settings.api_key.value:
+            headers["Authorization"] = "Bearer " + settings.api_key.value
+        state: Dict[str, Any] = {"status": None, "headers": HTTPHeaders(), "started": False, "redirect": None}
+
+        def on_header(line: str) -> None:
+            if line.startswith("HTTP/"):
+                # A new response (e.g. after 100-continue): start over.
+                state["status"] = int(line.split(" ", 2)[1])
+                state["headers"] = HTTPHeaders()
+            elif line.strip():
+                state["headers"].parse_line(line)
+
+        def start() -> None:
+            if state["started"]:
+                return
+            state["started"] = True
+            status = state["status"] or 502
+            if 300 <= status < 400:
+                state["redirect"] = state["headers"].get("Location", "")
+                return
+            self.set_status(status)
+            for name in PASSED_BACK:
+                value = state["headers"].get(name)
+                if value is not None:
+                    self.set_header(name, value)
+
+        def on_chunk(chunk: bytes) -> None:
+            start()
+            if state["redirect"] is None:
+                self.write(chunk)
+                self.flush()
+
+        request = HTTPRequest(
+            upstream,
+            method=method,
+            headers=headers,
+            body=self.request.body if method == "POST" else None,
+            follow_redirects=False,
+            connect_timeout=min(30.0, _proxy_timeout()),
+            request_timeout=_proxy_timeout(),
+            header_callback=on_header,
+            streaming_callback=on_chunk,
+            decompress_response=True,
+        )
+        try:
+            await AsyncHTTPClient().fetch(request, raise_error=False)
+        except HTTPClientError as exc:
+            if state["started"]:
+                self.finish()
+                return
+            if exc.code == 599 and "timeout" in str(exc).lower():
+                self._error(504, "crane_llm_proxy_timeout", "%s did not answer in time." % host)
+            else:
+                self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
+            return
+        except OSError:
+            if state["started"]:
+                self.finish()
+                return
+            self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
+            return
+        start()
+        if state["redirect"] is not None:
+            self._error(
+                502,
+                "crane_llm_proxy_redirect",
+                "%s answered with a redirect, which CRANE-LLM does not follow: check the base_url." % host,
+            )
+            return
+        content_type: Optional[str] = state["headers"].get("Content-Type")
+        self.finish(set_content_type=content_type or "application/json")
+
+
+def setup_handlers(web_app: Any, start_dir: Optional[str] = None) -> None:
+    base = web_app.settings["base_url"]
+    web_app.settings["crane_llm_start_dir"] = start_dir or os.getcwd()
+    web_app.add_handlers(
+        ".*$",
+        [
+            (url_path_join(base, "crane-llm", "settings"), SettingsHandler),
+            (url_path_join(base, "crane-llm", "v1", "(.*)"), ProxyHandler),
+        ],
+    )

@@ -1,0 +1,69 @@
+"""Reads (and, with CRANE_WRITE_GOLDEN=1, writes) the golden vectors shared with vitest."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict
+
+from crane_llm.prompt import build_prompt, parse_verdict, request_body
+from crane_llm.provider import describe_failure, is_context_length, is_format_rejection
+from crane_llm.settings import resolve_settings
+
+FIXTURES = Path(__file__).resolve().parents[3] / "libs" / "prompt" / "fixtures"
+WRITE = os.environ.get("CRANE_WRITE_GOLDEN") == "1"
+
+
+def prompt_expected(inp: Dict[str, Any]) -> Dict[str, Any]:
+    prompt = build_prompt(inp["executed"], inp["runtimeInfoText"], inp["target"], inp["budgetTokens"])
+    model = inp["model"]
+    return {
+        "prompt": prompt,
+        "responsesBody": request_body("responses", prompt, model, True),
+        "chatBody": request_body("chat", prompt, model, True),
+        "responsesBodyPlain": request_body("responses", prompt, model, False),
+        "chatBodyPlain": request_body("chat", prompt, model, False),
+    }
+
+
+def error_expected(case: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "formatRejection": is_format_rejection(case["status"], case["code"], case["message"]),
+        "contextLength": is_context_length(case["status"], case["code"], case["message"]),
+    }
+
+
+def settings_expected(case: Dict[str, Any]) -> Dict[str, Any]:
+    # No home and no .env reachable: only the given variables count.
+    nowhere = Path("/nonexistent-crane-llm-home")
+    settings = resolve_settings(case["explicitModel"], cwd=str(nowhere), environ=case["environ"], home=nowhere)
+    return settings.public_json()
+
+
+def _dump(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def write_all() -> None:
+    for path in sorted((FIXTURES / "prompt").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["expected"] = prompt_expected(data["input"])
+        _dump(path, data)
+    path = FIXTURES / "parse" / "cases.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    for case in cases:
+        case["expected"] = parse_verdict(case["raw"])
+    _dump(path, cases)
+    path = FIXTURES / "errors" / "cases.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for case in data["describe"]:
+        case["expected"] = describe_failure(case["failure"])
+    for case in data["classify"]:
+        case["expected"] = error_expected(case)
+    _dump(path, data)
+    path = FIXTURES / "settings" / "cases.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    for case in cases:
+        case["expected"] = settings_expected(case)
+    _dump(path, cases)

@@ -1,0 +1,39 @@
+"""The token budget: the oldest executed cells go first, and only as many as needed."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crane_llm.prompt import build_prompt, estimate_tokens
+from crane_llm.prompt.build import _cell_block, _compose
+
+code = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300)
+cells = st.lists(code, max_size=12).map(
+    lambda codes: [{"executionCount": i + 1, "cellId": "c%d" % i, "code": c} for i, c in enumerate(codes)]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells, st.one_of(st.none(), code), code, st.integers(min_value=0, max_value=1500))
+def test_drops_the_fewest_oldest_cells_that_fit(executed, runinfo, target, budget):
+    prompt = build_prompt(executed, runinfo, target, budget)
+    k = len(prompt["dropped"])
+    assert [d["position"] for d in prompt["dropped"]] == list(range(1, k + 1))
+    assert prompt["estimatedTokens"] == estimate_tokens(prompt["text"])
+    assert prompt["overBudget"] == (prompt["estimatedTokens"] > budget)
+    if prompt["overBudget"]:
+        assert k == len(executed)  # everything droppable went, and the target stayed
+    if k > 0:
+        # Dropping one cell fewer would not have fitted.
+        blocks = [_cell_block(i + 1, c["code"]) for i, c in enumerate(executed)]
+        fewer = prompt["instructions"] + "\n\n" + _compose(blocks, k - 1, runinfo, target)
+        assert estimate_tokens(fewer) > budget
+    assert prompt["input"].endswith("# Target Cell:\n%s\n" % target)
+    if runinfo is not None:
+        assert "# Current relevant runtime information:\n%s\n\n" % runinfo in prompt["input"]
+
+
+def test_a_prompt_within_budget_keeps_every_cell():
+    executed = [{"executionCount": 1, "cellId": None, "code": "a = 1"}, {"executionCount": 2, "cellId": None, "code": "b = a"}]
+    prompt = build_prompt(executed, None, "b + 1")
+    assert prompt["dropped"] == [] and "## Cell 1:\na = 1\n\n## Cell 2:\nb = a\n\n" in prompt["input"]
+    assert prompt["budgetTokens"] == 24000
