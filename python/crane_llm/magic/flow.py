@@ -1,0 +1,238 @@
+"""One `%%crane_llm` check: facts from the kernel, then (when needed) the prompt and the model.
+
+Every stage calls the module that owns it (kernel.entry.gather, prompt.build_prompt,
+provider.call_model, prompt.to_verdict, settings, lineage); this module only sequences them and
+reports each step as it happens through `emit`. A keyboard interrupt ends the check as
+"cancelled", never as a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+from . import state as st
+from .options import Options
+from .present import NOTHING_CERTAIN_EXPLANATION
+
+Emit = Callable[[st.State], None]
+MAGIC_PREFIX = "%%crane_llm"
+RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
+
+
+def is_magic_cell(code: str) -> bool:
+    return code.lstrip().startswith(MAGIC_PREFIX)
+
+
+def executed_for_prompt(executed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The cells that ran, minus `%%crane_llm` cells: their bodies were never executed."""
+    return [c for c in executed if not is_magic_cell(c.get("code") or "")]
+
+
+def _checks_detail(checks: Dict[str, Any]) -> str:
+    """The same words as apps/jlab's step detail."""
+    ms = "%.1f ms" % checks.get("elapsedMs", 0.0)
+    crash = checks.get("crash")
+    if crash:
+        return "found a certain %s (%s)" % (crash["exception"], ms)
+    stop = checks.get("stoppedAt")
+    if not stop:
+        return "nothing certain; read the whole cell (%s)" % ms
+    where = "" if stop.get("line") is None else " at line %d" % stop["line"]
+    return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
+
+
+def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "kind": "certain-crash",
+        "source": {"type": "checks"},
+        "exception": crash["exception"],
+        "line": crash.get("line"),
+        "explanation": crash.get("message", ""),
+        "variables": list(crash.get("variables") or []),
+        "checkerRanFirst": True,
+    }
+
+
+def nothing_certain_verdict() -> Dict[str, Any]:
+    return {
+        "kind": "nothing-certain",
+        "source": {"type": "checks"},
+        "exception": None,
+        "line": None,
+        "explanation": NOTHING_CERTAIN_EXPLANATION,
+        "variables": [],
+        "checkerRanFirst": True,
+    }
+
+
+class Check:
+    """Runs one check and keeps its latest state; `emit` is called with every new state."""
+
+    def __init__(self, source: str, options: Options, shell: Any, emit: Emit, wiring: Any = None):
+        from . import wiring as default_wiring
+
+        self.source = source
+        self.options = options
+        self.shell = shell
+        self.emit = emit
+        self.wiring = wiring or default_wiring
+        self.state = st.started()
+        self.facts: Optional[Dict[str, Any]] = None
+        self.notes: List[str] = []  # where the settings came from, shown with the verdict
+
+    def _update(self, new: st.State) -> st.State:
+        self.state = new
+        self.emit(new)
+        return new
+
+    def run(self) -> st.State:
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            return self._update(st.cancelled(self.state))
+        except Exception as exc:  # a bug of ours must not cost the user a traceback in their notebook
+            return self._update(st.failed(self.state, "CRANE-LLM failed: %s: %s" % (type(exc).__name__, exc), "internal"))
+
+    def _run(self) -> st.State:
+        from ..kernel.entry import gather
+
+        opts = self.options
+        checks_on = opts.include_runtime_info or not opts.use_llm
+        self._update(st.step_started(
+            self.state, "checks",
+            "Built-in checker on the live kernel state" if checks_on else "Reading the executed cells from the kernel"))
+        request = {
+            "protocol": 1,
+            "source": self.source,
+            "cellId": None,
+            "useLlm": opts.use_llm,
+            "includeRuntimeInfo": opts.include_runtime_info,
+        }
+        namespace = self.shell.user_ns if self.shell is not None else {}
+        try:
+            facts = gather(request, namespace, self.shell)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # the user sees a message, the notebook loses nothing
+            return self._update(st.failed(self.state, "The kernel side of CRANE-LLM failed: %s: %s" % (type(exc).__name__, exc), "kernel"))
+        self.facts = facts
+        checks = facts["checks"]
+        if checks["ran"]:
+            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks)))
+        else:
+            self._update(st.step_ended(
+                self.state, "checks", "skipped",
+                "built-in checks skipped: runtime information is off, so the model gets the code alone"))
+        if checks.get("crash"):
+            return self._conclude(certain_crash_verdict(checks["crash"]))
+        if not opts.use_llm:
+            return self._conclude(nothing_certain_verdict())
+        return self._ask_model(facts, checker_ran_first=bool(checks["ran"]))
+
+    def _ask_model(self, facts: Dict[str, Any], checker_ran_first: bool) -> st.State:
+        from ..prompt import build_prompt, to_verdict
+        from ..provider import call_model
+
+        try:
+            settings = self.wiring.resolve_settings(self.options.model)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:
+            return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
+        if settings.problem:
+            return self._update(st.failed(self.state, settings.problem, "no-key"))
+        if not settings.model:
+            return self._update(st.failed(
+                self.state,
+                "No model is configured. Name one on the magic line (%%crane_llm gpt-5-mini), or set it with "
+                "crane_llm.set_api_key(model=...) or the CRANE_LLM_MODEL variable.",
+                "no-key",
+            ))
+        if settings.key_required and not settings.api_key:
+            return self._update(st.failed(self.state, no_key_message(settings.host, checker_ran_first), "no-key"))
+        self.notes = _source_notes(settings)
+
+        self._update(st.step_started(
+            self.state, "prompt",
+            "Building the prompt (code and runtime information)" if self.options.include_runtime_info
+            else "Building the prompt (code only)"))
+        runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
+        prompt = build_prompt(executed_for_prompt(facts.get("executed") or []), runinfo_text, self.source)
+        self._update(st.prompt_built(self.state, prompt["text"]))
+        detail = "about %d tokens" % prompt["estimatedTokens"]
+        if prompt["dropped"]:
+            detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        self._update(st.step_ended(self.state, "prompt", "done", detail))
+
+        where = settings.host or "the provider"
+        self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (settings.model, where)))
+        last_draw = [time.monotonic()]
+
+        def on_text(piece: str) -> None:
+            self.state = st.raw_received(self.state, piece)
+            now = time.monotonic()
+            if now - last_draw[0] >= RAW_REDRAW_SECONDS:
+                last_draw[0] = now
+                self.emit(self.state)
+
+        result = call_model(
+            prompt,
+            model=settings.model,
+            api_kind=settings.api_kind,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            on_text=on_text,
+        )
+        # The final text is what the model said, whatever the redraws showed.
+        self.state = dict(self.state, raw=result.get("raw") or "")
+        if result.get("problem"):
+            return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
+        parsed = result["parsed"]
+        self._update(st.step_ended(
+            self.state, "model", "done",
+            "answered, but not with a readable verdict" if parsed["kind"] == "unreadable" else "answered"))
+        return self._conclude(to_verdict(parsed, settings.model, checker_ran_first))
+
+    def _conclude(self, verdict: Dict[str, Any]) -> st.State:
+        self._update(st.concluded(self.state, verdict))
+        if verdict["kind"] in ("certain-crash", "predicted-crash") and self.facts is not None:
+            try:
+                items = self.wiring.origin_items(self.facts, verdict, self.shell)
+            except KeyboardInterrupt:
+                raise
+            except Exception:  # the verdict stands without its origin list
+                items = []
+            if items:
+                self._update(st.origin_found(self.state, items))
+        return self.state
+
+
+def no_key_message(host: str, checks_ran: bool) -> str:
+    message = (
+        "No API key was found for %s. Set one in any notebook cell with "
+        '`import crane_llm; crane_llm.set_api_key("sk-...")` (or the CRANE_LLM_API_KEY environment variable; '
+        "on Kaggle and Colab, a notebook secret named CRANE_LLM_API_KEY), then check again; "
+        "or use %%%%crane_llm --no-llm to run the built-in checks only." % (host or "the provider")
+    )
+    if checks_ran:
+        message += " The built-in checks already ran and found no certain crash."
+    return message
+
+
+def _source_notes(settings: Any) -> List[str]:
+    """"Model gpt-5 from CRANE_LLM_MODEL; API key from the Kaggle secret CRANE_LLM_API_KEY" (no key text)."""
+    notes = []
+    labels = settings.sources or {}
+    if labels.get("model"):
+        said = labels["model"]
+        if said.startswith("default"):
+            said = "the default"
+        elif said == "the argument":
+            said = "the %%crane_llm line"
+        notes.append("Model %s from %s." % (settings.model, said))
+    if settings.api_key and labels.get("apiKey"):
+        notes.append("API key from %s." % labels["apiKey"])
+    if labels.get("baseUrl"):
+        notes.append("base_url from %s." % labels["baseUrl"])
+    return notes

@@ -1,0 +1,92 @@
+"""Colours, headlines, badges and the fixed sentences of a verdict: the Python twin of
+libs/core/src/present.ts and check-state.ts's STALE_TEXT.
+
+The magic's output must look like the JupyterLab verdict, so every string here is the one the
+TypeScript side shows; tests/magic/test_present.py reads present.ts and holds the two to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+COLOUR = {
+    "certain-crash": "red",
+    "predicted-crash": "red",
+    "no-crash": "green",
+    "unreadable": "amber",
+    "nothing-certain": "blue",
+}
+
+HEADLINE = {
+    "certain-crash": "This cell will crash",
+    "predicted-crash": "Crash predicted",
+    "no-crash": "No crash predicted",
+    "unreadable": "The response could not be read as a verdict",
+    "nothing-certain": "The built-in checks found no certain crash",
+}
+
+CERTAIN_BADGE = "Built-in check · certain"
+CHECKS_ONLY_BADGE = "Built-in checks only"
+CHECKER_RAN_FIRST = "The built-in checker ran first and found no certain crash."
+CODE_ONLY_NOTE = "Runtime information was off: the model saw the code alone, and the built-in checks were skipped."
+CHECKING = "CRANE-LLM is checking this cell\u2026"
+CANCELLED = "Check cancelled. Nothing was changed."
+
+# The headline of a check that could not finish, by ProblemKind (as apps/jlab's verdict view).
+PROBLEM_TITLE = {
+    "no-kernel": "No kernel",
+    "not-python": "Not a Python kernel",
+    "busy": "The notebook is busy",
+    "not-installed": "crane_llm is not installed in this kernel",
+    "kernel": "The kernel could not run the check",
+    "kernel-restarted": "The kernel restarted during the check",
+    "closed": "The notebook was closed during the check",
+    "no-key": "No API key",
+    "server": "The CRANE-LLM server extension did not answer",
+    "provider": "The model call failed",
+    "internal": "The check could not finish",
+}
+NOTHING_CERTAIN_EXPLANATION = (
+    'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of, '
+    "and nothing was sent to any model."
+)
+
+STALE_TEXT = {
+    "edited": "Stale: the cell was edited after this verdict.",
+    "other-cell-ran": "Stale: another cell ran after this verdict, so the kernel state may have changed.",
+    "kernel-restarted": "Stale: the kernel restarted after this verdict.",
+}
+
+# The icons of apps/jlab's verdict view, so that colour is never the only signal.
+ICON = {"red": "\u2716", "green": "\u2714", "amber": "?", "blue": "\u2139", "grey": "\u25f7"}
+STEP_ICON = {"running": "\u2026", "done": "\u2713", "skipped": "\u2013", "failed": "\u2716"}
+
+# The static HTML has no theme variables to read, so it uses the values JupyterLab's light theme
+# gives the ones apps/jlab's stylesheet uses: --jp-error-color1, --jp-success-color1,
+# --jp-warn-color1, --jp-info-color1 and --jp-border-color2.
+HEX = {"red": "#d32f2f", "green": "#388e3c", "amber": "#f57c00", "blue": "#0097a7", "grey": "#e0e0e0"}
+GREY_TEXT = "#757575"  # --jp-ui-font-color2, for a stale verdict's text
+
+
+def colour_of(kind: str, stale: bool) -> str:
+    return "grey" if stale else COLOUR[kind]
+
+
+def headline_of(verdict: Dict[str, Any]) -> str:
+    base = HEADLINE[verdict["kind"]]
+    if verdict.get("exception") and verdict["kind"] in ("certain-crash", "predicted-crash"):
+        line = verdict.get("line")
+        where = "" if line is None else " at line %d" % line
+        return "%s: %s%s" % (base, verdict["exception"], where)
+    return base
+
+
+def badge_of(verdict: Dict[str, Any]) -> str:
+    source = verdict["source"]
+    if source["type"] == "llm":
+        return "LLM prediction · %s" % source["model"]
+    return CERTAIN_BADGE if verdict["kind"] == "certain-crash" else CHECKS_ONLY_BADGE
+
+
+def stale_text(reason: Optional[str]) -> Optional[str]:
+    return STALE_TEXT.get(reason) if reason else None

@@ -1,0 +1,97 @@
+"""The magic's connections to the other parts of crane_llm, in one place.
+
+Each function calls the module that owns the logic (settings resolution, the runtime-information
+text of the prompt, the origin of the crash). The magic never decides these itself; when a piece
+is missing from this installation, the function says so in its result instead of guessing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional
+
+
+class ModelSettings:
+    """What the magic needs to call a model, and where each part came from (never the key in text)."""
+
+    def __init__(self, model: Optional[str], base_url: Optional[str], api_kind: str, api_key: Optional[str],
+                 key_required: bool, host: str, sources: Dict[str, str], problem: Optional[str] = None):
+        self.model = model
+        self.base_url = base_url
+        self.api_kind = api_kind
+        self.api_key = api_key
+        self.key_required = key_required
+        self.host = host
+        self.sources = sources  # "model" / "baseUrl" / "apiKey" -> a sentence for people
+        self.problem = problem
+
+    def __repr__(self) -> str:  # the key must never reach a log, even through repr
+        return "ModelSettings(model=%r, base_url=%r, api_kind=%r, key=%s)" % (
+            self.model, self.base_url, self.api_kind, "found" if self.api_key else "none")
+
+
+def resolve_settings(model_argument: Optional[str]) -> ModelSettings:
+    """Settings from crane_llm.settings (argument, environment, config file, Kaggle/Colab secret)."""
+    from ..settings import resolve_settings as resolve
+
+    resolved = resolve(explicit_model=model_argument)
+    return ModelSettings(
+        model=resolved.model.value,
+        # Where requests go: the base_url, or OpenAI (tests redirect that to the local server).
+        base_url=resolved.endpoint,
+        api_kind=resolved.api_kind,
+        api_key=resolved.api_key.value,
+        key_required=resolved.key_required,
+        host=resolved.provider_host,
+        sources={
+            "model": resolved.model.label if resolved.model.value else "",
+            "baseUrl": resolved.base_url.label if resolved.base_url.value else "",
+            "apiKey": resolved.api_key.label if resolved.api_key.value else "",
+        },
+    )
+
+
+def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
+    """The runtime information as the prompt shows it (twin of libs/prompt's runinfo-text)."""
+    if runtime_info is None:
+        return None
+    from ..prompt.runinfo_text import runtime_info_text as render
+
+    return render(runtime_info)
+
+
+def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> List[Dict[str, Any]]:
+    """Origin of the crash entries from the lineage twin, without the notebook's cells: the magic
+    cannot see the notebook, so the "not run yet" entries (which need it) never appear."""
+    from ..lineage.origin import origin, root_of
+
+    log = facts.get("log")
+    if log is None:  # a kernel side whose gather() does not return the log yet: read it directly
+        from ..lineage import recorder
+
+        live = recorder.current(shell)
+        if live is None:
+            return []
+        log = live.to_json()
+    variables = list(verdict.get("variables") or [])
+    namespace = getattr(shell, "user_ns", {}) or {}
+    defined = [root_of(v) for v in variables if root_of(v) in namespace]
+    items = []
+    for entry in origin(log, variables, defined=defined, cells=None):
+        items.append({
+            "cellId": entry.get("cellId"),
+            "variable": entry["variable"],
+            "note": entry.get("note") or "",
+            "line": entry.get("line"),
+            "codeOnly": not entry.get("recorded", True),
+            "editedSinceRun": bool(entry.get("edited")),
+            # The magic has no notebook to point into: it names the run and says what happened.
+            "executionCount": entry.get("executionCount"),
+            "sentence": entry.get("sentence") or "",
+            "kind": entry.get("kind"),
+        })
+    return items
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

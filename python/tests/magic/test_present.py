@@ -1,0 +1,70 @@
+"""The magic shows the same words as the JupyterLab verdict: read them from libs/core itself."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from crane_llm.magic import present
+
+CORE = Path(__file__).resolve().parents[3] / "libs" / "core" / "src"
+
+
+def _record(source: str, name: str) -> dict:
+    body = re.search(r"const %s[^=]*=\s*\{(.*?)\};" % name, source, re.S).group(1)
+    return {k: v for k, v in re.findall(r"'?([\w-]+)'?:\s*'((?:[^'\\]|\\.)*)'", body)}
+
+
+def test_colours_and_headlines_are_those_of_present_ts():
+    source = (CORE / "present.ts").read_text()
+    assert _record(source, "COLOUR") == present.COLOUR
+    assert _record(source, "HEADLINE") == present.HEADLINE
+    assert "CERTAIN_BADGE = '%s'" % present.CERTAIN_BADGE in source
+    assert "'%s'" % present.CHECKS_ONLY_BADGE in source
+    assert "`LLM prediction · ${verdict.source.model}`" in source
+
+
+def test_stale_texts_are_those_of_check_state_ts():
+    assert _record((CORE / "check-state.ts").read_text(), "STALE_TEXT") == present.STALE_TEXT
+
+
+def test_fixed_sentences_are_those_of_the_jupyterlab_flow():
+    apps = CORE.parents[2] / "apps" / "jlab" / "src"
+    text = "".join(p.read_text() for p in apps.glob("*.ts"))
+    assert present.CHECKER_RAN_FIRST in text
+    assert present.NOTHING_CERTAIN_EXPLANATION.replace('"', '\\"') in text or present.NOTHING_CERTAIN_EXPLANATION in text
+
+
+@pytest.mark.parametrize("verdict, headline, badge", [
+    ({"kind": "certain-crash", "source": {"type": "checks"}, "exception": "NameError", "line": 2}, "This cell will crash: NameError at line 2", "Built-in check · certain"),
+    ({"kind": "predicted-crash", "source": {"type": "llm", "model": "m"}, "exception": "KeyError", "line": None}, "Crash predicted: KeyError", "LLM prediction · m"),
+    ({"kind": "no-crash", "source": {"type": "llm", "model": "m"}, "exception": None, "line": None}, "No crash predicted", "LLM prediction · m"),
+    ({"kind": "nothing-certain", "source": {"type": "checks"}, "exception": None, "line": None}, "The built-in checks found no certain crash", "Built-in checks only"),
+])
+def test_headline_and_badge(verdict, headline, badge):
+    assert present.headline_of(verdict) == headline
+    assert present.badge_of(verdict) == badge
+    assert present.colour_of(verdict["kind"], True) == "grey"
+
+
+def test_problem_titles_and_notes_are_those_of_the_jupyterlab_view():
+    view = (CORE.parents[2] / "apps" / "jlab" / "src" / "verdict-view.ts").read_text()
+    assert _record(view, "PROBLEM_TITLE") == present.PROBLEM_TITLE
+    for sentence in (present.CODE_ONLY_NOTE, present.CHECKING, present.CANCELLED, present.CHECKER_RAN_FIRST):
+        assert sentence in view
+    assert _record(view, "ICON") == present.ICON
+    assert _record(view, "STEP_ICON") == present.STEP_ICON
+
+
+def test_static_html_colours_are_those_jupyterlab_gives_the_verdict_box():
+    import sys
+
+    theme = Path(sys.prefix) / "share/jupyter/lab/themes/@jupyterlab/theme-light-extension/index.css"
+    if not theme.exists():
+        pytest.skip("JupyterLab's light theme is not installed here")
+    theme_css = theme.read_text()
+    style = (CORE.parents[2] / "apps" / "jlab" / "style" / "index.css").read_text()
+    for colour, hex_value in present.HEX.items():
+        variable = re.search(r"\.crane-%s \{ --crane-accent: var\((--jp-[\w-]+)\)" % colour, style).group(1)
+        fallback = re.search(re.escape(variable) + r":var\(--[\w-]+,(#[0-9a-fA-F]{6})\)", theme_css).group(1)
+        assert fallback.lower() == hex_value, colour
