@@ -1,0 +1,29 @@
+"""The command-line options of `crane-llm bench junobench`, and their defaults for callers in code."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, List, Optional
+
+DEFAULT_OUT = "bench/out/junobench"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", help="a directory of JunoBench-format cases (one folder per case)")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="where the report and the per-case cache go (default: %(default)s)")
+    parser.add_argument("--no-llm", action="store_true", help="only the checks track; no model is called")
+    parser.add_argument("--model", help="the model to ask (default: the configured one)")
+    parser.add_argument("--runs", type=int, default=1, metavar="K", help="ask K times per prompt and take the majority vote (the paper used 5)")
+    parser.add_argument("--jobs", type=int, default=4, metavar="N", help="model calls in flight at once (default: %(default)s)")
+    parser.add_argument("--cases", metavar="LIST", help="only these cases, comma-separated names")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N cases (by name)")
+    parser.add_argument("--price-in", type=float, metavar="USD", help="price per million input tokens, to report a cost")
+    parser.add_argument("--price-out", type=float, metavar="USD", help="price per million output tokens, to report a cost")
+    parser.add_argument("--fresh", action="store_true", help="ignore the cache in --out and ask again")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def parse(argv: Optional[List[str]] = None) -> Any:
+    parser = argparse.ArgumentParser(prog="crane-llm bench junobench")
+    add_arguments(parser)
+    return parser.parse_args(argv)

@@ -1,0 +1,81 @@
+"""The benchmark's figures as Markdown tables (printed, and written to summary.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+
+def pct(x: Optional[float]) -> str:
+    return "-" if x is None else "%.3f" % x
+
+
+def _table(header: List[str], rows: List[List[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def checks_markdown(figures: Dict[str, Any], records: List[Dict[str, Any]]) -> str:
+    out = ["## Checks track (built-in checks on the recorded facts)", ""]
+    out.append(_table(
+        ["cases", "claims on crashing cells", "recall", "right exception type", "claims on fixed cells", "errors"],
+        [[str(figures["cases"]), str(figures["claimsOnCrashing"]), pct(figures["recall"]), str(figures["rightType"]),
+          str(figures["claimsOnFixed"]), str(figures["errors"])]]))
+    out += ["", "By the recorded exception type:", ""]
+    out.append(_table(["exception", "cases", "claimed", "right type", "recall"],
+                      [[k, str(v["cases"]), str(v["claimed"]), str(v["rightType"]), pct(v["recall"])]
+                       for k, v in figures["byException"].items()]))
+    claims = [r for r in records if r.get("crash")]
+    if claims:
+        out += ["", "Claims on crashing cells:", ""]
+        out.append(_table(["case", "recorded", "claimed", "line", "rule", "message"],
+                          [[r["case"], r["ename"], r["crash"]["exception"], str(r["crash"]["line"]), r["crash"]["rule"],
+                            r["crash"]["message"].replace("|", "\\|")] for r in claims]))
+    alarms = [r for r in records if r.get("fixed")]
+    if alarms:
+        out += ["", "**FALSE ALARMS: claims on FIXED cells (must be 0):**", ""]
+        out.append(_table(["case", "claimed", "line", "rule", "message"],
+                          [[r["case"], r["fixed"]["exception"], str(r["fixed"]["line"]), r["fixed"]["rule"],
+                            r["fixed"]["message"].replace("|", "\\|")] for r in alarms]))
+    return "\n".join(out)
+
+
+def _metric_row(label: str, m: Dict[str, Any]) -> List[str]:
+    return [label, str(m["n"]), pct(m["accuracy"]), pct(m["precision"]), pct(m["recall"]), pct(m["f1"]),
+            "%d/%d/%d/%d" % (m["tp"], m["fp"], m["tn"], m["fn"]), str(m["undecided"])]
+
+
+ROWS = (("without", "without runtime information"), ("with", "with runtime information"),
+        ("product", "with runtime information, built-in checks first"))
+_HEADER = ["", "n", "accuracy", "precision", "recall", "F1", "TP/FP/TN/FN", "undecided"]
+
+
+def model_markdown(model: Dict[str, Any]) -> str:
+    configs = model["configs"]
+    out = ["## Model track (%s, %d run%s per prompt, majority vote)" % (model["model"], model["runs"], "" if model["runs"] == 1 else "s"), ""]
+    out.append(_table(_HEADER, [_metric_row(label, configs[c]["overall"]) for c, label in ROWS if c in configs]))
+    if "product" in configs:
+        out += ["", "The last row is what the product answers: the built-in checks' certain crash where they claim one "
+                "(%d prompt%s), the model with runtime information elsewhere." % (
+                    configs["product"]["byChecks"], "" if configs["product"]["byChecks"] == 1 else "s")]
+    named = ["%s runtime information: %d of %d caught crashes" % (label, configs[c]["exceptionNamed"]["rightType"],
+                                                                  configs[c]["exceptionNamed"]["caught"])
+             for c, label in (("without", "without"), ("with", "with"))]
+    out += ["", "The model named the exception that was raised: " + "; ".join(named) + "."]
+    for group, title in (("byLibrary", "library"), ("byRootCause", "root cause")):
+        names = sorted(set(configs["with"][group]) | set(configs["without"][group]))
+        rows = []
+        for name in names:
+            a = configs["without"][group].get(name)
+            b = configs["with"][group].get(name)
+            rows.append([name, str((b or a)["n"]), pct(a and a["accuracy"]), pct(b and b["accuracy"]),
+                         pct(a and a["f1"]), pct(b and b["f1"])])
+        out += ["", "By %s:" % title, ""]
+        out.append(_table([title, "n", "accuracy without", "accuracy with", "F1 without", "F1 with"], rows))
+    usage = model["usage"]
+    out += ["", "Calls: %d (%d answered from the cache, %d failed). Tokens reported by the provider: %s in, %s out "
+            "(%d of %d calls reported usage); our estimate of the input: %d tokens.%s" % (
+                usage["calls"], model["cached"], model["failed"], usage["inputTokens"], usage["outputTokens"],
+                usage["callsWithUsage"], usage["calls"], usage["estimatedInputTokens"],
+                "" if usage["costUsd"] is None else " Cost: $%.4f." % usage["costUsd"])]
+    return "\n".join(out)

@@ -1,0 +1,231 @@
+"""`crane-llm check NOTEBOOK.ipynb --cell N`: one cell of a notebook file, checked headlessly.
+
+Exit codes (for CI and pre-commit hooks):
+  0  no crash found: the model predicts none, or (--no-llm) the built-in checks found nothing certain
+  1  a crash is certain (built-in check) or predicted (model)
+  2  could not decide: an unreadable answer, a provider or kernel problem, a usage error, or an
+     earlier cell that raised (unless --keep-going)
+
+An earlier cell that raises stops the run by default: the kernel would then hold a state the
+notebook's author never had at that cell, and a verdict on it would mislead. --keep-going runs
+the remaining cells anyway (as "Run All" with errors allowed) and says which cells failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, TextIO
+
+from .notebook import (
+    CliError,
+    cells_to_run,
+    code_cells,
+    find_target,
+    load_notebook,
+    parse_order,
+)
+
+EXIT_NO_CRASH = 0
+EXIT_CRASH = 1
+EXIT_UNDECIDED = 2
+
+_HEADLINE = {
+    "certain-crash": "This cell will crash",
+    "predicted-crash": "Crash predicted",
+    "no-crash": "No crash predicted",
+    "unreadable": "The response could not be read as a verdict",
+    "nothing-certain": "The built-in checks found no certain crash",
+}
+_NOTHING_CERTAIN = 'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of.'
+
+
+def exit_code_for(verdict: Optional[Dict[str, Any]]) -> int:
+    if verdict is None:
+        return EXIT_UNDECIDED
+    kind = verdict["kind"]
+    if kind in ("certain-crash", "predicted-crash"):
+        return EXIT_CRASH
+    if kind in ("no-crash", "nothing-certain"):
+        return EXIT_NO_CRASH
+    return EXIT_UNDECIDED
+
+
+def certain_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "kind": "certain-crash",
+        "source": {"type": "checks"},
+        "exception": crash["exception"],
+        "line": crash.get("line"),
+        "explanation": crash["message"],
+        "variables": list(crash.get("variables") or []),
+        "checkerRanFirst": True,
+    }
+
+
+def nothing_certain_verdict() -> Dict[str, Any]:
+    return {"kind": "nothing-certain", "source": {"type": "checks"}, "exception": None, "line": None,
+            "explanation": _NOTHING_CERTAIN, "variables": [], "checkerRanFirst": True}
+
+
+class Progress:
+    """One line on stderr, rewritten in place on a terminal, one line per cell otherwise."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.open = False
+
+    def cell(self, position: int, total: int, cell: Any) -> None:
+        first = (cell.source.strip().splitlines() or [""])[0]
+        first = first if len(first) <= 50 else first[:47] + "..."
+        text = "Running cell %d (%d of %d): %s" % (cell.number, position, total, first)
+        if self.tty:
+            self.stream.write("\r\033[K" + text)
+            self.open = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def say(self, text: str) -> None:
+        self.done()
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.open:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.open = False
+
+
+def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    report: Dict[str, Any] = {"notebook": args.notebook, "cell": None, "cellId": None, "verdict": None,
+                              "checks": None, "failedCells": [], "problem": None, "prompt": None,
+                              "raw": None, "usage": None, "origin": [], "exitCode": EXIT_UNDECIDED}
+    progress = Progress(err)
+    try:
+        _check(args, report, progress)
+    except CliError as exc:
+        report["problem"] = {"kind": exc.kind, "message": exc.message}
+        report["exitCode"] = exc.code
+    progress.done()
+    _emit(report, args.json, out, err)
+    return report["exitCode"]
+
+
+def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
+    from .kernel import run_and_gather
+    from .model import ask_model, make_prompt, resolve_settings, settings_problem
+
+    nb = load_notebook(args.notebook)
+    cells = code_cells(nb)
+    target = find_target(cells, args.cell, args.cell_id)
+    order = parse_order(args.order) if args.order else None
+    before = cells_to_run(cells, target, order)
+    report["cell"], report["cellId"] = target.number, target.cell_id
+    use_llm = not args.no_llm
+    include_runinfo = not args.no_runinfo
+    settings = None
+    if use_llm:  # say so before spending seconds on the earlier cells
+        settings = resolve_settings(args.model)
+        problem = settings_problem(settings)
+        if problem:
+            raise CliError(problem, kind="settings")
+    request = {"protocol": 1, "source": target.source, "cellId": target.cell_id, "useLlm": use_llm,
+               "includeRuntimeInfo": include_runinfo}
+    cwd = os.path.dirname(os.path.abspath(args.notebook))
+    try:
+        ran = run_and_gather(nb, cwd, before, request, progress.cell, stop_on_error=not args.keep_going,
+                             timeout=args.timeout)
+    except Exception as exc:  # kernel start, a dead kernel, a timeout: said plainly
+        raise CliError("The kernel failed: %s" % (exc,), kind="kernel")
+    progress.done()
+    report["failedCells"] = [f.to_json() for f in ran["failures"]]
+    if ran["stoppedAfter"] is not None:
+        failure = ran["failures"][-1]
+        raise CliError(
+            "Stopped: %s, so cell %d was not checked (the kernel would not hold the state the notebook "
+            "expects there). Fix that cell, or pass --keep-going to run the remaining cells anyway."
+            % (_sentence(failure.describe()), target.number), kind="earlier-cell")
+    for failure in ran["failures"]:
+        progress.say("Warning: %s; kept going (--keep-going)." % _sentence(failure.describe()))
+    facts = ran["facts"]
+    if facts.get("problem"):
+        raise CliError(facts["problem"]["message"], kind="kernel-side")
+    report["checks"] = facts["checks"]
+    crash = facts["checks"].get("crash")
+    if crash:
+        report["verdict"] = certain_verdict(crash)
+    elif not use_llm:
+        report["verdict"] = nothing_certain_verdict()
+    else:
+        prompt = make_prompt(facts.get("executed") or [], facts.get("runtimeInfo"), target.source, include_runinfo)
+        report["prompt"] = prompt["text"]
+        progress.say("Asking %s at %s..." % (settings.model, settings.host))
+        answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
+        report["raw"], report["usage"] = answer["raw"], answer["usage"]
+        if answer["problem"]:
+            raise CliError(answer["problem"]["message"], kind="provider:" + answer["problem"]["kind"])
+        report["verdict"] = answer["verdict"]
+    report["exitCode"] = exit_code_for(report["verdict"])
+    if report["exitCode"] == EXIT_CRASH:
+        report["origin"] = origin_entries(facts, report["verdict"], cells, target)
+
+
+def origin_entries(facts: Dict[str, Any], verdict: Dict[str, Any], cells: List[Any], target: Any) -> List[Dict[str, Any]]:
+    """Origin of the crash from the kernel's execution log, with the notebook's code cells.
+
+    Cells are given by their position among code cells, so "Cell N" reads as `--cell N` does.
+    The origin is an aid, never a reason to fail the check: any problem leaves it empty.
+    """
+    log = facts.get("log")
+    if not log or not verdict.get("variables"):
+        return []
+    try:
+        from ..lineage.origin import origin
+
+        notebook = [{"cellId": c.cell_id, "index": c.number - 1, "source": c.source} for c in cells]
+        return origin(log, verdict["variables"], None, notebook, target.cell_id)
+    except Exception:
+        return []
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _badge(verdict: Dict[str, Any]) -> str:
+    source = verdict["source"]
+    if source["type"] == "llm":
+        return "LLM prediction · %s" % source["model"]
+    return "Built-in check · certain" if verdict["kind"] == "certain-crash" else "Built-in checks only"
+
+
+def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> None:
+    if as_json:
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return
+    if report["verdict"] is None:
+        err.write("crane-llm: %s\n" % report["problem"]["message"])
+        return
+    v = report["verdict"]
+    headline = _HEADLINE[v["kind"]]
+    if v.get("exception") and v["kind"] in ("certain-crash", "predicted-crash"):
+        headline += ": %s" % v["exception"] + ("" if v.get("line") is None else " at line %d" % v["line"])
+    out.write("Cell %d: %s  [%s]\n" % (report["cell"], headline, _badge(v)))
+    if v.get("explanation"):
+        out.write("  %s\n" % v["explanation"])
+    if v["kind"] == "unreadable" and report.get("raw"):
+        out.write("  Raw response: %s\n" % report["raw"][:2000])
+    if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
+        out.write("  The built-in checker ran first and found no certain crash.\n")
+    if report.get("origin"):
+        out.write("  Origin of the crash:\n")
+        for entry in report["origin"]:
+            out.write("    - %s\n" % entry["sentence"])
+    for failure in report["failedCells"]:
+        out.write("  Note: cell %d raised %s while the earlier cells ran.\n" % (failure["cell"], failure["ename"]))
