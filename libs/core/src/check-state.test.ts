@@ -5,8 +5,12 @@ import {
   concluded,
   failed,
   madeStale,
+  originFound,
+  outlinedCells,
   promptBuilt,
   rawReceived,
+  rawReset,
+  refused,
   started,
   stepEnded,
   stepStarted
@@ -67,7 +71,41 @@ describe('check state transitions', () => {
     const s = failed(stepStarted(started(null), 'model', 'm'), 'No API key');
     expect(s.phase).toBe('failed');
     expect(s.error).toBe('No API key');
+    expect(s.problem).toBe('internal');
     expect(s.steps[0].status).toBe('failed');
+  });
+
+  it('keeps the kind of problem so the host can say what to do', () => {
+    let s = stepStarted(started('c'), 'checks', 'Built-in checks');
+    s = stepEnded(s, 'checks', 'done', 'nothing certain');
+    s = failed(s, 'No API key was found', 'no-key');
+    expect(s.problem).toBe('no-key');
+    // The checks' outcome stays visible next to the message.
+    expect(s.steps[0]).toMatchObject({ status: 'done', detail: 'nothing certain' });
+    for (const kind of ['kernel-restarted', 'closed', 'not-installed', 'provider'] as const) {
+      expect(failed(started(null), 'x', kind).problem).toBe(kind);
+    }
+  });
+
+  it('a refusal is a finished failure with nothing run', () => {
+    const s = refused('c', 'busy', 'wait');
+    expect(s).toMatchObject({ phase: 'failed', problem: 'busy', error: 'wait', steps: [], verdict: null });
+    expect(madeStale(s, 'edited')).toBe(s);
+  });
+
+  it('streams the raw response, restarts it on a retry, and drops chunks after the end', () => {
+    let s = stepStarted(started(null), 'model', 'm');
+    s = rawReceived(s, '{"cr');
+    s = rawReceived(s, 'ash"');
+    expect(s.raw).toBe('{"crash"');
+    expect(rawReceived(s, '')).toBe(s);
+    s = rawReset(s);
+    expect(s.raw).toBe('');
+    s = rawReceived(s, 'new');
+    const c = cancelled(s);
+    expect(rawReceived(c, 'late')).toBe(c);
+    expect(promptBuilt(c, 'late prompt').prompt).toBeNull();
+    expect(c.raw).toBe('new');
   });
 
   it('cancel skips running steps and ignores a late verdict', () => {
@@ -87,6 +125,30 @@ describe('check state transitions', () => {
     s = madeStale(s, 'edited');
     expect(s.stale).toBe('other-cell-ran');
     expect(STALE_TEXT[s.stale!]).toMatch(/another cell ran/);
+  });
+});
+
+describe('origin of the crash', () => {
+  const items = [
+    { cellId: 'a', variable: 'df', note: 'assigned df (line 1)', sentence: 'Cell 1 assigned `df` at line 1.', line: 1, codeOnly: false, editedSinceRun: false },
+    { cellId: 'b', variable: 'df', note: 'dropped columns in place', sentence: 'Cell 2 dropped columns of `df` in place.', line: 2, codeOnly: false, editedSinceRun: true },
+    { cellId: 'a', variable: 'x', note: 'assigned x', sentence: 'Cell 1 assigned `x`.', line: 3, codeOnly: true, editedSinceRun: false },
+    { cellId: null, variable: 'y', note: 'a deleted cell', sentence: 'A deleted cell assigned `y`.', line: null, codeOnly: false, editedSinceRun: false }
+  ];
+
+  it('arrives after the verdict, and only then', () => {
+    expect(originFound(started(null), items).origin).toEqual([]);
+    const s = originFound(concluded(started(null), crash), items);
+    expect(s.origin).toHaveLength(4);
+    expect([...outlinedCells(s).keys()]).toEqual(['a', 'b']);
+    expect(outlinedCells(s).get('a')!.map(i => i.variable)).toEqual(['df', 'x']);
+  });
+
+  it('vanishes when the verdict goes stale', () => {
+    const s = madeStale(originFound(concluded(started(null), crash), items), 'edited');
+    expect(s.origin).toEqual([]);
+    expect(outlinedCells(s).size).toBe(0);
+    expect(originFound(s, items).origin).toEqual([]);
   });
 });
 

@@ -100,7 +100,7 @@ function valueSummary(v: ValueSummary): string {
 function column(c: FrameColumn): string {
   const parts = [c.dtype, distinctText(c.distinct, c.distinctApprox)];
   if (c.values !== undefined) parts.push(c.values.length ? `values ${c.values.map(scalar).join(', ')}` : 'no values');
-  else parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}`);
+  else parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
   return `${quote(c.name)}: ${parts.join(', ')}`;
 }
 

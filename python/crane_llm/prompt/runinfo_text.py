@@ -137,7 +137,7 @@ def _column(c: Dict[str, Any]) -> str:
     if "values" in c:
         parts.append("values " + ", ".join(_scalar(x) for x in c["values"]) if c["values"] else "no values")
     else:
-        parts += ["min " + _stat(c.get("min")), "max " + _stat(c.get("max"))]
+        parts += ["min " + _stat(c.get("min")), "max " + _stat(c.get("max")) + (" (of a sample)" if c.get("rangeApprox") else "")]
     return quote(c["name"]) + ": " + ", ".join(parts)
 
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExecutionLog } from './execution-log';
+import { RuntimeInfo } from './runtime-info';
 
 /** A crash the built-in checks found for certain from the live kernel state. */
 export const CertainCrash = z
@@ -60,10 +61,7 @@ export const CheckResult = z
     python: z.string(),
     checks: ChecksOutcome,
     usedNames: z.array(z.string()).describe('Names the cell reads from the kernel, in first-use order.'),
-    runtimeInfo: z
-      .unknown()
-      .nullable()
-      .describe('Summaries of the variables the cell uses; null when runtime information is off.'),
+    runtimeInfo: RuntimeInfo.nullable().describe('Summaries of the variables the cell uses; null when runtime information is off.'),
     executed: z.array(ExecutedCell).describe('Cells executed so far, in the order they ran.'),
     log: ExecutionLog.nullable().describe("The execution recorder's log, for the origin of the crash; null when the recorder is not installed."),
     problem: KernelProblem.nullable()

@@ -122,6 +122,7 @@ export const FrameColumn = z
     distinctApprox: z.literal(true).optional(),
     min: Stat.optional().describe('Numeric columns.'),
     max: Stat.optional(),
+    rangeApprox: z.literal(true).optional().describe('Min and max (and NaN) of a sample: the time budget had run out.'),
     values: z.array(ScalarValue).max(5).optional().describe('Other columns: up to 5 values, each up to 20 characters.')
   })
   .strict();

@@ -1,0 +1,52 @@
+"""TensorFlow `tf.data` datasets and Keras image iterators, read from library objects only."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from .safe import instance_dict, is_library_type
+
+_ITERATORS = ("DirectoryIterator", "DataFrameIterator")
+
+
+def is_tf_dataset(tf: Any, obj: Any) -> bool:
+    dataset = getattr(getattr(tf, "data", None), "Dataset", None)
+    return dataset is not None and dataset in type(obj).__mro__ and is_library_type(type(obj), "tensorflow")
+
+
+def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
+    # element_spec is a property of TensorFlow's own class (checked above), not of user code.
+    return {"kind": "tf-dataset", "elementSpec": str(obj.element_spec)}
+
+
+def is_keras_iterator(obj: Any) -> bool:
+    cls = type(obj)
+    return cls.__name__ in _ITERATORS and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+
+
+def keras_iterator_summary(obj: Any) -> Dict[str, Any]:
+    fields = instance_dict(obj)
+    shape = fields.get("image_shape")
+    samples = fields.get("samples", fields.get("n"))
+    classes = fields.get("num_classes")
+    if classes is None and type(fields.get("class_indices")) is dict:
+        classes = len(fields["class_indices"])
+    return {
+        "kind": "keras-iterator",
+        "samples": _int_or_none(samples),
+        "classes": _int_or_none(classes),
+        "batchSize": _int_or_none(fields.get("batch_size")),
+        "imageShape": [int(d) for d in shape] if type(shape) in (tuple, list) else None,
+    }
+
+
+def is_keras_history(obj: Any) -> bool:
+    cls = type(obj)
+    return cls.__name__ == "History" and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+
+
+def _int_or_none(value: Any) -> Optional[int]:
+    try:
+        return int(value) if value is not None and type(value).__module__ in ("builtins", "numpy") else None
+    except (TypeError, ValueError):
+        return None

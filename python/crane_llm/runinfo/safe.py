@@ -1,0 +1,155 @@
+"""Reading objects without running their code.
+
+Everything here looks at an object through its exact type and its instance dictionary, so a user
+class's `__len__`, `__repr__`, `__getattr__` or properties are never triggered, and a library that
+the user has not imported is never imported by us.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, Optional
+
+_GETSET = type(type.__dict__["__dict__"])  # the C-level descriptor CPython uses for `__dict__`
+
+
+def loaded(module_name: str) -> Any:
+    """The module if the user's process has already imported it, else None (never imports it)."""
+    return sys.modules.get(module_name)
+
+
+def type_name(obj: Any) -> str:
+    """`module.Qualname` of the object's exact type, read through `type`'s own descriptors."""
+    cls = type(obj)
+    module = type.__dict__["__module__"].__get__(cls)
+    qual = type.__dict__["__qualname__"].__get__(cls)
+    if not isinstance(module, str) or module == "builtins":
+        return str(qual)
+    return module + "." + str(qual)
+
+
+def instance_dict(obj: Any) -> dict:
+    """The object's own `__dict__` through CPython's slot descriptor, or {} when it has none.
+
+    A class that redefines `__dict__` (say as a property) gets {}: its code is not run.
+    """
+    for klass in type(obj).__mro__:
+        descriptor = klass.__dict__.get("__dict__")
+        if descriptor is None:
+            continue
+        if type(descriptor) is not _GETSET:
+            return {}
+        try:
+            d = descriptor.__get__(obj, type(obj))
+        except Exception:
+            return {}
+        return d if type(d) is dict else {}
+    return {}
+
+
+def is_library_type(cls: type, *prefixes: str) -> bool:
+    """True when `cls` is defined by one of the given packages (e.g. 'sklearn'), not by the user."""
+    module = type.__dict__["__module__"].__get__(cls)
+    if not isinstance(module, str):
+        return False
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def class_defines(cls: type, name: str) -> Optional[type]:
+    """The first class in the MRO that defines `name`, without looking the name up on instances."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass
+    return None
+
+
+def number(value: Any) -> Any:
+    """A plain-JSON number: ints stay ints, finite floats stay floats, NaN/inf become strings."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    try:
+        f = float(value)
+    except Exception:
+        return str(value)
+    if math.isnan(f):
+        return "nan"
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    return f
+
+
+_BUILTIN_SCALARS = (int, float, str, bool, type(None), complex, bytes)
+
+
+def short_text(value: Any, limit: int) -> str:
+    """A repr of `value` at most `limit` characters, built only from builtin types' own code.
+
+    Containers of builtins are rendered element by element and stop as soon as the limit is
+    reached; any other object shows as `<TypeName>` so its `__repr__` never runs.
+    """
+    parts: list = []
+    budget = [limit + 1]
+
+    def emit(text: str) -> bool:
+        parts.append(text)
+        budget[0] -= len(text)
+        return budget[0] > 0
+
+    def walk(v: Any, depth: int) -> bool:
+        t = type(v)
+        if t in _BUILTIN_SCALARS:
+            if t is str and len(v) > limit + 2:
+                return emit(repr(v[: limit + 2]))
+            if t is bytes and len(v) > limit + 2:
+                return emit(repr(v[: limit + 2]))
+            return emit(repr(v))
+        if t in (list, tuple, set, frozenset) and depth < 3:
+            open_, close = {list: "[]", tuple: "()", set: "{}", frozenset: "{}"}[t]
+            if not emit(open_):
+                return False
+            items = v if t in (list, tuple) else sorted_safely(v)
+            for i, item in enumerate(items):
+                if i and not emit(", "):
+                    return False
+                if not walk(item, depth + 1):
+                    return False
+            if t is tuple and len(v) == 1:
+                emit(",")
+            return emit(close)
+        if t is dict and depth < 3:
+            if not emit("{"):
+                return False
+            for i, (k, item) in enumerate(dict.items(v)):
+                if i and not emit(", "):
+                    return False
+                if not walk(k, depth + 1) or not emit(": ") or not walk(item, depth + 1):
+                    return False
+            return emit("}")
+        return emit("<" + type_name(v) + ">")
+
+    walk(value, 0)
+    return cut("".join(parts), limit)
+
+
+def sorted_safely(items: Any) -> list:
+    out = []
+    for i, item in enumerate(items):
+        if i > 64:
+            break
+        out.append(item)
+    try:
+        if all(type(x) in (int, float, str) for x in out):
+            return sorted(out, key=lambda x: (type(x).__name__, x))
+    except Exception:
+        pass
+    return out
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` shortened to `limit` characters, the last one an ellipsis when something was cut."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "\u2026"

@@ -1,0 +1,127 @@
+"""One variable's summary: dispatch on the object's exact type, within the time limits.
+
+Libraries are looked up in `sys.modules` only, so an object can only be recognised as, say, a
+DataFrame when the user has imported pandas, and we never pay an import.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from typing import Any, Dict
+
+from .budget import Deadline, SummaryTimeout, hard_limit
+from .containers import dict_summary, keras_history_summary, scalar_summary, sequence_summary
+from .safe import cut, loaded, number
+
+_FUNCTION_TYPES = (
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.BuiltinMethodType,
+    types.MethodWrapperType,
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    types.ClassMethodDescriptorType,
+)
+
+
+def summarize(value: Any) -> Dict[str, Any]:
+    """The summary JSON of one value; never raises (failures become kind 'unavailable')."""
+    deadline = Deadline()
+    try:
+        # A library warning raised while we look (a cast, an empty slice) is ours, not the user's.
+        with hard_limit(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _dispatch(value, deadline)
+    except SummaryTimeout as exc:
+        return {"kind": "unavailable", "reason": str(exc)}
+    except Exception as exc:  # a library raising on an odd object must not stop the others
+        return {"kind": "unavailable", "reason": cut(type(exc).__name__ + ": " + str(exc), 200)}
+
+
+def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
+    t = type(value)
+    mro = t.__mro__
+    if t in (bool, int, float, str):
+        return scalar_summary(value)
+    if value is None:
+        return {"kind": "none"}
+    if list in mro or tuple in mro or set in mro or frozenset in mro:
+        return sequence_summary(value)
+    if dict in mro:
+        return dict_summary(value)
+
+    np = loaded("numpy")
+    if np is not None:
+        if t is np.ndarray or t is np.memmap:
+            from .frames import ndarray_summary
+
+            return ndarray_summary(np, value, deadline)
+        if np.generic in mro and t.__module__ == "numpy":
+            return _numpy_scalar(np, value)
+
+    pd = loaded("pandas")
+    if pd is not None and np is not None:
+        if t is pd.DataFrame:
+            from .frames import dataframe_summary
+
+            return dataframe_summary(np, pd, value, deadline)
+        if t is pd.Series:
+            from .frames import series_summary
+
+            return series_summary(np, pd, value, deadline)
+
+    torch = loaded("torch")
+    if torch is not None:
+        from . import torch_info
+
+        if t in torch_info.tensor_types(torch):
+            return torch_info.tensor_summary(torch, value)
+        if t is torch.utils.data.DataLoader or t is torch.utils.data.Subset:
+            return torch_info.data_summary(torch, value)
+
+    tf = loaded("tensorflow")
+    if tf is not None or loaded("keras") is not None:
+        from . import keras_info
+
+        if tf is not None and keras_info.is_tf_dataset(tf, value):
+            return keras_info.tf_dataset_summary(value)
+        if keras_info.is_keras_iterator(value):
+            return keras_info.keras_iterator_summary(value)
+        if keras_info.is_keras_history(value):
+            history = keras_history_summary(value)
+            if history is not None:
+                return history
+
+    sklearn_base = loaded("sklearn.base")
+    if sklearn_base is not None:
+        from .sklearn_info import estimator_summary, is_estimator
+
+        if is_estimator(sklearn_base, value):
+            return estimator_summary(value)
+
+    if types.ModuleType in mro:
+        return {"kind": "module"}
+    if type in mro:
+        return {"kind": "class"}
+    if t in _FUNCTION_TYPES or _is_library_callable(t):
+        return {"kind": "function"}
+    return {"kind": "object"}
+
+
+def _numpy_scalar(np: Any, value: Any) -> Dict[str, Any]:
+    if isinstance(value, np.bool_):
+        return {"kind": "bool", "value": bool(value)}
+    if isinstance(value, np.integer):
+        return {"kind": "int", "value": str(int(value))}
+    if isinstance(value, np.floating):
+        return {"kind": "float", "value": number(float(value))}
+    return {"kind": "object"}
+
+
+def _is_library_callable(t: type) -> bool:
+    """numpy ufuncs and array-function dispatchers, functools.partial: library callables."""
+    module = type.__dict__["__module__"].__get__(t)
+    return t.__name__ in ("ufunc", "_ArrayFunctionDispatcher", "partial", "cython_function_or_method") and \
+        isinstance(module, str) and module.split(".")[0] in ("numpy", "functools", "builtins", "_cython_3_0_11")
