@@ -1,0 +1,639 @@
+"""The abstract interpreter: reads a cell statement by statement in Python's execution order.
+
+Every statement either has an effect the checker knows exactly (a binding of a known value, an
+import of a module the kernel already loaded, a library call a rule models) or ends the reading
+with a `Stop` saying where and why. A rule that is certain raises `Crash`. Everything evaluated
+before a claim is known to raise nothing, so the claimed exception is the first one the cell
+raises. Values come from `lookup` (a live namespace or recorded facts) and never change: the
+interpreter keeps its own bindings and, for objects a modelled call mutates in place, its own
+shadow facts keyed by object identity.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as _builtins
+import sys
+import types
+from inspect import getattr_static
+from typing import Any, Callable, Dict, List, Optional
+
+from . import rules
+from .live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from .outcome import CertainCrash, Crash, Stop
+from .values import NOTHING, FactValue, Opaque, Value
+
+DELETED = object()
+MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
+
+_STMT_STOPS = {
+    "For": "a for loop", "AsyncFor": "an async for loop", "While": "a while loop", "If": "an if statement",
+    "Try": "a try block", "TryStar": "a try block", "With": "a with block", "AsyncWith": "an async with block",
+    "Match": "a match statement", "Raise": "a raise statement", "Assert": "an assert statement",
+    "Return": "a return statement", "Break": "a break statement", "Continue": "a continue statement",
+}
+
+
+def _src(node: ast.AST) -> str:
+    try:
+        text = ast.unparse(node)
+    except Exception:
+        return "this expression"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class BoundMethod(Value):
+    """`owner.attr` where attr is a method: calling it is what a rule models."""
+
+    def __init__(self, owner: Value, attr: str, func: Any = None):
+        self.owner = owner
+        self.attr = attr
+        self.func = func
+
+    def kind(self):
+        return "method"
+
+
+class UserFunction(Value):
+    """A function or class the cell itself defines, or a lambda: calling it runs user code."""
+
+    def __init__(self, name: str):
+        self.fname = name
+
+    def kind(self):
+        return "function"
+
+
+class Interpreter:
+    """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
+
+    def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Dict[str, Any],
+                 names_complete: bool = True, identities_known: bool = True):
+        self.lookup = lookup
+        # Live objects show which names share one object; recorded facts do not, so after an
+        # in-place change the replay reading must stop (another name may be the same object).
+        self.identities_known = identities_known
+        self.builtin_names = builtin_names
+        self.names_complete = names_complete
+        self.bound: Dict[str, Any] = {}
+        self.scopes: List[Dict[str, Any]] = []
+        self.star_import = False
+        self.shadow: Dict[int, Value] = {}  # id(live object) -> facts after an in-place change
+        self.keepalive: List[Any] = []
+
+    # ---- statements -------------------------------------------------------------------------
+    def run(self, body: List[ast.stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, node: ast.stmt) -> None:
+        name = type(node).__name__
+        handler = getattr(self, "s_" + name, None)
+        if handler is not None:
+            handler(node)
+            return
+        if name in ("If", "While"):
+            self.ev(node.test)
+        elif name == "Assert":
+            self.ev(node.test)
+        elif name in ("For",):
+            self.ev(node.iter)
+        elif name in ("With",):
+            self.ev(node.items[0].context_expr)
+        elif name == "Match":
+            self.ev(node.subject)
+        raise Stop(node.lineno, _STMT_STOPS.get(name, f"a {name} statement"))
+
+    def s_Pass(self, node):
+        pass
+
+    def s_Global(self, node):
+        pass  # at module level `global` changes nothing
+
+    def s_Expr(self, node):
+        self.ev(node.value)
+
+    def s_Assign(self, node):
+        value = self.ev(node.value)
+        for target in node.targets:
+            self.assign(target, value, node)
+
+    def s_AnnAssign(self, node):
+        # Annotations are evaluated unless `from __future__ import annotations` is in force, which an
+        # earlier cell may have set: so a name in one is never claimed.
+        if node.value is None:
+            raise Stop(node.lineno, "an annotation without a value")
+        if not self._names_known(node.annotation):
+            raise Stop(node.lineno, "an annotation the checker cannot read")
+        value = self.ev(node.value)
+        self.assign(node.target, value, node)
+
+    def s_AugAssign(self, node):
+        target = node.target
+        if not isinstance(target, ast.Name):
+            raise Stop(node.lineno, f"an in-place change of `{_src(target)}`")
+        current = self.ev(ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target))
+        right = self.ev(node.value)
+        if current.kind() not in ("int", "float", "str", "bool", "complex", "tuple"):
+            raise Stop(node.lineno, f"an in-place change of `{target.id}`")
+        result = rules.operators.binop(self, current, right, node.op, node)
+        self.bind(target.id, result)
+
+    def s_Delete(self, node):
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                base = self.ev(target.value)
+                index = self._index(target.slice)
+                if base.kind() == "frame":
+                    rules.frames.delitem(self, base, index, target)
+                    continue
+            if not isinstance(target, ast.Name):
+                raise Stop(node.lineno, f"deleting `{_src(target)}`")
+            if not self._deletable(target.id, target):
+                raise Crash(CertainCrash("NameError", target.lineno, target.col_offset,
+                                         f"`{target.id}` is not defined here, so `del {target.id}` raises NameError.",
+                                         "undefined-name", [target.id]))
+            self.bind(target.id, DELETED)
+
+    def _deletable(self, name: str, node) -> bool:
+        """`del name` needs the name in the current scope itself: builtins do not count."""
+        scope = self.scopes[-1] if self.scopes else self.bound
+        if name in scope:
+            return scope[name] is not DELETED
+        if self.scopes:
+            raise Stop(node.lineno, f"deleting `{name}` in a class body")
+        if self.lookup(name) is not None:
+            return True
+        if self.star_import:
+            raise Stop(node.lineno, f"`{name}` may come from the star import above")
+        if not self.names_complete:
+            raise Stop(node.lineno, f"`{name}` is not in the recorded facts")
+        return False
+
+    def s_Import(self, node):
+        for alias in node.names:
+            top = alias.name.split(".")[0]
+            module = self._loaded_module(alias.name, node)
+            if alias.asname:
+                self.bind(alias.asname, LiveValue(module))
+            else:
+                self.bind(top, LiveValue(sys.modules[top]))
+
+    def s_ImportFrom(self, node):
+        if node.level:
+            raise Stop(node.lineno, "a relative import")
+        module = self._loaded_module(node.module or "", node)
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_import = True
+                continue
+            found = module.__dict__.get(alias.name, NOTHING) if isinstance(module, types.ModuleType) else NOTHING
+            if found is NOTHING:
+                sub = sys.modules.get(f"{node.module}.{alias.name}")
+                if sub is None:
+                    raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}` may run its code")
+                found = sub
+            self.bind(alias.asname or alias.name, LiveValue(found))
+
+    def _loaded_module(self, name: str, node) -> Any:
+        # A module the kernel has not imported yet would run its code now, which may fail.
+        module = sys.modules.get(name)
+        if module is None or type(module) is not types.ModuleType:
+            raise Stop(node.lineno, f"importing `{name}`, which the kernel has not loaded yet")
+        return module
+
+    def s_FunctionDef(self, node):
+        self._function_header(node)
+        self.bind(node.name, UserFunction(node.name))
+
+    s_AsyncFunctionDef = s_FunctionDef
+
+    def _function_header(self, node) -> None:
+        # Decorators and defaults run at definition; the body does not.
+        for dec in node.decorator_list:
+            self.ev(dec)
+        args = node.args
+        for default in list(args.defaults) + [d for d in args.kw_defaults if d is not None]:
+            self.ev(default)
+        annotations = [a.annotation for a in args.posonlyargs + args.args + args.kwonlyargs if a.annotation]
+        annotations += [a.annotation for a in (args.vararg, args.kwarg) if a is not None and a.annotation]
+        if node.returns is not None:
+            annotations.append(node.returns)
+        for ann in annotations:
+            if not self._names_known(ann):
+                raise Stop(node.lineno, "an annotation the checker cannot read")
+        if node.decorator_list:
+            raise Stop(node.lineno, f"a decorator applied to `{node.name}`")
+
+    def s_ClassDef(self, node):
+        for dec in node.decorator_list:
+            self.ev(dec)
+        for base in node.bases:
+            self.ev(base)
+        for kw in node.keywords:
+            self.ev(kw.value)
+        if node.decorator_list or node.bases or node.keywords:
+            raise Stop(node.lineno, f"creating the class `{node.name}`, which runs library code")
+        self.scopes.append({})
+        try:
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self._function_header(stmt)
+                    self.scopes[-1][stmt.name] = UserFunction(stmt.name)
+                elif isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr)
+                                                    and isinstance(stmt.value, ast.Constant)):
+                    continue
+                elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                    value = self.ev(stmt.value)
+                    for t in stmt.targets:
+                        self.scopes[-1][t.id] = value
+                else:
+                    raise Stop(stmt.lineno, f"the body of class `{node.name}`")
+        finally:
+            self.scopes.pop()
+        self.bind(node.name, UserFunction(node.name))
+
+    # ---- bindings ---------------------------------------------------------------------------
+    def bind(self, name: str, value: Any) -> None:
+        if self.scopes:
+            self.scopes[-1][name] = value
+        else:
+            self.bound[name] = value
+        if isinstance(value, Value) and value.name is None and value is not DELETED:
+            pass
+
+    def assign(self, target: ast.AST, value: Value, stmt) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            parts = rules.containers.unpack(self, value, target, stmt)
+            for sub, part in zip(target.elts, parts):
+                if isinstance(sub, ast.Starred):
+                    self.assign(sub.value, part, stmt)
+                else:
+                    self.assign(sub, part, stmt)
+        elif isinstance(target, ast.Subscript):
+            base = self.ev(target.value)
+            index = self._index(target.slice)
+            rules.setitem(self, base, index, value, target, stmt)
+        elif isinstance(target, ast.Attribute) and target.attr == "columns":
+            base = self.ev(target.value)
+            if base.kind() != "frame":
+                raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
+            rules.frames.set_columns(self, base, value, target, stmt)
+        else:
+            raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
+
+    def load(self, name: str, node: ast.AST) -> Value:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.bound:
+            v = self.bound[name]
+            if v is DELETED and name in self.builtin_names:
+                return LiveValue(self.builtin_names[name])
+            if v is DELETED:
+                raise Crash(CertainCrash("NameError", node.lineno, node.col_offset,
+                                         f"`{name}` is deleted earlier in this cell, so reading it raises NameError.",
+                                         "undefined-name", [name]))
+            v = self.unshadow(v)
+            if isinstance(v, Value) and not isinstance(v, (UserFunction,)):
+                v.name = name
+            return v
+        found = self.lookup(name)
+        if found is not None:
+            return self.unshadow(found).named(name) if isinstance(found, LiveValue) else found
+        if name in self.builtin_names:
+            return LiveValue(self.builtin_names[name])
+        if self.star_import:
+            raise Stop(node.lineno, f"`{name}` may come from the star import above")
+        if not self.names_complete:
+            raise Stop(node.lineno, f"`{name}` is not in the recorded facts")
+        raise Crash(CertainCrash("NameError", node.lineno, node.col_offset,
+                                 f"`{name}` is not defined in the kernel, nor assigned earlier in this cell.",
+                                 "undefined-name", [name]))
+
+    def unshadow(self, value: Value) -> Value:
+        """A live object a modelled call changed in place is answered from the shadow facts."""
+        if isinstance(value, LiveValue) and self.shadow:
+            sh = self.shadow.get(id(value.obj))
+            if sh is not None:
+                return sh
+        return value
+
+    def changed_in_place(self, node) -> None:
+        """Called after a modelled in-place change succeeded."""
+        if not self.identities_known:
+            raise Stop(node.lineno, "an in-place change, and recorded facts do not say which names share the object")
+
+    def set_shadow(self, value: Value, facts: Value) -> None:
+        if isinstance(value, LiveValue):
+            self.keepalive.append(value.obj)
+            self.shadow[id(value.obj)] = facts
+
+    def _names_known(self, node: ast.AST) -> bool:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                try:
+                    self.load(sub.id, sub)
+                except (Crash, Stop):
+                    return False
+        return True
+
+    # ---- expressions ------------------------------------------------------------------------
+    def ev(self, node: ast.AST) -> Value:
+        handler = getattr(self, "e_" + type(node).__name__, None)
+        if handler is None:
+            raise Stop(getattr(node, "lineno", None), f"`{_src(node)}`, which the checker does not model")
+        value = handler(node)
+        # However a live object was reached (a name, a list item, an attribute), a change this cell
+        # made to it in place must show.
+        return self.unshadow(value) if self.shadow else value
+
+    def e_Constant(self, node):
+        return LiveValue(node.value)
+
+    def e_Name(self, node):
+        return self.load(node.id, node)
+
+    def e_NamedExpr(self, node):
+        value = self.ev(node.value)
+        # The walrus binds in the enclosing function scope, which for a comprehension is the module.
+        target = node.target.id
+        if self.scopes:
+            self.bound[target] = value
+        else:
+            self.bind(target, value)
+        return value
+
+    def e_Attribute(self, node):
+        base = self.ev(node.value)
+        return rules.attributes.read(self, base, node.attr, node)
+
+    def e_Subscript(self, node):
+        base = self.ev(node.value)
+        index = self._index(node.slice)
+        return rules.getitem(self, base, index, node)
+
+    def _index(self, sl: ast.AST) -> Value:
+        if isinstance(sl, ast.Slice):
+            parts = [self.ev(p) if p is not None else LiveValue(None) for p in (sl.lower, sl.upper, sl.step)]
+            vals = [p.concrete() for p in parts]
+            if all(is_simple_constant(v) and not isinstance(v, (str, bytes)) for v in vals):
+                return LiveValue(slice(*vals))
+            return FactValue("slice")
+        if sys.version_info < (3, 9) and isinstance(sl, ast.Index):  # pragma: no cover
+            return self.ev(sl.value)
+        if isinstance(sl, ast.Tuple) and any(isinstance(e, ast.Slice) for e in sl.elts):
+            parts = [self._index(e) for e in sl.elts]
+            vals = [p.concrete() for p in parts]
+            if all(v is not NOTHING for v in vals):
+                return LiveValue(tuple(vals))
+            return FactValue("tuple", items=parts)
+        return self.ev(sl)
+
+    def e_Tuple(self, node):
+        return self._display(node, tuple)
+
+    def e_List(self, node):
+        return self._display(node, list)
+
+    def e_Set(self, node):
+        items = [self.ev(e) for e in node.elts]
+        vals = [i.concrete() for i in items]
+        if all(is_simple_constant(v) for v in vals):
+            try:
+                return LiveValue(set(vals))
+            except Exception:
+                pass
+        raise Stop(node.lineno, "a set of values the checker cannot hash")
+
+    def _display(self, node, kind):
+        items: List[Value] = []
+        for e in node.elts:
+            if isinstance(e, ast.Starred):
+                inner = self.ev(e.value)
+                elems = rules.containers.elements(inner)
+                if elems is None:
+                    raise Stop(node.lineno, f"unpacking `{_src(e.value)}`")
+                items.extend(elems)
+            else:
+                items.append(self.ev(e))
+        vals = [i.concrete() for i in items]
+        if all(v is not NOTHING for v in vals) and all(_owned(i) for i in items):
+            return _mine(LiveValue(kind(vals)))
+        return FactValue(kind.__name__, items=items, cls=kind)
+
+    def e_Dict(self, node):
+        keys: List[Any] = []
+        values: List[Value] = []
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                raise Stop(node.lineno, "a dict built with `**`")
+            kv = self.ev(k)
+            vv = self.ev(v)
+            kc = kv.concrete()
+            if not is_simple_constant(kc):
+                raise Stop(node.lineno, "a dict key the checker cannot hash")
+            keys.append(kc)
+            values.append(vv)
+        table = dict(zip(keys, values))
+        if all(_owned(v) for v in table.values()):
+            return _mine(LiveValue({k: v.concrete() for k, v in table.items()}))
+        return FactValue("dict", keys=list(table.keys()), length=len(table), cls=dict)
+
+    def e_JoinedStr(self, node):
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                v = self.ev(part.value)
+                if part.format_spec is not None or not rules.safe_to_print(v):
+                    raise Stop(node.lineno, "formatting a value in an f-string")
+        return Opaque("str")
+
+    def e_BinOp(self, node):
+        left = self.ev(node.left)
+        right = self.ev(node.right)
+        return rules.operators.binop(self, left, right, node.op, node)
+
+    def e_UnaryOp(self, node):
+        operand = self.ev(node.operand)
+        return rules.operators.unaryop(self, operand, node)
+
+    def e_BoolOp(self, node):
+        # Short-circuiting: continue only while each operand's truth is known.
+        last: Optional[Value] = None
+        for i, sub in enumerate(node.values):
+            last = self.ev(sub)
+            if i == len(node.values) - 1:
+                break
+            truth = rules.operators.truth(last)
+            if truth is None:
+                raise Stop(node.lineno, f"`{_src(node)}`, whose truth the checker cannot tell")
+            if isinstance(node.op, ast.And) and not truth or isinstance(node.op, ast.Or) and truth:
+                return last
+        return last
+
+    def e_Compare(self, node):
+        left = self.ev(node.left)
+        result: Optional[Value] = None
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.ev(comp)
+            result = rules.operators.compare(self, left, right, op, node)
+            if len(node.ops) > 1:
+                truth = rules.operators.truth(result)
+                if truth is None:
+                    raise Stop(node.lineno, f"`{_src(node)}`, a chained comparison")
+                if not truth:
+                    return result
+            left = right
+        return result
+
+    def e_IfExp(self, node):
+        test = self.ev(node.test)
+        truth = rules.operators.truth(test)
+        if truth is None:
+            raise Stop(node.lineno, f"`{_src(node)}`, whose branch the checker cannot tell")
+        return self.ev(node.body if truth else node.orelse)
+
+    def e_Lambda(self, node):
+        args = node.args
+        for default in list(args.defaults) + [d for d in args.kw_defaults if d is not None]:
+            self.ev(default)
+        return UserFunction("<lambda>")
+
+    def e_Call(self, node):
+        func = self.ev(node.func)
+        args: List[Value] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                inner = self.ev(a.value)
+                elems = rules.containers.elements(inner)
+                if elems is None:
+                    raise Stop(node.lineno, f"unpacking `{_src(a.value)}` into a call")
+                args.extend(elems)
+            else:
+                args.append(self.ev(a))
+        kwargs: Dict[str, Value] = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                self.ev(kw.value)
+                raise Stop(node.lineno, f"a call with `**{_src(kw.value)}`")
+            kwargs[kw.arg] = self.ev(kw.value)
+        if isinstance(func, UserFunction):
+            raise Stop(node.lineno, f"a call to your function `{func.fname}`")
+        return rules.call(self, func, args, kwargs, node)
+
+    def e_ListComp(self, node):
+        return self._comprehension(node, [node.elt], list)
+
+    def e_SetComp(self, node):
+        return self._comprehension(node, [node.elt], set)
+
+    def e_GeneratorExp(self, node):
+        # A generator runs its body lazily, when consumed: only the first iterable is evaluated now.
+        self.ev(node.generators[0].iter)
+        raise Stop(node.lineno, "a generator expression")
+
+    def e_DictComp(self, node):
+        return self._comprehension(node, [node.key, node.value], dict)
+
+    def _comprehension(self, node, parts, kind):
+        gens = node.generators
+        if any(g.is_async for g in gens):
+            raise Stop(node.lineno, "an async comprehension")
+        first = self.ev(gens[0].iter)
+        results: List[List[Value]] = []
+        budget = [MAX_ITERATIONS]
+        self.scopes.append({})
+        try:
+            self._comp_level(node, gens, 0, first, parts, results, budget)
+        finally:
+            self.scopes.pop()
+        if kind is list:
+            items = [r[0] for r in results]
+            vals = [i.concrete() for i in items]
+            if all(is_simple_constant(v) for v in vals):
+                return _mine(LiveValue(list(vals)))
+            return FactValue("list", items=items, cls=list)
+        if kind is set:
+            vals = [r[0].concrete() for r in results]
+            if all(is_simple_constant(v) for v in vals):
+                return LiveValue(set(vals))
+            raise Stop(node.lineno, "a set comprehension with values the checker cannot hash")
+        keys = [r[0].concrete() for r in results]
+        if all(is_simple_constant(k) for k in keys):
+            return FactValue("dict", keys=list(dict.fromkeys(keys)), cls=dict)
+        raise Stop(node.lineno, "a dict comprehension with keys the checker cannot hash")
+
+    def _comp_level(self, node, gens, level, iterable, parts, results, budget):
+        gen = gens[level]
+        elems = rules.containers.elements(iterable)
+        if elems is None:
+            raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")
+        for elem in elems:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise Stop(node.lineno, "a comprehension too long to follow")
+            self._comp_bind(gen.target, elem, node)
+            keep = True
+            for cond in gen.ifs:
+                truth = rules.operators.truth(self.ev(cond))
+                if truth is None:
+                    raise Stop(node.lineno, f"the condition `{_src(cond)}` of a comprehension")
+                if not truth:
+                    keep = False
+                    break
+            if not keep:
+                continue
+            if level + 1 < len(gens):
+                inner = self.ev(gens[level + 1].iter)
+                self._comp_level(node, gens, level + 1, inner, parts, results, budget)
+            else:
+                results.append([self.ev(p) for p in parts])
+
+    def _comp_bind(self, target, value, node):
+        if isinstance(target, ast.Name):
+            self.scopes[-1][target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            parts = rules.containers.unpack(self, value, target, node)
+            for sub, part in zip(target.elts, parts):
+                self._comp_bind(sub.value if isinstance(sub, ast.Starred) else sub, part, node)
+        else:
+            raise Stop(node.lineno, f"a comprehension target `{_src(target)}`")
+
+    def e_Starred(self, node):
+        raise Stop(node.lineno, "a starred expression")
+
+    def e_Await(self, node):
+        self.ev(node.value)
+        raise Stop(node.lineno, "an await")
+
+
+def _mine(v: LiveValue) -> LiveValue:
+    v.owned = True
+    return v
+
+
+def _owned(v: Value) -> bool:
+    """Plain data the cell itself built (never a kernel object, which the checker must not hold
+    inside a container it might later treat as its own)."""
+    c = v.concrete()
+    return c is not NOTHING and is_simple_constant(c) or (getattr(v, "owned", False) and is_plain_data(c))
+
+
+def builtin_names(namespace: Any) -> Dict[str, Any]:
+    """The builtins a cell sees: the namespace's `__builtins__` if it has one, else the module's."""
+    b = None
+    try:
+        b = namespace.get("__builtins__") if hasattr(namespace, "get") else None
+    except Exception:
+        b = None
+    if isinstance(b, types.ModuleType):
+        return b.__dict__
+    if isinstance(b, dict):
+        return b
+    return _builtins.__dict__
+
+
+__all__ = ["Interpreter", "BoundMethod", "UserFunction", "builtin_names", "DELETED", "getattr_static",
+           "is_estimator_class"]

@@ -1,0 +1,82 @@
+"""What the built-in checks hand back: a certain crash, where the reading stopped, or neither.
+
+The JSON shapes are the CertainCrash and CheckStop zod schemas of libs/core (wire/check-result.ts).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+
+class CertainCrash:
+    """A crash the checker is certain of; `message` is one sentence for the user."""
+
+    def __init__(self, exception: str, line: Optional[int], column: Optional[int], message: str,
+                 rule: str, variables: Optional[List[str]] = None):
+        self.exception = exception
+        self.line = line
+        self.column = column
+        self.message = message
+        self.rule = rule
+        self.variables = list(dict.fromkeys(variables or []))
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "exception": self.exception,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "rule": self.rule,
+            "variables": list(self.variables),
+        }
+
+    def __repr__(self) -> str:
+        return f"CertainCrash({self.exception} at line {self.line}: {self.message})"
+
+
+class CheckStop:
+    """Where the checker stopped reading and why; what follows is left to the model."""
+
+    def __init__(self, line: Optional[int], reason: str):
+        self.line = line
+        self.reason = reason
+
+    def to_json(self) -> Dict[str, Any]:
+        text = self.reason if self.line is None else f"line {self.line}: {self.reason}"
+        return {"line": self.line, "reason": text}
+
+    def __repr__(self) -> str:
+        return f"CheckStop(line {self.line}: {self.reason})"
+
+
+class Outcome:
+    """The checker's answer for one cell: at most one of `crash` and `stopped_at` is set."""
+
+    def __init__(self, crash: Optional[CertainCrash] = None, stopped_at: Optional[CheckStop] = None):
+        self.crash = crash
+        self.stopped_at = stopped_at
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "crash": self.crash.to_json() if self.crash else None,
+            "stoppedAt": self.stopped_at.to_json() if self.stopped_at else None,
+        }
+
+    def __repr__(self) -> str:
+        return f"Outcome(crash={self.crash!r}, stopped_at={self.stopped_at!r})"
+
+
+class Crash(Exception):
+    """Raised inside the interpreter when a rule is certain; carries the CertainCrash."""
+
+    def __init__(self, crash: CertainCrash):
+        super().__init__(crash.message)
+        self.crash = crash
+
+
+class Stop(Exception):
+    """Raised inside the interpreter when the effect of what comes next cannot be known."""
+
+    def __init__(self, line: Optional[int], reason: str):
+        super().__init__(reason)
+        self.stop = CheckStop(line, reason)

@@ -1,0 +1,163 @@
+"""The replay adapter: answers the checker's questions from recorded facts instead of live objects.
+
+Facts are one dict per variable in the form of the paper's runtime information (the files
+`crane_llm_executed_code_runinfo/*.txt` of JunoBench): `type`, `shape`, `dtype`, `per_column`,
+`is_fitted`, `fitted_attributes`, `length`, `value`, ... Anything a dict does not say is unknown.
+The recording came from another environment, so the installed library classes are consulted only
+to confirm that a method exists, never to say that one is missing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from typing import Any, Dict, Optional, Tuple
+
+from .live import LiveValue
+from .values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
+
+_MARKER = "# Current relevent runtime information:"
+_TARGET = "# Target Cell:"
+
+
+class ReplayValue(FactValue):
+    """A recorded value: attribute answers from the installed class count only when positive."""
+
+    def has_attr(self, attr):
+        answer = super().has_attr(attr)
+        return True if answer else None
+
+
+def _type_name(raw: Any) -> str:
+    text = str(raw or "")
+    m = re.match(r"<class '([^']+)'>", text)
+    return m.group(1) if m else text
+
+
+def _loaded_class(dotted: str) -> Any:
+    module, _, name = dotted.rpartition(".")
+    mod = sys.modules.get(module)
+    if mod is None:
+        # pandas' recorded paths (pandas.core.frame) are loaded whenever pandas is.
+        return None
+    return mod.__dict__.get(name)
+
+
+def _dtype_kind(dtype: Any) -> Optional[str]:
+    np = sys.modules.get("numpy")
+    if np is None or not isinstance(dtype, str):
+        return None
+    try:
+        return np.dtype(dtype).kind
+    except Exception:
+        return None
+
+
+def fact_value(name: str, facts: Any) -> Value:
+    """One variable's recorded facts as a Value."""
+    if not isinstance(facts, dict):
+        return Opaque()
+    t = _type_name(facts.get("type"))
+    if t in ("int", "float", "str", "bool") and "value" in facts:
+        v = facts["value"]
+        if type(v).__name__ == t:
+            return LiveValue(v, name)
+    if t == "NoneType":
+        return LiveValue(None, name)
+    if t == "pandas.core.frame.DataFrame":
+        shape = _shape(facts.get("shape"))
+        per_column = facts.get("per_column")
+        columns = None
+        if shape and isinstance(per_column, dict) and len(per_column) == shape[1]:
+            columns = list(per_column.keys())
+        frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
+                           flat=columns is not None and all(isinstance(c, str) for c in columns))
+        return ReplayValue("frame", type_name=t, frame=frame, cls=_loaded_class(t)).named(name)
+    if t == "pandas.core.series.Series":
+        return ReplayValue("series", type_name=t, cls=_loaded_class(t)).named(name)
+    if t == "numpy.ndarray":
+        shape = _shape(facts.get("shape"))
+        return ReplayValue("ndarray", type_name=t, array=ArrayFacts(shape=shape, kind=_dtype_kind(facts.get("dtype"))),
+                           cls=_loaded_class(t)).named(name)
+    if t in ("list", "tuple") and type(facts.get("length")) is int:
+        return ReplayValue(t, type_name=t, length=facts["length"]).named(name)
+    if t == "dict" and type(facts.get("length")) is int:
+        return ReplayValue("dict", type_name=t, length=facts["length"]).named(name)
+    if "is_fitted" in facts and str(facts.get("module", "")).startswith("sklearn."):
+        fitted_attrs = facts.get("fitted_attributes") or {}
+        n = fitted_attrs.get("n_features_in_") if isinstance(fitted_attrs, dict) else None
+        est = EstimatorFacts(class_name=facts.get("class_name"), fitted=facts.get("is_fitted")
+                             if type(facts.get("is_fitted")) is bool else None,
+                             n_features=n if type(n) is int else None)
+        return ReplayValue("estimator", type_name=t, estimator=est, cls=_loaded_class(t)).named(name)
+    return Opaque()
+
+
+def _shape(raw: Any) -> Optional[Tuple[int, ...]]:
+    if isinstance(raw, (tuple, list)) and all(type(d) is int for d in raw):
+        return tuple(raw)
+    return None
+
+
+def _literal(node: ast.AST, text: str) -> Any:
+    """A Python literal, tolerating what repr() wrote that is not one (dtype('O'), <object ...>)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Dict):
+        return {_literal(k, text) if k is not None else None: _literal(v, text) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        items = [_literal(e, text) for e in node.elts]
+        return items if isinstance(node, ast.List) else tuple(items)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return -node.operand.value
+    return ast.get_source_segment(text, node)
+
+
+def parse_runinfo(text: str) -> Tuple[Dict[str, Any], str]:
+    """The facts dict and the target cell from a JunoBench `crane_llm_executed_code_runinfo` file."""
+    start = text.find(_MARKER)
+    if start < 0:
+        return {}, ""
+    rest = text[start + len(_MARKER):]
+    cut = rest.find(_TARGET)
+    literal = rest[:cut] if cut >= 0 else rest
+    target = rest[cut + len(_TARGET):].lstrip("\n") if cut >= 0 else ""
+    literal = literal.strip()
+    facts: Dict[str, Any] = {}
+    try:
+        tree = ast.parse(literal, mode="eval")
+        value = _literal(tree.body, literal)
+        if isinstance(value, dict):
+            facts = value
+    except SyntaxError:
+        facts = _parse_entries(literal)
+    return {k: v for k, v in facts.items() if isinstance(k, str) and not k.startswith("__method__")}, target
+
+
+def _parse_entries(literal: str) -> Dict[str, Any]:
+    """Fallback for repr() text that is not Python at all (`<tf.Tensor ...>`): keep the entries that
+    parse; an entry that does not is still recorded, as a name with unknown facts."""
+    out: Dict[str, Any] = {}
+    for m in re.finditer(r"^[ {]'([^']+)': ", literal, flags=re.M):
+        name = m.group(1)
+        out[name] = {}
+        i = m.end()
+        if i >= len(literal) or literal[i] != "{":
+            continue
+        depth = 0
+        for j in range(i, len(literal)):
+            ch = literal[j]
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    chunk = literal[i:j + 1]
+                    try:
+                        node = ast.parse(chunk, mode="eval")
+                        out[name] = _literal(node.body, chunk)
+                    except SyntaxError:
+                        pass
+                    break
+    return out

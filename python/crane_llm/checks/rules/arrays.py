@@ -1,0 +1,330 @@
+"""NumPy rules: shapes that do not fit (ValueError) and indices out of bounds (IndexError).
+
+Judged on exact ndarrays of numeric dtype (bool, int, float) whose shapes are known: elementwise
+operators follow the broadcasting rule, `@` / `dot` / `matmul` the inner dimensions, `vstack` /
+`hstack` / `concatenate` / `stack` the non-joined axes, `reshape` the element count. Results carry
+their computed shape so that later statements can be judged too.
+"""
+
+from __future__ import annotations
+
+import ast
+from math import prod
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..live import LiveValue, is_simple_constant, ndarray_type
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import NOTHING, ArrayFacts, FactValue, Value
+
+NUMERIC_KINDS = "iuf"
+# `**` is left out: integer arrays to negative powers raise whatever the shapes.
+_ELEMENTWISE = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+
+
+def _arr(v: Value) -> Optional[ArrayFacts]:
+    a = v.array()
+    if a is None or a.shape is None or any(d is None for d in a.shape):
+        return None
+    return a
+
+
+def _numeric(*facts: ArrayFacts) -> bool:
+    return all(f.kind is not None and f.kind in NUMERIC_KINDS for f in facts)
+
+
+def array_value(shape: Optional[Tuple[int, ...]], kind: Optional[str]) -> FactValue:
+    return FactValue("ndarray", type_name="numpy.ndarray", array=ArrayFacts(shape=shape, kind=kind),
+                     cls=ndarray_type())
+
+
+def _kind_of(kinds: List[str], op: Any = None) -> Optional[str]:
+    if op is ast.Div:
+        return "f"
+    if "f" in kinds:
+        return "f"
+    if all(k in "iu" for k in kinds):
+        return "i"
+    return None
+
+
+def _names(*vals: Value) -> List[str]:
+    return [v.name for v in vals if v.name]
+
+
+def _fail(node, message: str, rule: str, *vals: Value) -> Crash:
+    return Crash(CertainCrash("ValueError", node.lineno, node.col_offset, message, rule, _names(*vals)))
+
+
+def broadcast(s1: Tuple[int, ...], s2: Tuple[int, ...]) -> Optional[Tuple[int, ...]]:
+    """NumPy's broadcasting rule; None when the shapes do not fit."""
+    out = []
+    for i in range(1, max(len(s1), len(s2)) + 1):
+        a = s1[-i] if i <= len(s1) else 1
+        b = s2[-i] if i <= len(s2) else 1
+        if a != b and a != 1 and b != 1:
+            return None
+        out.append(a if b == 1 else b)
+    return tuple(reversed(out))
+
+
+def _shape_text(s) -> str:
+    return "(" + ",".join(str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
+
+
+def _fits(c: Any, other: Optional[ArrayFacts]) -> bool:
+    """A Python scalar NumPy combines with the array without raising (NEP 50: big ints overflow)."""
+    if type(c) is float:
+        return True
+    if type(c) is int and other is not None:
+        return (other.kind == "f" and abs(c) < 2 ** 53) or (other.kind == "i" and -128 <= c <= 127)
+    return False
+
+
+def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
+    la, ra = _arr(left), _arr(right)
+    lc, rc = left.concrete(), right.concrete()
+    scalar_l = la is None and _fits(lc, ra) and left.kind() != "ndarray"
+    scalar_r = ra is None and _fits(rc, la) and right.kind() != "ndarray"
+    if opt is ast.MatMult:
+        if la is not None and ra is not None and _numeric(la, ra):
+            return _matmul(la, ra, node, left, right, "@")
+        raise Stop(node.lineno, "`@` on values the checker does not know")
+    if opt not in _ELEMENTWISE:
+        raise Stop(node.lineno, "an operator on arrays the checker does not model")
+    if la is not None and ra is not None and _numeric(la, ra):
+        out = broadcast(la.shape, ra.shape)
+        if out is None:
+            raise _fail(node, f"operands could not be broadcast together with shapes {_shape_text(la.shape)} "
+                              f"{_shape_text(ra.shape)}.", "array-shapes", left, right)
+        return array_value(out, _kind_of([la.kind, ra.kind], opt))
+    if la is not None and scalar_r and _numeric(la):
+        return array_value(la.shape, _kind_of([la.kind, "f" if type(rc) is float else "i"], opt))
+    if ra is not None and scalar_l and _numeric(ra):
+        return array_value(ra.shape, _kind_of([ra.kind, "f" if type(lc) is float else "i"], opt))
+    raise Stop(node.lineno, "an operator on arrays the checker does not model")
+
+
+def _matmul(a: ArrayFacts, b: ArrayFacts, node, left, right, what: str) -> Value:
+    if not a.shape or not b.shape:
+        raise Stop(node.lineno, f"`{what}` with a zero-dimensional array")
+    inner_a = a.shape[-1]
+    inner_b = b.shape[0] if len(b.shape) == 1 else b.shape[-2]
+    if inner_a != inner_b:
+        raise _fail(node, f"`{what}` needs the last axis of {_shape_text(a.shape)} to match "
+                          f"{'the length' if len(b.shape) == 1 else 'the second-to-last axis'} of "
+                          f"{_shape_text(b.shape)}: {inner_a} != {inner_b}.", "array-shapes", left, right)
+    if len(a.shape) <= 2 and len(b.shape) <= 2:
+        out = a.shape[:-1] + b.shape[1:] if len(b.shape) == 2 else a.shape[:-1]
+        return array_value(tuple(out), _kind_of([a.kind, b.kind]))
+    raise Stop(node.lineno, f"`{what}` of stacked arrays")
+
+
+def _dot(a: ArrayFacts, b: ArrayFacts, node, left, right) -> Value:
+    if not a.shape or not b.shape:
+        return array_value(a.shape if b.shape == () else b.shape, _kind_of([a.kind, b.kind]))
+    inner_a = a.shape[-1]
+    inner_b = b.shape[0] if len(b.shape) == 1 else b.shape[-2]
+    if inner_a != inner_b:
+        raise _fail(node, f"shapes {_shape_text(a.shape)} and {_shape_text(b.shape)} are not aligned for dot: "
+                          f"{inner_a} != {inner_b}.", "array-shapes", left, right)
+    if len(a.shape) <= 2 and len(b.shape) <= 2:
+        out = a.shape[:-1] + (b.shape[1:] if len(b.shape) == 2 else ())
+        return array_value(tuple(out), _kind_of([a.kind, b.kind]))
+    raise Stop(node.lineno, "`dot` of stacked arrays")
+
+
+def _reshape(a: ArrayFacts, shape: Any, node, owner: Value) -> Value:
+    if type(shape) is int:
+        shape = (shape,)
+    if type(shape) not in (tuple, list) or not all(type(d) is int for d in shape):
+        raise Stop(node.lineno, "`reshape` to a shape the checker does not know")
+    size = prod(a.shape)
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if any(d < -1 for d in shape) or len(unknown) > 1:
+        raise Stop(node.lineno, "`reshape` to an unusual shape")
+    known = prod(d for d in shape if d != -1)
+    if unknown:
+        if known == 0 or size % known != 0:
+            raise _fail(node, f"cannot reshape an array of size {size} into shape {tuple(shape)}.",
+                        "array-shapes", owner)
+        out = tuple(size // known if d == -1 else d for d in shape)
+    else:
+        if known != size:
+            raise _fail(node, f"cannot reshape an array of size {size} into shape {tuple(shape)}.",
+                        "array-shapes", owner)
+        out = tuple(shape)
+    return array_value(out, a.kind)
+
+
+def _shape_arg(args: List[Value], kwargs: Dict[str, Value], node) -> Any:
+    if kwargs:
+        raise Stop(node.lineno, "`reshape` with keyword arguments")
+    vals = [a.concrete() for a in args]
+    if any(v is NOTHING for v in vals) or not vals:
+        raise Stop(node.lineno, "`reshape` to a shape the checker does not know")
+    return vals[0] if len(vals) == 1 else tuple(vals)
+
+
+def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    a = _arr(owner)
+    if a is None:
+        raise Stop(node.lineno, f"`.{attr}()` on an array whose shape the checker does not know")
+    if attr == "reshape":
+        return _reshape(a, _shape_arg(args, kwargs, node), node, owner)
+    if attr == "dot" and len(args) == 1 and not kwargs:
+        b = _arr(args[0])
+        if b is not None and _numeric(a, b):
+            return _dot(a, b, node, owner, args[0])
+    if attr in ("copy",) and not args and not kwargs:
+        return array_value(a.shape, a.kind)
+    if attr in ("flatten", "ravel") and not args and not kwargs:
+        return array_value((prod(a.shape),), a.kind)
+    if attr == "transpose" and not args and not kwargs:
+        return array_value(tuple(reversed(a.shape)), a.kind)
+    raise Stop(node.lineno, f"a call to `.{attr}()` on an array, which the checker does not model")
+
+
+def _sequence_arrays(v: Value, node) -> List[Tuple[ArrayFacts, Value]]:
+    items = v.items()
+    if items is None:
+        raise Stop(node.lineno, "joining arrays the checker cannot list")
+    out = []
+    for it in items:
+        f = _arr(it)
+        if f is None or not _numeric(f):
+            raise Stop(node.lineno, "joining values the checker does not know as numeric arrays")
+        out.append((f, it))
+    if not out:
+        raise Stop(node.lineno, "joining an empty sequence")
+    return out
+
+
+def _concat(parts: List[Tuple[ArrayFacts, Value]], axis: int, node, what: str) -> Value:
+    shapes = [p[0].shape for p in parts]
+    vals = [p[1] for p in parts]
+    if any(len(s) == 0 for s in shapes):
+        raise _fail(node, "zero-dimensional arrays cannot be concatenated.", "array-shapes", *vals)
+    nd = len(shapes[0])
+    # NumPy checks the axis against the first array before it compares dimensions.
+    if not -nd <= axis < nd:
+        raise Stop(node.lineno, f"`{what}` along an axis the arrays do not have")
+    if any(len(s) != nd for s in shapes):
+        raise _fail(node, f"`{what}` needs arrays with the same number of dimensions, got shapes "
+                          f"{', '.join(_shape_text(s) for s in shapes)}.", "array-shapes", *vals)
+    ax = axis % nd
+    for s in shapes[1:]:
+        for i in range(nd):
+            if i != ax and s[i] != shapes[0][i]:
+                raise _fail(node, f"`{what}` needs all dimensions except axis {ax} to match, got shapes "
+                                  f"{', '.join(_shape_text(x) for x in shapes)}.", "array-shapes", *vals)
+    out = list(shapes[0])
+    out[ax] = sum(s[ax] for s in shapes)
+    return array_value(tuple(out), _kind_of([p[0].kind for p in parts]))
+
+
+def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    name = getattr(fn, "__name__", "")
+    np_mod = __import__("sys").modules.get("numpy")
+    if np_mod is None or np_mod.__dict__.get(name) is not fn:
+        raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
+    if name in ("dot", "matmul") and len(args) == 2 and not kwargs:
+        a, b = _arr(args[0]), _arr(args[1])
+        if a is not None and b is not None and _numeric(a, b):
+            if name == "dot":
+                return _dot(a, b, node, args[0], args[1])
+            return _matmul(a, b, node, args[0], args[1], "matmul")
+    if name == "reshape" and len(args) >= 2 and not kwargs:
+        a = _arr(args[0])
+        if a is not None:
+            return _reshape(a, _shape_arg(args[1:], {}, node), node, args[0])
+    if name in ("concatenate", "vstack", "hstack", "stack") and len(args) == 1:
+        extra = {k: v.concrete() for k, v in kwargs.items()}
+        if any(k != "axis" for k in extra) or (name in ("vstack", "hstack") and extra):
+            raise Stop(node.lineno, f"`numpy.{name}` with arguments the checker does not model")
+        axis = extra.get("axis", 0)
+        if type(axis) is not int:
+            raise Stop(node.lineno, f"`numpy.{name}` along an axis the checker does not know")
+        parts = _sequence_arrays(args[0], node)
+        if name == "vstack":
+            parts = [(ArrayFacts((1,) + p.shape if len(p.shape) == 1 else p.shape, p.kind), v) for p, v in parts]
+            if any(len(p.shape) == 0 for p, _ in parts):
+                parts = [(ArrayFacts((1, 1) if not p.shape else p.shape, p.kind), v) for p, v in parts]
+            return _concat(parts, 0, node, "vstack")
+        if name == "hstack":
+            parts = [(ArrayFacts(p.shape or (1,), p.kind), v) for p, v in parts]
+            return _concat(parts, 0 if all(len(p.shape) == 1 for p, _ in parts) else 1, node, "hstack")
+        if name == "stack":
+            shapes = {p.shape for p, _ in parts}
+            if len(shapes) > 1:
+                raise _fail(node, "`stack` needs all arrays to have the same shape, got "
+                                  f"{', '.join(_shape_text(p.shape) for p, _ in parts)}.", "array-shapes",
+                            *[v for _, v in parts])
+            shape = parts[0][0].shape
+            if not -len(shape) - 1 <= axis <= len(shape):
+                raise Stop(node.lineno, "`stack` along an axis the arrays do not have")
+            ax = axis % (len(shape) + 1)
+            out = shape[:ax] + (len(parts),) + shape[ax:]
+            return array_value(out, _kind_of([p.kind for p, _ in parts]))
+        return _concat(parts, axis, node, "concatenate")
+    if name in ("zeros", "ones") and len(args) == 1 and not kwargs:
+        shape = args[0].concrete()
+        if type(shape) is int:
+            shape = (shape,)
+        if type(shape) is tuple and all(type(d) is int and d >= 0 for d in shape):
+            return array_value(shape, "f")
+    if name == "arange" and len(args) == 1 and not kwargs and type(args[0].concrete()) is int:
+        return array_value((max(args[0].concrete(), 0),), "i")
+    if name == "array" and len(args) == 1 and not kwargs:
+        c = args[0].concrete()
+        if type(c) is list and len(c) <= 10000 and _flat_or_nested_numbers(c):
+            return LiveValue(np_mod.array(c))
+    raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
+
+
+def _flat_or_nested_numbers(c: Any, depth: int = 0) -> bool:
+    if depth > 3:
+        return False
+    if type(c) in (int, float, bool):
+        return True
+    if type(c) is list:
+        return all(_flat_or_nested_numbers(x, depth + 1) for x in c)
+    return False
+
+
+def getitem(interp, base: Value, index: Value, node) -> Value:
+    a = _arr(base)
+    key = index.concrete()
+    if a is None or key is NOTHING:
+        raise Stop(node.lineno, "indexing an array the checker does not know")
+    keys = key if type(key) is tuple else (key,)
+    if not all(type(k) is int or type(k) is slice for k in keys):
+        raise Stop(node.lineno, "indexing an array with a key the checker does not model")
+    if any(type(k) is slice and not all(x is None or type(x) is int for x in (k.start, k.stop, k.step))
+           for k in keys):
+        raise Stop(node.lineno, "slicing an array with bounds the checker does not know")
+    if any(type(k) is slice and k.step == 0 for k in keys):
+        raise Stop(node.lineno, "a slice with step 0")
+    if len(keys) > len(a.shape):
+        raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
+                                 f"too many indices: the array {_label(base)}has {len(a.shape)} dimension(s) but "
+                                 f"{len(keys)} were indexed.", "index-out-of-range", _names(base)))
+    out = []
+    for axis, (k, n) in enumerate(zip(keys, a.shape)):
+        if type(k) is int:
+            if k >= n or k < -n:
+                raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
+                                         f"index {k} is out of bounds for axis {axis} of {_label(base)}with size {n}.",
+                                         "index-out-of-range", _names(base)))
+        else:
+            out.append(len(range(*k.indices(n))))
+    out.extend(a.shape[len(keys):])
+    if not out and all(type(k) is int for k in keys):
+        return LiveValue(base.concrete()[key]) if isinstance(base, LiveValue) else FactValue("scalar")
+    return array_value(tuple(out), a.kind)
+
+
+def _label(v: Value) -> str:
+    return f"`{v.name}` " if v.name else ""
+
+
+__all__ = ["binop", "method", "function", "getitem", "broadcast", "array_value", "is_simple_constant"]

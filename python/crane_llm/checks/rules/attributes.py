@@ -1,0 +1,133 @@
+"""Reading `value.attr`: AttributeError when the attribute certainly does not exist.
+
+The answer comes from the value (`has_attr`): None has a fixed set of attributes; classes and
+instances without a custom `__getattr__` have exactly what `getattr_static` finds; NumPy lists the
+attributes it removed; a pandas DataFrame hands out only its columns as extra attributes. Reading an
+attribute that exists yields what the checker can know of it without running a property getter.
+"""
+
+from __future__ import annotations
+
+import types
+from inspect import getattr_static
+
+from ..live import LiveValue, ndarray_type, pandas_types
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import NOTHING, ArrayFacts, FactValue, Opaque, Value
+
+_PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
+                "itemsize", "nbytes"}
+
+
+def read(interp, base: Value, attr: str, node) -> Value:
+    from ..interpreter import BoundMethod
+
+    has = base.has_attr(attr)
+    owner = _owner(base)
+    if has is False:
+        c = base.concrete()
+        what = "None" if c is None and c is not NOTHING else f"{owner}"
+        if c is None and base.name:
+            note = getattr(base, "note", None)
+            what = f"`{base.name}` is None{f' ({note})' if note else ''}, and None"
+        removed = ""
+        if base.kind() == "module":
+            removed = " (the installed version does not provide it)"
+        elif base.kind() in ("frame", "series", "ndarray", "estimator"):
+            removed = " in the installed version"
+        raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
+                                 f"{what} has no attribute `{attr}`{removed}.", "missing-attribute",
+                                 [base.name] if base.name else []))
+    if has is None:
+        raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
+    if isinstance(base, LiveValue):
+        return _read_live(interp, base, attr, node)
+    kind = base.kind()
+    frame = base.frame()
+    if frame is not None:
+        if attr == "columns" and frame.columns is not None:
+            return FactValue("index", items=[LiveValue(c) for c in frame.columns])
+        if attr == "shape" and frame.columns is not None and frame.nrows is not None:
+            return LiveValue((frame.nrows, len(frame.columns)))
+        if attr == "values":
+            ncols = len(frame.columns) if frame.columns is not None else None
+            return FactValue("ndarray", array=ArrayFacts(shape=(frame.nrows, ncols)
+                                                         if frame.nrows is not None and ncols is not None else None))
+        if attr in ("loc", "iloc"):
+            return Indexer(base, attr)
+    if kind == "series" and attr in ("shape", "values"):
+        n = base.series_length()
+        if attr == "shape":
+            return LiveValue((n,)) if n is not None else Opaque("tuple")
+        return FactValue("ndarray", array=ArrayFacts(shape=(n,) if n is not None else None))
+    arr = base.array()
+    if arr is not None and attr == "shape" and arr.shape is not None and None not in arr.shape:
+        return LiveValue(tuple(arr.shape))
+    if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython"):
+        return BoundMethod(base, attr)
+    raise Stop(node.lineno, f"reading `.{attr}` on {owner}")
+
+
+class Indexer(Value):
+    """`df.loc` / `df.iloc`: subscripting it is what the frame rules model."""
+
+    def __init__(self, frame_value: Value, how: str):
+        self.frame_value = frame_value
+        self.how = how
+
+    def kind(self):
+        return "indexer"
+
+
+def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
+    from ..interpreter import BoundMethod
+
+    obj = base.obj
+    if type(obj) is types.ModuleType:
+        if attr not in obj.__dict__:
+            raise Stop(node.lineno, f"reading `.{attr}` on a module")
+        return interp.unshadow(LiveValue(obj.__dict__[attr]))
+    found = getattr_static(obj, attr)
+    inst = None
+    try:
+        inst = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        pass
+    if type(inst) is dict and attr in inst:
+        return interp.unshadow(LiveValue(inst[attr]))
+    if isinstance(found, (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType,
+                          types.WrapperDescriptorType, classmethod, staticmethod, types.ClassMethodDescriptorType)):
+        if isinstance(obj, type):
+            if isinstance(found, (staticmethod, classmethod)):
+                return BoundMethod(base, attr, found)
+            return LiveValue(found)
+        return BoundMethod(base, attr, found)
+    if not hasattr(type(found), "__get__"):
+        return interp.unshadow(LiveValue(found))
+    frame_cls, series_cls, _ = pandas_types()
+    cls = type(obj)
+    if attr in _PLAIN_PROPS and (cls in (frame_cls, series_cls) or cls is ndarray_type()):
+        return LiveValue(getattr(obj, attr))
+    if attr in ("loc", "iloc") and cls is frame_cls:
+        return Indexer(base, attr)
+    if attr == "values" and cls is frame_cls:
+        f = base.frame()
+        return FactValue("ndarray", array=ArrayFacts(shape=(f.nrows, len(f.columns))))
+    if attr == "T" and cls is ndarray_type():
+        return FactValue("ndarray", array=ArrayFacts(shape=tuple(reversed(obj.shape)), kind=obj.dtype.kind))
+    if isinstance(found, (types.GetSetDescriptorType, types.MemberDescriptorType)) and cls.__module__ == "builtins":
+        return LiveValue(getattr(obj, attr))
+    raise Stop(node.lineno, f"reading `.{attr}`, a computed attribute")
+
+
+def _owner(base: Value) -> str:
+    c = base.concrete()
+    if c is None:
+        return "None"
+    if base.kind() == "module" and c is not NOTHING:
+        return f"the module `{c.__name__}`"
+    t = base.type_name()
+    label = f"`{base.name}`" if base.name else "the value"
+    if t:
+        return f"{label} (a {t.rsplit('.', 1)[-1]})"
+    return label

@@ -1,0 +1,139 @@
+"""Lists, tuples, dicts and strings: indexing out of range, missing keys, unpacking.
+
+Only the exact builtin types are judged (a subclass such as defaultdict may answer differently),
+and only with plain constant keys and indices, whose hashing and comparison run no user code.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from ..live import LiveValue, is_simple_constant, pandas_types
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import NOTHING, FactValue, Opaque, Value
+
+MAX_ELEMENTS = 100000
+
+
+def elements(v: Value) -> Optional[List[Value]]:
+    """The items iterating `v` yields, when the checker knows them without consuming anything."""
+    items = v.items()
+    if items is not None:
+        return items
+    c = v.concrete()
+    if c is NOTHING:
+        return None
+    t = type(c)
+    if t in (str, bytes, range, dict, set, frozenset) and len(c) <= MAX_ELEMENTS:
+        if t is bytes:
+            return [LiveValue(x) for x in c]
+        return [LiveValue(x) for x in c]
+    _, _, pd = pandas_types()
+    if pd is not None and t in (getattr(pd, "Index", None), getattr(pd, "RangeIndex", None)) and len(c) <= MAX_ELEMENTS:
+        return [LiveValue(x) for x in c.tolist()]
+    return None
+
+
+def length_for_unpack(v: Value) -> Optional[int]:
+    c = v.concrete()
+    if c is not NOTHING and type(c) in (list, tuple, str, bytes, dict, set, frozenset, range):
+        return len(c)
+    if v.items() is not None:
+        return len(v.items())
+    if v.kind() in ("list", "tuple", "str", "dict", "set"):
+        return v.length()
+    if v.kind() == "ndarray":
+        a = v.array()
+        if a is not None and a.shape:
+            return a.shape[0]
+    return None
+
+
+def unpack(interp, value: Value, target, stmt) -> List[Value]:
+    """Split `value` over the targets of `a, b = value`; ValueError when the count cannot fit."""
+    n_targets = len(target.elts)
+    starred = [i for i, e in enumerate(target.elts) if type(e).__name__ == "Starred"]
+    n = length_for_unpack(value)
+    line = getattr(stmt, "lineno", None)
+    if n is None:
+        c = value.concrete()
+        if c is not NOTHING and type(c) in (int, float, bool, type(None), complex):
+            raise Crash(CertainCrash("TypeError", line, stmt.col_offset,
+                                     f"a {type(c).__name__} cannot be unpacked into {n_targets} names.",
+                                     "unpacking", [value.name] if value.name else []))
+        raise Stop(line, "unpacking a value whose length the checker does not know")
+    fixed = n_targets - len(starred)
+    if (not starred and n != n_targets) or (starred and n < fixed):
+        if n > n_targets and not starred:
+            msg = f"too many values to unpack: {n} values into {n_targets} names."
+        else:
+            msg = f"not enough values to unpack: {n} values into {'at least ' if starred else ''}{fixed} names."
+        raise Crash(CertainCrash("ValueError", line, stmt.col_offset, msg, "unpacking",
+                                 [value.name] if value.name else []))
+    elems = elements(value)
+    if elems is None:
+        elems = [Opaque() for _ in range(n)]
+    if starred:
+        s = starred[0]
+        tail = n_targets - s - 1
+        rest = elems[s:len(elems) - tail]
+        return elems[:s] + [FactValue("list", items=rest, cls=list)] + elems[len(elems) - tail:]
+    return elems
+
+
+def getitem(interp, base: Value, index: Value, node) -> Value:
+    kind = base.kind()
+    c = base.concrete()
+    key = index.concrete()
+    line = node.lineno
+    if kind == "dict":
+        keys = base.keys()
+        if keys is None or not is_simple_constant(key) or key is NOTHING:
+            raise Stop(line, "a dict lookup the checker cannot decide")
+        if key not in keys:
+            raise Crash(CertainCrash("KeyError", line, node.col_offset,
+                                     f"the dict {_named(base)}has no key {key!r}.", "missing-key", _vars(base)))
+        if c is not NOTHING:
+            return LiveValue(c[key])
+        return Opaque()
+    if kind in ("list", "tuple", "str", "range"):
+        if type(key) is slice:
+            if c is not NOTHING:
+                return LiveValue(c[key])
+            return Opaque(kind)
+        n = base.length()
+        if type(key) in (int, bool) and n is not None:
+            if key >= n or key < -n:
+                raise Crash(CertainCrash("IndexError", line, node.col_offset,
+                                         f"index {key} is out of range for the {kind} {_named(base)}of length {n}.",
+                                         "index-out-of-range", _vars(base)))
+            items = base.items()
+            if items is not None:
+                return items[key]
+            if c is not NOTHING:
+                return LiveValue(c[key])
+            return Opaque()
+        raise Stop(line, f"indexing a {kind} with a value the checker does not know")
+    raise Stop(line, "indexing a value the checker does not model")
+
+
+def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> None:
+    kind = base.kind()
+    key = index.concrete()
+    line = target.lineno
+    if kind == "list" and type(key) is int and base.length() is not None:
+        n = base.length()
+        if key >= n or key < -n:
+            raise Crash(CertainCrash("IndexError", line, target.col_offset,
+                                     f"assignment index {key} is out of range for the list {_named(base)}"
+                                     f"of length {n}.",
+                                     "index-out-of-range", _vars(base)))
+    raise Stop(line, f"assigning into `{base.name or kind or 'a value'}`")
+
+
+def _named(v: Value) -> str:
+    return f"`{v.name}` " if v.name else ""
+
+
+def _vars(v: Value) -> List[str]:
+    return [v.name] if v.name else []

@@ -1,0 +1,207 @@
+"""scikit-learn rules: predicting with an unfitted model (NotFittedError), a feature count other
+than the one fitted (ValueError), and X / y of different lengths in `fit` or `train_test_split`
+(ValueError).
+
+scikit-learn checks fittedness before it looks at X, so an unfitted model raises NotFittedError
+whatever is passed. The other two rules need the lengths and shapes to be known exactly and the
+inputs to be arrays or frames, on which every failure scikit-learn raises is a ValueError.
+Only scikit-learn's own, non-meta estimators are judged (see live.estimator_facts).
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any, Dict, List, Optional
+
+from ..live import LiveValue, is_plain_data, is_simple_constant
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import EstimatorFacts, FactValue, Value
+
+PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
+_NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
+
+
+def _names(*vals: Value) -> List[str]:
+    return [v.name for v in vals if v is not None and v.name]
+
+
+def construct(interp, cls: type, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`LinearRegression(...)`: scikit-learn's constructors only store their parameters."""
+    try:
+        sig = inspect.signature(cls.__init__)
+        sig.bind(None, *args, **kwargs)
+    except (TypeError, ValueError):
+        raise Stop(node.lineno, f"constructing `{cls.__name__}` with arguments the checker cannot bind")
+    values = [a.concrete() for a in args] + [v.concrete() for v in kwargs.values()]
+    if all(is_simple_constant(v) for v in values):
+        # scikit-learn's constructors only store their parameters: building one runs no user code.
+        try:
+            return LiveValue(cls(*[a.concrete() for a in args], **{k: v.concrete() for k, v in kwargs.items()}))
+        except Exception:
+            raise Stop(node.lineno, f"constructing `{cls.__name__}`")
+    return FactValue("estimator", type_name=f"{cls.__module__}.{cls.__name__}",
+                     estimator=EstimatorFacts(cls=cls, fitted=None), cls=cls)
+
+
+_PROBED: Dict[Any, Optional[str]] = {}
+_FIT_ERRORS = ("NotFittedError", "AttributeError")
+
+
+def unfitted_error(owner: Value, facts: EstimatorFacts, attr: str) -> Optional[str]:
+    """What the installed scikit-learn raises when `attr` is called on an unfitted estimator.
+
+    Most estimators raise NotFittedError before they look at X, but some versions read a fitted
+    attribute first and raise AttributeError (PCA.transform in 1.6). So the installed version is
+    asked: a fresh, unfitted instance of the same class with the same plain parameters gets
+    arguments no estimator accepts; if it raises a fit error, that error never depended on X.
+    The user's estimator is not touched, and with plain parameters no user code is involved.
+    """
+    cls = facts.cls or getattr(owner, "cls", None)  # recorded facts: the installed class, default parameters
+    if cls is None and isinstance(owner, LiveValue):
+        cls = type(owner.obj)
+    if not isinstance(cls, type) or not (getattr(cls, "__module__", "") or "").startswith("sklearn."):
+        return None
+    if cls is None:
+        return None
+    params: Dict[str, Any] = {}
+    if isinstance(owner, LiveValue):
+        try:
+            params = owner.obj.get_params(deep=False)
+        except Exception:
+            return None
+        if not all(is_plain_data(v) for v in params.values()):
+            return None
+    key = (cls, attr, repr(sorted(params.items())))
+    if key not in _PROBED:
+        _PROBED[key] = _probe(cls, params, attr)
+    return _PROBED[key]
+
+
+def _probe(cls: type, params: Dict[str, Any], attr: str) -> Optional[str]:
+    import warnings
+
+    try:
+        probe = cls(**params)
+    except Exception:
+        return None
+    garbage = object()
+    args = (garbage, garbage) if attr == "score" else (garbage,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            getattr(probe, attr)(*args)
+        except Exception as exc:
+            name = type(exc).__name__
+            return name if name in _FIT_ERRORS else None
+    return None
+
+
+def _columns(v: Value) -> Optional[int]:
+    """The number of features of X, when X is a 2-D array or a DataFrame with known columns."""
+    a = v.array()
+    if a is not None and a.shape is not None and len(a.shape) == 2 and a.shape[1] is not None:
+        return a.shape[1] if a.kind is not None and a.kind in "biuf" else None
+    f = v.frame()
+    if f is not None and f.columns is not None and f.flat:
+        # Mixed str / non-str column names make scikit-learn raise TypeError, not ValueError.
+        if len({isinstance(c, str) for c in f.columns}) <= 1:
+            return len(f.columns)
+    return None
+
+
+def _samples(v: Value) -> Optional[int]:
+    kind = v.kind()
+    if kind == "ndarray":
+        a = v.array()
+        return a.shape[0] if a is not None and a.shape and a.shape[0] is not None else None
+    if kind in ("frame", "series", "list"):
+        return v.length()
+    return None
+
+
+def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    facts = owner.estimator()
+    if facts is None:
+        raise Stop(node.lineno, f"`.{attr}()` on an estimator the checker does not model")
+    label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
+    if attr in PREDICTING:
+        if facts.fitted is False:
+            raised = unfitted_error(owner, facts, attr)
+            if raised is not None:
+                raise Crash(CertainCrash(raised, node.lineno, node.col_offset,
+                                         f"{label} ({facts.class_name}) has not been fitted, so `.{attr}()` raises "
+                                         f"{raised}.", "not-fitted", _names(owner)))
+        if facts.fitted and facts.n_features is not None and args and not facts.class_name.startswith(
+                _NO_FEATURE_CHECK):
+            n = _columns(args[0])
+            if n is not None and n != facts.n_features:
+                raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                         f"X has {n} features but {label} was fitted on {facts.n_features}.",
+                                         "feature-count", _names(owner, args[0])))
+        raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+    if attr == "fit" and len(args) >= 2:
+        x, y = args[0], args[1]
+        nx, ny = _samples(x), _samples(y)
+        if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner):
+            if x.kind() in ("ndarray", "frame") and _columns(x) is not None:
+                raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                         f"X has {nx} samples but y has {ny}: `.fit()` needs them equal.",
+                                         "inconsistent-lengths", _names(x, y)))
+    raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+
+
+def _supervised(owner: Value) -> bool:
+    """Classifiers and regressors use y in fit; transformers such as StandardScaler ignore it."""
+    base = sys.modules.get("sklearn.base")
+    facts = owner.estimator()
+    if base is None or not isinstance(owner, LiveValue) or facts is None or facts.meta is not False:
+        return False
+    try:
+        return bool(base.is_classifier(owner.obj) or base.is_regressor(owner.obj))
+    except Exception:
+        return False
+
+
+def _valid_params(owner: Value) -> bool:
+    """scikit-learn validates parameters before data: only valid ones let the length check fire first."""
+    if isinstance(owner, LiveValue):
+        validate = getattr(type(owner.obj), "_validate_params", None)
+        if validate is None:
+            return False
+        try:
+            validate(owner.obj)
+            return True
+        except Exception:
+            return False
+    return False
+
+
+def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    name = getattr(fn, "__name__", "")
+    mod = sys.modules.get("sklearn.model_selection")
+    if name == "train_test_split" and mod is not None and mod.__dict__.get(name) is fn:
+        _check_split(args, kwargs, node)
+    raise Stop(node.lineno, f"a call to `sklearn.{name}`, which the checker does not model")
+
+
+def _check_split(args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    allowed = {"test_size", "train_size", "random_state", "shuffle"}
+    if len(args) < 2 or any(k not in allowed for k in kwargs):
+        return
+    opts = {k: v.concrete() for k, v in kwargs.items()}
+    for k in ("test_size", "train_size"):
+        v = opts.get(k)
+        if v is None:
+            continue
+        if not ((type(v) is float and 0 < v < 1) or (type(v) is int and v > 0)):
+            return
+    if type(opts.get("random_state", 0)) not in (int, type(None)) or type(opts.get("shuffle", True)) is not bool:
+        return
+    lengths = [_samples(a) for a in args]
+    if any(n is None for n in lengths):
+        return
+    if len(set(lengths)) > 1:
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"train_test_split got inputs of different lengths {lengths}.",
+                                 "inconsistent-lengths", _names(*args)))

@@ -1,0 +1,419 @@
+"""pandas DataFrame rules: columns that do not exist (KeyError), columns of the wrong length
+(ValueError), and the calls that leave a frame as None (`inplace=True`).
+
+Only calls whose every outcome is known are modelled: a missing column with pandas' default
+`errors='raise'` raises KeyError; the same call on existing columns yields a frame whose columns the
+rule computes, so the reading goes on. Membership follows pandas' own Index semantics on live
+frames; MultiIndex columns, `errors='ignore'` and anything unusual end the reading instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ..live import LiveValue, is_simple_constant, pandas_types
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
+
+FRAME_TYPE = "pandas.core.frame.DataFrame"
+SERIES_TYPE = "pandas.core.series.Series"
+
+
+def _frame(base: Value, node) -> FrameFacts:
+    f = base.frame()
+    if f is None or not f.flat:
+        raise Stop(node.lineno, f"a DataFrame operation on {_label(base)} the checker does not model")
+    return f
+
+
+def _label(v: Value) -> str:
+    return f"`{v.name}`" if v.name else "a DataFrame"
+
+
+def _labels(v: Value) -> Optional[List[Any]]:
+    """A column label or list of labels as plain constants, or None."""
+    c = v.concrete()
+    if c is NOTHING:
+        items = v.items()
+        if items is None:
+            return None
+        c = [i.concrete() for i in items]
+        if any(x is NOTHING for x in c):
+            return None
+    if type(c) in (list, tuple) and type(c) is list:
+        return list(c) if all(_scalar(x) for x in c) else None
+    if _scalar(c):
+        return [c]
+    return None
+
+
+def _scalar(x: Any) -> bool:
+    return type(x) in (str, int, float, bool)
+
+
+def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Optional[List[Any]]:
+    """The labels that are certainly not columns (nor index level names when `also_index`)."""
+    missing = []
+    for label in labels:
+        has = f.has_column(label)
+        if has is None:
+            return None
+        if not has:
+            if also_index:
+                in_index = f.has_index_name(label)
+                if in_index is None:
+                    return None
+                if in_index:
+                    continue
+            missing.append(label)
+    return missing
+
+
+def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
+    shown = ", ".join(repr(m) for m in missing)
+    s = "s" if len(missing) > 1 else ""
+    return Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
+                              f"{_label(base)} has no column{s} {shown}, which {how} needs.", "missing-column",
+                              [base.name] if base.name else []))
+
+
+def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None) -> FactValue:
+    frame_cls, _, _ = pandas_types()
+    return FactValue("frame", type_name=FRAME_TYPE, cls=frame_cls,
+                     frame=FrameFacts(columns=columns, nrows=nrows, index_names=index_names,
+                                      flat=columns is not None and all(_scalar(c) for c in columns), exact=True))
+
+
+def series_value(nrows: Optional[int]) -> FactValue:
+    _, series_cls, _ = pandas_types()
+    return FactValue("series", length=nrows, type_name=SERIES_TYPE, cls=series_cls)
+
+
+def getitem(interp, base: Value, index: Value, node) -> Value:
+    f = _frame(base, node)
+    labels = _labels(index)
+    if labels is None:
+        raise Stop(node.lineno, f"selecting from {_label(base)} with a key the checker does not model")
+    missing = _missing(f, labels)
+    if missing is None:
+        raise Stop(node.lineno, f"selecting from {_label(base)}")
+    if missing:
+        raise _key_error(base, missing, node, "the selection")
+    if type(index.concrete()) is list or index.items() is not None:
+        if len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f):
+            raise Stop(node.lineno, "selecting repeated columns")
+        return derived(labels, f.nrows)
+    if _duplicated_columns(f):
+        raise Stop(node.lineno, "selecting a repeated column")
+    return series_value(f.nrows)
+
+
+def _duplicated_columns(f: FrameFacts) -> bool:
+    if f.columns is None:
+        return True
+    return len(set(map(repr, f.columns))) != len(f.columns)
+
+
+def indexer_getitem(interp, indexer, index: Value, node) -> Value:
+    base = indexer.frame_value
+    f = _frame(base, node)
+    key = index.concrete()
+    if indexer.how != "loc" or type(key) is not tuple or len(key) != 2:
+        raise Stop(node.lineno, f"`.{indexer.how}[...]` on {_label(base)}")
+    rows, cols = key
+    single_level = f.index_names is not None and len(f.index_names) == 1
+    if not (rows == slice(None) or (type(rows) in (int, str) and f.nrows and single_level)):
+        raise Stop(node.lineno, "`.loc[...]` with rows the checker does not model")
+    labels = _labels(LiveValue(cols))
+    if labels is None:
+        raise Stop(node.lineno, "`.loc[...]` with columns the checker does not model")
+    missing = _missing(f, labels)
+    if missing is None:
+        raise Stop(node.lineno, f"`.loc[...]` on {_label(base)}")
+    if missing:
+        raise _key_error(base, missing, node, "`.loc`")
+    if rows == slice(None):
+        return derived(labels, f.nrows) if type(cols) is list else series_value(f.nrows)
+    raise Stop(node.lineno, "`.loc[...]` of single rows")
+
+
+def _kw(kwargs: Dict[str, Value], name: str, default: Any = None) -> Any:
+    if name not in kwargs:
+        return default
+    return kwargs[name].concrete()
+
+
+def _drop_rows(interp, base: Value, f: FrameFacts, rows: Value, inplace: bool, node) -> Value:
+    """`df.drop(labels)` along the rows: KeyError when a label is not in the (plain) row index."""
+    labels = _labels(rows)
+    if labels is None:
+        raise Stop(node.lineno, "`.drop()` of rows the checker does not model")
+    missing = []
+    for label in labels:
+        has = f.has_row(label)
+        if has is None:
+            raise Stop(node.lineno, f"`.drop()` of rows of {_label(base)}")
+        if not has:
+            missing.append(label)
+    if missing:
+        shown = ", ".join(repr(m) for m in missing)
+        raise Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
+                                 f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs.",
+                                 "missing-row", [base.name] if base.name else []))
+    return _result(interp, base, f, f.columns, None, inplace, node)
+
+
+def _only(kwargs: Dict[str, Value], allowed, node) -> None:
+    for k in kwargs:
+        if k not in allowed:
+            raise Stop(node.lineno, f"a DataFrame call with `{k}=`, which the checker does not model")
+    for k, v in kwargs.items():
+        if v.concrete() is NOTHING and v.items() is None:
+            raise Stop(node.lineno, f"a DataFrame call whose `{k}=` the checker does not know")
+
+
+def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, node, attr: str = "") -> Value:
+    if inplace:
+        new = derived(columns, nrows, f.index_names)
+        if isinstance(base, LiveValue):
+            interp.set_shadow(base, new)
+        else:
+            base._frame = new.frame()
+        interp.changed_in_place(node)
+        none = LiveValue(None)
+        none.note = "pandas methods called with inplace=True return None"
+        return none
+    return derived(columns, nrows, f.index_names)
+
+
+def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    f = _frame(base, node)
+    inplace = _kw(kwargs, "inplace", False)
+    if type(inplace) is not bool:
+        raise Stop(node.lineno, "`inplace=` with a value the checker does not know")
+    if attr in ("head", "tail"):
+        _only(kwargs, ("n",), node)
+        n = args[0].concrete() if args else _kw(kwargs, "n", 5)
+        if len(args) > 1 or type(n) is not int:
+            raise Stop(node.lineno, f"`.{attr}()` with arguments the checker does not model")
+        rows = None if f.nrows is None else (min(n, f.nrows) if n >= 0 else max(f.nrows + n, 0))
+        return derived(f.columns, rows, f.index_names)
+    if attr == "copy" and not args:
+        _only(kwargs, ("deep",), node)
+        return derived(f.columns, f.nrows, f.index_names)
+    if attr in ("isnull", "isna", "notnull", "notna") and not args and not kwargs:
+        return derived(f.columns, f.nrows, f.index_names)
+    if attr == "info":
+        _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
+        if args:
+            raise Stop(node.lineno, "`.info()` with positional arguments")
+        return LiveValue(None)
+    if attr == "drop":
+        _only(kwargs, ("columns", "axis", "inplace", "errors", "labels", "index"), node)
+        if _kw(kwargs, "errors", "raise") != "raise":
+            raise Stop(node.lineno, "`.drop(errors='ignore')`")
+        axis = _kw(kwargs, "axis", 0)
+        rows = None
+        if len(args) == 1 and axis in (0, "index") and not ({"columns", "index", "labels"} & set(kwargs)):
+            rows = args[0]
+        elif "index" in kwargs and not args and not ({"columns", "labels"} & set(kwargs)):
+            rows = kwargs["index"]
+        if rows is not None:
+            return _drop_rows(interp, base, f, rows, inplace, node)
+        if "columns" in kwargs and not args and "labels" not in kwargs:
+            target = kwargs["columns"]
+        elif len(args) == 1 and axis in (1, "columns") and "columns" not in kwargs:
+            target = args[0]
+        elif "labels" in kwargs and not args and axis in (1, "columns") and "columns" not in kwargs:
+            target = kwargs["labels"]
+        else:
+            raise Stop(node.lineno, "`.drop()` of rows or with arguments the checker does not model")
+        labels = _labels(target)
+        missing = _missing(f, labels) if labels is not None else None
+        if missing is None:
+            raise Stop(node.lineno, f"`.drop()` on {_label(base)}")
+        if missing:
+            raise _key_error(base, missing, node, "`.drop()`")
+        if _duplicated_columns(f):
+            raise Stop(node.lineno, "`.drop()` with repeated columns")
+        kept = [c for c in f.columns if not any(c == x for x in labels)]
+        return _result(interp, base, f, kept, f.nrows, inplace, node)
+    if attr == "groupby":
+        by = args[0] if args else kwargs.get("by")
+        _only({k: v for k, v in kwargs.items() if k != "by"}, ("as_index", "sort", "dropna", "observed"), node)
+        if by is None or len(args) > 1 or type(by.concrete()) not in (str, int, float, bool):
+            raise Stop(node.lineno, "`.groupby()` with keys the checker does not model")
+        missing = _missing(f, [by.concrete()], also_index=True)
+        if missing is None:
+            raise Stop(node.lineno, f"`.groupby()` on {_label(base)}")
+        if missing:
+            raise _key_error(base, missing, node, "`.groupby()`")
+        return Opaque("groupby")
+    if attr == "sort_values":
+        by = args[0] if args else kwargs.get("by")
+        _only({k: v for k, v in kwargs.items() if k != "by"}, ("ascending", "inplace", "na_position",
+                                                             "ignore_index", "kind"), node)
+        if by is None or len(args) > 1 or _kw(kwargs, "axis", 0) not in (0, "index"):
+            raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
+        labels = _labels(by)
+        missing = _missing(f, labels, also_index=True) if labels else None
+        if missing is None:
+            raise Stop(node.lineno, f"`.sort_values()` on {_label(base)}")
+        if missing:
+            raise _key_error(base, missing[:1], node, "`.sort_values()`")
+        asc = _kw(kwargs, "ascending", True)
+        if type(asc) is not bool or _duplicated_columns(f):
+            raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
+        return _result(interp, base, f, f.columns, f.nrows, inplace, node)
+    if attr == "set_index":
+        _only(kwargs, ("inplace", "drop"), node)
+        if len(args) != 1:
+            raise Stop(node.lineno, "`.set_index()` with arguments the checker does not model")
+        labels = _labels(args[0])
+        missing = _missing(f, labels) if labels else None
+        if missing is None:
+            raise Stop(node.lineno, f"`.set_index()` on {_label(base)}")
+        if missing:
+            raise _key_error(base, missing, node, "`.set_index()`")
+        if _duplicated_columns(f) or _kw(kwargs, "drop", True) is not True:
+            raise Stop(node.lineno, "`.set_index()` with arguments the checker does not model")
+        kept = [c for c in f.columns if not any(c == x for x in labels)]
+        return _result(interp, base, FrameFacts(index_names=labels), kept, f.nrows, inplace, node)
+    if attr == "dropna":
+        _only(kwargs, ("subset", "how", "inplace", "ignore_index"), node)
+        if args:
+            raise Stop(node.lineno, "`.dropna()` with positional arguments")
+        if "subset" in kwargs:
+            labels = _labels(kwargs["subset"])
+            missing = _missing(f, labels) if labels else None
+            if missing is None:
+                raise Stop(node.lineno, f"`.dropna(subset=...)` on {_label(base)}")
+            if missing:
+                raise _key_error(base, missing, node, "`.dropna(subset=...)`")
+        if _kw(kwargs, "how", "any") not in ("any", "all"):
+            raise Stop(node.lineno, "`.dropna()` with arguments the checker does not model")
+        return _result(interp, base, f, f.columns, None, inplace, node)
+    if attr == "drop_duplicates" and not args:
+        _only(kwargs, ("inplace", "keep", "ignore_index"), node)
+        if _kw(kwargs, "keep", "first") not in ("first", "last", False):
+            raise Stop(node.lineno, "`.drop_duplicates()` with arguments the checker does not model")
+        return _result(interp, base, f, f.columns, None, inplace, node)
+    if attr == "reset_index" and not args:
+        _only(kwargs, ("drop", "inplace"), node)
+        if _kw(kwargs, "drop", False) is not True:
+            raise Stop(node.lineno, "`.reset_index()` that keeps the index as columns")
+        return _result(interp, base, f, f.columns, f.nrows, inplace, node)
+    if attr == "pop" and len(args) == 1 and not kwargs:
+        label = args[0].concrete()
+        if not _scalar(label):
+            raise Stop(node.lineno, "`.pop()` with a key the checker does not model")
+        missing = _missing(f, [label])
+        if missing is None:
+            raise Stop(node.lineno, f"`.pop()` on {_label(base)}")
+        if missing:
+            raise _key_error(base, missing, node, "`.pop()`")
+        if _duplicated_columns(f):
+            raise Stop(node.lineno, "`.pop()` of a repeated column")
+        _replace_columns(interp, base, f, [c for c in f.columns if not c == label], node)
+        return series_value(f.nrows)
+    if attr == "rename" and not args:
+        _only(kwargs, ("columns", "inplace"), node)
+        mapping = _kw(kwargs, "columns")
+        if type(mapping) is not dict or f.columns is None or _duplicated_columns(f):
+            raise Stop(node.lineno, "`.rename()` with arguments the checker does not model")
+        if not all(_scalar(k) and _scalar(v) for k, v in mapping.items()):
+            raise Stop(node.lineno, "`.rename()` with labels the checker does not model")
+        if any(f.has_column(k) is None for k in mapping):
+            raise Stop(node.lineno, f"`.rename()` on {_label(base)}")
+        if not all(isinstance(c, str) for c in f.columns) or not all(isinstance(k, str) for k in mapping):
+            raise Stop(node.lineno, "`.rename()` of non-string labels")
+        cols = [mapping.get(c, c) for c in f.columns]
+        return _result(interp, base, f, cols, f.nrows, inplace, node)
+    raise Stop(node.lineno, f"a call to `.{attr}()` on {_label(base)}, which the checker does not model")
+
+
+def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> None:
+    """`df[c] = value`: ValueError when a list or 1-D array does not match the number of rows."""
+    f = _frame(base, target)
+    label = index.concrete()
+    if not _scalar(label):
+        raise Stop(target.lineno, f"assigning into {_label(base)} with a key the checker does not model")
+    n = None
+    vk = value.kind()
+    if vk == "list":
+        n = value.length()
+    elif vk == "ndarray":
+        a = value.array()
+        if a is not None and a.shape is not None and len(a.shape) == 1:
+            n = a.shape[0]
+        else:
+            raise Stop(target.lineno, f"assigning an array into {_label(base)}")
+    elif value.concrete() is not NOTHING and is_simple_constant(value.concrete()) \
+            and type(value.concrete()) is not tuple:
+        n = -1  # a scalar fills the column
+    else:
+        raise Stop(target.lineno, f"assigning a value the checker does not model into {_label(base)}")
+    if n is None or f.nrows is None:
+        raise Stop(target.lineno, f"assigning into {_label(base)}")
+    if n >= 0 and n != f.nrows and f.nrows > 0:
+        raise Crash(CertainCrash("ValueError", target.lineno, target.col_offset,
+                                 f"the {vk} assigned to column {label!r} has {n} values but {_label(base)} has "
+                                 f"{f.nrows} rows.", "column-length", [n for n in [base.name, value.name] if n]))
+    if f.nrows == 0 and n > 0:
+        raise Stop(target.lineno, "assigning into an empty DataFrame")
+    has = f.has_column(label)
+    if has is None or f.columns is None:
+        raise Stop(target.lineno, f"assigning into {_label(base)}")
+    cols = list(f.columns) + ([] if has else [label])
+    new = derived(cols, f.nrows, f.index_names)
+    if isinstance(base, LiveValue):
+        interp.set_shadow(base, new)
+    else:
+        base._frame = new.frame()
+    interp.changed_in_place(stmt)
+
+
+def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:
+    new = derived(cols, f.nrows, f.index_names)
+    if isinstance(base, LiveValue):
+        interp.set_shadow(base, new)
+    else:
+        base._frame = new.frame()
+    interp.changed_in_place(node)
+
+
+def set_columns(interp, base: Value, value: Value, target, stmt) -> None:
+    """`df.columns = labels`: ValueError when the number of labels differs from the columns."""
+    f = _frame(base, target)
+    labels = value.concrete()
+    if type(labels) not in (list, tuple) or not all(_scalar(x) for x in labels) or f.columns is None:
+        raise Stop(target.lineno, f"renaming the columns of {_label(base)}")
+    if len(labels) != len(f.columns):
+        raise Crash(CertainCrash("ValueError", target.lineno, target.col_offset,
+                                 f"{_label(base)} has {len(f.columns)} columns but {len(labels)} names were given.",
+                                 "column-length", [n for n in [base.name, value.name] if n]))
+    _replace_columns(interp, base, f, list(labels), target)
+
+
+def delitem(interp, base: Value, index: Value, target) -> None:
+    """`del df[c]`: KeyError when the column does not exist."""
+    f = _frame(base, target)
+    label = index.concrete()
+    if not _scalar(label):
+        raise Stop(target.lineno, f"deleting from {_label(base)} with a key the checker does not model")
+    missing = _missing(f, [label])
+    if missing is None:
+        raise Stop(target.lineno, f"deleting from {_label(base)}")
+    if missing:
+        raise _key_error(base, missing, target, "`del`")
+    if _duplicated_columns(f):
+        raise Stop(target.lineno, "deleting a repeated column")
+    _replace_columns(interp, base, f, [c for c in f.columns if not c == label], target)
+
+
+def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    raise Stop(node.lineno, f"a call to `pandas.{getattr(fn, '__name__', '?')}`, which the checker does not model")
+
+
+__all__ = ["getitem", "indexer_getitem", "method", "setitem", "function", "derived", "series_value",
+           "ArrayFacts"]

@@ -1,0 +1,172 @@
+"""Operators on known values: arithmetic, comparisons and truth.
+
+Builtin operators on plain constants (int, float, str, None, ...) run no user code, so they are
+evaluated for real, with guards against huge results; the exception they raise (ZeroDivisionError,
+TypeError, ...) is then certain. When only the exact builtin types are known, the same operator is
+tried on small sample values of those types: for these types whether `+` raises TypeError depends
+on the types alone. NumPy operands go to the array rules.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any, Optional
+
+from ..live import LiveValue, is_simple_constant
+from ..outcome import CertainCrash, Crash, Stop
+from ..values import NOTHING, FactValue, Opaque, Value
+
+BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor, ast.BitAnd: operator.and_, ast.MatMult: operator.matmul,
+}
+SYMBOLS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&",
+    ast.MatMult: "@",
+}
+COMPARES = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+}
+# One small sample per exact builtin kind: whether an operator raises TypeError depends on types only.
+SAMPLES = {"none": None, "bool": True, "int": 3, "float": 2.5, "complex": 1j, "str": "ab", "bytes": b"ab",
+           "list": [1], "tuple": (1,), "dict": {1: 1}, "set": {1}}
+NUMERIC = ("bool", "int", "float", "complex")
+
+
+def _describe(v: Value) -> str:
+    c = v.concrete()
+    if c is None:
+        return "None"
+    if v.name:
+        return f"`{v.name}` ({v.kind()})"
+    if is_simple_constant(c):
+        text = repr(c)
+        return text if len(text) <= 30 else v.kind() or "value"
+    return v.kind() or "value"
+
+
+def _too_big(op: type, a: Any, b: Any) -> bool:
+    """Operations whose result could be huge are not run, only typed."""
+    try:
+        if op is ast.Pow and isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            return abs(b) > 64 and abs(a) > 1
+        if op is ast.LShift and isinstance(b, int):
+            return b > 256
+        if op is ast.Mult:
+            if isinstance(a, (str, bytes, tuple)) and isinstance(b, int):
+                return len(a) * max(b, 0) > 100000
+            if isinstance(b, (str, bytes, tuple)) and isinstance(a, int):
+                return len(b) * max(a, 0) > 100000
+            if isinstance(a, int) and isinstance(b, int):
+                return a.bit_length() + b.bit_length() > 4096
+    except Exception:
+        return True
+    return False
+
+
+def _crash(exc: BaseException, node, message: str, variables) -> Crash:
+    return Crash(CertainCrash(type(exc).__name__, node.lineno, node.col_offset, message, _rule(exc),
+                              [v for v in variables if v]))
+
+
+def _rule(exc: BaseException) -> str:
+    return {"ZeroDivisionError": "division-by-zero", "TypeError": "operand-types"}.get(type(exc).__name__,
+                                                                                      "operator")
+
+
+def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
+    from . import arrays
+    opt = type(op)
+    sym = SYMBOLS.get(opt, "?")
+    lk, rk = left.kind(), right.kind()
+    if lk == "ndarray" or rk == "ndarray":
+        return arrays.binop(interp, left, right, opt, node)
+    a, b = left.concrete(), right.concrete()
+    names = [left.name, right.name]
+    if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
+        if _too_big(opt, a, b):
+            return Opaque(lk if lk == rk else None)
+        try:
+            result = BINOPS[opt](a, b)
+        except ZeroDivisionError as exc:
+            raise _crash(exc, node, f"{_describe(left)} {sym} {_describe(right)} divides by zero.", names)
+        except TypeError as exc:
+            raise _crash(exc, node, f"`{sym}` is not defined between {lk} and {rk} ({exc}).", names)
+        except Exception as exc:
+            raise _crash(exc, node, f"{_describe(left)} {sym} {_describe(right)} raises {type(exc).__name__}: {exc}.",
+                         names)
+        return LiveValue(result)
+    if lk in SAMPLES and rk in SAMPLES and not (opt is ast.Mod and lk in ("str", "bytes")):
+        # (`str % x` depends on the format string's contents, not only on the types.)
+        try:
+            BINOPS[opt](SAMPLES[lk], SAMPLES[rk])
+        except TypeError as exc:
+            raise _crash(exc, node, f"`{sym}` is not defined between {lk} and {rk} ({exc}).", names)
+        except Exception:
+            pass
+        if opt in (ast.Div, ast.FloorDiv, ast.Mod) and lk in NUMERIC and rk in NUMERIC:
+            if b is not NOTHING and b == 0:
+                exc = ZeroDivisionError("division by zero")
+                raise _crash(exc, node, f"{_describe(left)} {sym} {_describe(right)} divides by zero.", names)
+            raise Stop(node.lineno, f"`{sym}` on values the checker does not know")
+        if lk in NUMERIC and rk in NUMERIC and opt is not ast.Pow:
+            kinds = (lk, rk)
+            if "complex" in kinds:
+                return Opaque("complex")
+            if "float" in kinds:
+                return Opaque("float")
+            return Opaque("int" if opt in (ast.Add, ast.Sub, ast.Mult, ast.LShift, ast.RShift) else None)
+    raise Stop(node.lineno, f"`{sym}` on {lk or 'a value'} and {rk or 'a value'}, which the checker does not model")
+
+
+def unaryop(interp, operand: Value, node) -> Value:
+    c = operand.concrete()
+    if is_simple_constant(c) and c is not NOTHING:
+        fn = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
+        try:
+            return LiveValue(fn[type(node.op)](c))
+        except TypeError as exc:
+            raise _crash(exc, node, f"the unary operator does not apply to {operand.kind()} ({exc}).",
+                         [operand.name])
+    if isinstance(node.op, ast.Not):
+        t = truth(operand)
+        if t is not None:
+            return LiveValue(not t)
+    raise Stop(node.lineno, "a unary operator on a value the checker does not know")
+
+
+def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
+    a, b = left.concrete(), right.concrete()
+    opt = type(op)
+    if opt in (ast.Is, ast.IsNot) and a is not NOTHING and b is not NOTHING:
+        return LiveValue(COMPARES[opt](a, b))
+    if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
+        if opt in (ast.In, ast.NotIn):
+            try:
+                r = a in b
+            except TypeError as exc:
+                raise _crash(exc, node, f"`in` does not apply here ({exc}).", [left.name, right.name])
+            return LiveValue(r if opt is ast.In else not r)
+        try:
+            return LiveValue(COMPARES[opt](a, b))
+        except TypeError as exc:
+            raise _crash(exc, node, f"these values cannot be ordered ({exc}).", [left.name, right.name])
+    if opt in (ast.Eq, ast.NotEq):
+        # Element-wise (in)equality of a Series with a plain constant never raises.
+        if left.kind() == "series" and type(b) in (str, int, float, bool, type(None)):
+            return FactValue("series", length=left.series_length(), type_name="pandas.core.series.Series")
+    raise Stop(node.lineno, "a comparison the checker does not model")
+
+
+def truth(v: Value) -> Optional[bool]:
+    c = v.concrete()
+    if c is NOTHING:
+        return None
+    if is_simple_constant(c) or type(c) in (list, dict, set):
+        return bool(c)
+    return None

@@ -1,0 +1,225 @@
+"""Abstract values: the questions the rules ask about an object, answered yes / no / unknown.
+
+A rule never touches an object itself. It asks a `Value` ("columns?", "shape?", "fitted?",
+"has attribute a?", "length?") and gets a definite answer or None (unknown). Three kinds of value
+answer the same questions:
+
+- `LiveValue` (see live.py) wraps a real object of the kernel and answers from it exactly,
+  without calling user code or changing anything;
+- `FactValue` answers from a dict of facts: recorded runtime information (replay.py) or what the
+  interpreter derived itself (the result of `df.drop(columns='a')`, a literal list, ...);
+- `OPAQUE` knows nothing, but evaluating it is known to have raised nothing.
+
+Tri-state answers are Python's True / False / None; rules claim a crash only on True/False.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+NOTHING = object()  # "no concrete value": distinct from a concrete None
+
+
+def _simple_label(label: Any) -> bool:
+    return type(label) in (str, int, float, bool)
+
+
+class FrameFacts:
+    """What is known of a pandas DataFrame. `columns` is complete when not None."""
+
+    def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
+                 index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
+                 exact: bool = False, live_columns: Any = None, live_index: Any = None):
+        self.columns = list(columns) if columns is not None else None
+        self.nrows = nrows
+        self.index_names = list(index_names) if index_names is not None else None
+        self.flat = flat  # True when the columns are a plain (not Multi) Index of simple labels
+        self.exact = exact  # True when the object is exactly pandas.DataFrame (no subclass)
+        self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
+        self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
+
+    def has_row(self, label: Any) -> Optional[bool]:
+        if self.live_index is None or not _simple_label(label):
+            return None
+        try:
+            return bool(label in self.live_index)
+        except Exception:
+            return None
+
+    def has_column(self, label: Any) -> Optional[bool]:
+        """Whether `df[label]` finds a column, by pandas' own rules where the real Index is at hand."""
+        if not self.flat or not _simple_label(label):
+            return None
+        if self.live_columns is not None:
+            try:
+                return bool(label in self.live_columns)
+            except Exception:
+                return None
+        if self.columns is None:
+            return None
+        if isinstance(label, str):
+            return label in [c for c in self.columns if isinstance(c, str)]
+        return None  # recorded facts do not say how non-string labels compare
+
+    def has_index_name(self, label: Any) -> Optional[bool]:
+        if self.index_names is None:
+            return None
+        try:
+            return label in self.index_names
+        except Exception:
+            return None
+
+
+class ArrayFacts:
+    """What is known of a NumPy ndarray: its shape and dtype kind ('f', 'i', 'b', 'O', ...)."""
+
+    def __init__(self, shape: Optional[Tuple[int, ...]] = None, kind: Optional[str] = None):
+        self.shape = tuple(shape) if shape is not None else None
+        self.kind = kind
+
+    @property
+    def numeric(self) -> Optional[bool]:
+        if self.kind is None:
+            return None
+        return self.kind in "biufc"
+
+
+class EstimatorFacts:
+    """What is known of a scikit-learn estimator: class, fitted or not, input feature count."""
+
+    def __init__(self, cls: Any = None, class_name: Optional[str] = None, fitted: Optional[bool] = None,
+                 n_features: Optional[int] = None, meta: Optional[bool] = None):
+        self.cls = cls
+        self.meta = meta  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
+        self.class_name = class_name or (cls.__name__ if cls is not None else None)
+        self.fitted = fitted
+        self.n_features = n_features
+
+
+class Value:
+    """Base: every question answers unknown."""
+
+    name: Optional[str] = None  # the variable it was read from, for messages and `variables`
+
+    def kind(self) -> Optional[str]:
+        """A coarse, exact kind: 'none', 'int', 'str', 'list', 'frame', 'series', 'ndarray', ..."""
+        return None
+
+    def type_name(self) -> Optional[str]:
+        return None
+
+    def concrete(self) -> Any:
+        """The real Python object when the checker holds one safely, else NOTHING."""
+        return NOTHING
+
+    def has_attr(self, attr: str) -> Optional[bool]:
+        return None
+
+    def frame(self) -> Optional[FrameFacts]:
+        return None
+
+    def series_length(self) -> Optional[int]:
+        return None
+
+    def array(self) -> Optional[ArrayFacts]:
+        return None
+
+    def length(self) -> Optional[int]:
+        return None
+
+    def items(self) -> Optional[List["Value"]]:
+        """The elements of a list/tuple when each is known as a Value."""
+        return None
+
+    def keys(self) -> Optional[List[Any]]:
+        """All keys of a dict, when they are plain hashable constants."""
+        return None
+
+    def estimator(self) -> Optional[EstimatorFacts]:
+        return None
+
+    def named(self, name: Optional[str]) -> "Value":
+        self.name = name
+        return self
+
+
+class Opaque(Value):
+    """A value the checker knows nothing about (but whose evaluation raised nothing)."""
+
+    def __init__(self, kind: Optional[str] = None):
+        self._kind = kind
+
+    def kind(self) -> Optional[str]:
+        return self._kind
+
+
+class FactValue(Value):
+    """A value described by facts: derived by the interpreter or recorded (replay)."""
+
+    def __init__(self, kind: Optional[str], *, type_name: Optional[str] = None, frame: Optional[FrameFacts] = None,
+                 array: Optional[ArrayFacts] = None, length: Optional[int] = None,
+                 items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
+                 estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
+                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None):
+        self._kind = kind
+        self._type_name = type_name
+        self._frame = frame
+        self._array = array
+        self._length = length
+        self._items = items
+        self._keys = keys
+        self._estimator = estimator
+        self._concrete = concrete
+        self._attrs = attrs or {}
+        self.cls = cls
+
+    def kind(self):
+        return self._kind
+
+    def type_name(self):
+        return self._type_name
+
+    def concrete(self):
+        return self._concrete
+
+    def has_attr(self, attr):
+        if attr in self._attrs:
+            return self._attrs[attr]
+        if self.cls is not None:
+            from .live import class_has_attr, safe_class_property
+            if safe_class_property(self.cls, attr):
+                return True
+            return class_has_attr(self.cls, attr)
+        return None
+
+    def frame(self):
+        return self._frame
+
+    def array(self):
+        return self._array
+
+    def series_length(self):
+        return self._length if self._kind == "series" else None
+
+    def length(self):
+        if self._length is not None:
+            return self._length
+        if self._items is not None:
+            return len(self._items)
+        if self._frame is not None:
+            return self._frame.nrows
+        if self._array is not None and self._array.shape:
+            return self._array.shape[0]
+        return None
+
+    def items(self):
+        return self._items
+
+    def keys(self):
+        return self._keys
+
+    def estimator(self):
+        return self._estimator
+
+
+NONE_VALUE_KIND = "none"

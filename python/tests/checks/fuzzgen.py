@@ -1,0 +1,269 @@
+"""Differential fuzzing: random straight-line cells over a pool of live pandas / NumPy /
+scikit-learn / builtin values, for checking the checker against real execution.
+
+`generate(n, seed)` returns cells; each is run for real by exec_runner together with the checker,
+and a claim that does not match what the cell really raised (type and line) is a false claim.
+The templates mix names that exist, names that do not, real and removed attributes, present and
+missing columns, fitting and clashing shapes, so that both real crashes and clean cells are common.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List
+
+POOL_SETUP = """
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.preprocessing import StandardScaler
+from sklearn.model_selection import train_test_split
+df = pd.DataFrame({'a': [1, 2, 3, 4], 'b': [0.5, 1.5, None, 3.5], 'c': ['p', 'q', 'r', 's']})
+dfi = pd.DataFrame([[1, 2, 3], [4, 5, 6]], columns=[0, 1, 2])
+ser = df['a']
+v3 = np.arange(3)
+v4 = np.arange(4.0)
+m43 = np.ones((4, 3))
+m34 = np.ones((3, 4))
+m22 = np.eye(2)
+lst = [1, 2, 3]
+tup = (1, 'x')
+dct = {'a': 1, 'b': 2}
+txt = 'text'
+zero = 0
+three = 3
+half = 0.5
+nothing = None
+y4 = np.array([0, 1, 0, 1])
+y3 = np.array([0, 1, 0])
+lr_unfit = LinearRegression()
+lr_fit = LinearRegression().fit(m43, y4)
+sc_fit = StandardScaler().fit(m43)
+from collections import defaultdict, OrderedDict
+class MyFrame(pd.DataFrame):
+    @property
+    def _constructor(self):
+        return MyFrame
+class Dyn:
+    def __getattr__(self, name):
+        return 42
+class MyList(list):
+    pass
+sub = MyFrame({'a': [1, 2], 'b': [3, 4]})
+dyn = Dyn()
+ddict = defaultdict(int, {'a': 1})
+odict = OrderedDict(a=1)
+mylist = MyList([1, 2, 3])
+mi = pd.DataFrame([[1, 2], [3, 4]], columns=pd.MultiIndex.from_tuples([('a', 'x'), ('b', 'y')]))
+dti = pd.DataFrame({'a': [1.0, 2.0]}, index=pd.date_range('2020-01-01', periods=2))
+i8 = np.array([1, 2, 3, 4], dtype=np.int8)
+u8 = np.array([1, 2, 3], dtype=np.uint8)
+bools = np.array([True, False, True, False])
+strs = np.array(['x', 'y', 'z'])
+objs = np.array([1, 'a', None], dtype=object)
+scalar0 = np.array(5.0)
+f64 = np.float64(2.0)
+gen = (i for i in range(3))
+it = iter([1, 2, 3])
+idx = pd.Index(['a', 'b', 'c'])
+fn_user = lambda v: v
+frames = [df, dfi]
+alias = df
+from sklearn.pipeline import make_pipeline
+pipe = make_pipeline(StandardScaler(), LinearRegression()).fit(m43, y4)
+class MyEst(LinearRegression):
+    def predict(self, X):
+        return 0
+myest = MyEst()
+"""
+
+NAMES = ["df", "dfi", "ser", "v3", "v4", "m43", "m34", "m22", "lst", "tup", "dct", "txt", "zero", "three", "half",
+         "nothing", "y4", "y3", "lr_unfit", "lr_fit", "sc_fit", "sub", "dyn", "ddict", "odict", "mylist", "mi", "dti",
+         "i8", "u8", "bools", "strs", "objs", "scalar0", "f64", "gen", "it", "idx", "fn_user", "frames", "alias",
+         "np", "pd"]
+PLAUSIBLE = [
+    "df['a']", "df[['a', 'b']]", "df.head()", "df.drop(columns=['a'])", "df.groupby('c')", "df.sort_values('b')",
+    "df.set_index('c')", "df.loc[:, 'b']", "df.dropna(subset=['b'])", "df.shape", "df.columns", "len(df)",
+    "df.copy()", "df.rename(columns={'a': 'A'})", "df.reset_index(drop=True)", "df.drop('b', axis=1)",
+    "m43 @ m34", "m34 @ m43", "m43 + v3", "m43 * 2.0", "v4 + 1.5", "m43.T", "m43.reshape(3, 4)", "m43.dot(v3)",
+    "np.vstack([m43, m43])", "np.hstack([m43, m43])", "np.concatenate([v3, v3])", "np.stack([v4, v4])",
+    "lr_fit.predict(m43)", "sc_fit.transform(m43)", "train_test_split(m43, y4)", "LinearRegression()",
+    "lst[0]", "lst[-1]", "tup[1]", "dct['a']", "txt.upper()", "three / 2", "half * three", "str(three)",
+    "[x * 2 for x in lst]", "{k: v for k, v in dct.items()}", "print(df)", "dfi[0]", "idx[0]", "i8 + 1",
+    "sub['a']", "mi['a']", "dti['a']", "ddict['zz']", "odict['a']", "mylist[5]", "dyn.anything", "objs + 1",
+    "strs + strs", "u8 - 1", "bools - bools", "scalar0[0]", "f64.nope", "len(gen)", "next(it)", "fn_user(1)",
+    "i8 + 1000", "u8 + -1", "sub.nope", "mi.nope", "bools + 1", "scalar0.shape", "np.concatenate([scalar0, v3])",
+]
+MISSING = ["dff", "df_", "Lst", "arr", "model", "X_train", "undefined"]
+ATTRS = ["shape", "columns", "head", "T", "dtype", "size", "append", "ix", "nope", "lower", "keys", "coef_",
+         "n_features_in_", "values", "index", "float", "nan", "NaN", "int", "a", "length", "mean_"]
+KEYS = ["0", "1", "2", "3", "-1", "-4", "5", "'a'", "'b'", "'c'", "'z'", "'nope'", "1:", ":2", "0, 1", "1, 5",
+        "['a', 'b']", "['a', 'z']", "True"]
+OPS = ["+", "-", "*", "/", "//", "%", "@", "<", "=="]
+COLS = ["'a'", "'b'", "'c'", "'z'", "0", "1", "3"]
+
+
+def _name(rng: random.Random, bound: List[str]) -> str:
+    r = rng.random()
+    if r < 0.03:
+        return rng.choice(MISSING)
+    if bound and r < 0.35:
+        return rng.choice(bound)
+    return rng.choice(NAMES[:-2])
+
+
+def _literal(rng: random.Random) -> str:
+    return rng.choice(["0", "1", "2", "2.5", "'s'", "None", "[1, 2, 3]", "[1, 2]", "(1, 2)", "[]", "{'a': 1}",
+                       "True", "-1", "[1, 2, 3, 4]"])
+
+
+def _expr(rng: random.Random, bound: List[str], depth: int = 0) -> str:
+    if rng.random() < 0.35:
+        return rng.choice(PLAUSIBLE)
+    n = _name(rng, bound)
+    k = rng.randrange(15)
+    if depth > 1:
+        k = rng.choice([0, 1, 2])
+    if k == 0:
+        return n
+    if k == 1:
+        return _literal(rng)
+    if k == 2:
+        return f"{n}.{rng.choice(ATTRS)}"
+    if k == 3:
+        return f"{n}[{rng.choice(KEYS)}]"
+    if k == 4:
+        return f"{_expr(rng, bound, depth + 1)} {rng.choice(OPS)} {_expr(rng, bound, depth + 1)}"
+    if k == 5:
+        return f"{n}.{rng.choice(['head()', 'copy()', 'dropna()', 'tail(2)', 'isna()', 'info()'])}"
+    if k == 6:
+        col = rng.choice(COLS)
+        return rng.choice([f"df.drop(columns=[{col}])", f"df.drop({col}, axis=1)", f"df.groupby({col})",
+                           f"df.sort_values({col})", f"df.set_index({col})", f"df.loc[:, {col}]",
+                           f"df.dropna(subset=[{col}])", f"dfi[{col}]", f"df[[{col}]]",
+                           f"df.drop(columns=[{col}], errors='ignore')", f"df.rename(columns={{{col}: 'r'}})"])
+    if k == 7:
+        shape = rng.choice(["(3, 4)", "(4, 3)", "(2, -1)", "(-1, 5)", "(12,)", "(5, 2)", "-1", "(2, 6)"])
+        return rng.choice([f"m43.reshape{shape}" if shape.startswith("(") else "m43.reshape(-1)",
+                           f"np.reshape(m34, {shape})", f"v3.reshape({shape.strip('()') or '3'})"])
+    if k == 8:
+        a, b = rng.choice(["v3", "v4", "m43", "m34", "m22", "y4"]), rng.choice(["v3", "v4", "m43", "m34", "m22", "y3"])
+        return rng.choice([f"np.dot({a}, {b})", f"np.matmul({a}, {b})", f"np.vstack([{a}, {b}])",
+                           f"np.hstack([{a}, {b}])", f"np.concatenate([{a}, {b}])",
+                           f"np.concatenate([{a}, {b}], axis=1)", f"np.stack([{a}, {b}])", f"{a}.dot({b})"])
+    if k == 9:
+        est = rng.choice(["lr_unfit", "lr_fit", "sc_fit", "LinearRegression()", "StandardScaler()"])
+        x = rng.choice(["m43", "m34", "v4", "df[['a']]", "m43[:, :2]", "m22"])
+        yv = rng.choice(["y4", "y3", "[1, 2, 3, 4]", "ser"])
+        return rng.choice([f"{est}.predict({x})", f"{est}.transform({x})", f"{est}.fit({x}, {yv})",
+                           f"{est}.score({x}, {yv})", f"train_test_split({x}, {yv})",
+                           f"train_test_split({x}, {yv}, test_size=0.5, random_state=0)"])
+    if k == 10:
+        return rng.choice([f"len({n})", f"int({rng.choice(['txt', '3.5', chr(39) + '7' + chr(39), 'half'])})",
+                           f"print({n})", f"str({n})", f"float({rng.choice(['txt', 'three', 'zero'])})",
+                           f"max({rng.choice(['lst', '[]', 'tup', 'txt'])})", f"sum({rng.choice(['lst', 'tup'])})"])
+    if k == 11:
+        body = rng.choice(['x', 'x * 2', 'x + 1', 'q'])
+        source = rng.choice(['lst', 'txt', 'dct', 'range(3)', '[]', 'df.columns'])
+        return f"[{body} for x in {source}]"
+    if k == 12:
+        left = rng.choice(['three', 'half', '10', 'lst[0]'])
+        return f"{left} {rng.choice(['/', '//', '%'])} {rng.choice(['zero', 'three', '0', '0.0', 'half'])}"
+    if k == 13:
+        return f"f'{{{n}}}'"
+    return f"{n}.{rng.choice(['lower()', 'upper()', 'keys()', 'append(1)', 'split()'])}"
+
+
+NUMPY_ATTRS = ["float_", "bool8", "product", "cumproduct", "sometrue", "alltrue", "Inf", "PINF", "NINF", "infty",
+               "NaN", "asfarray", "round_", "msort", "linalg", "random", "fft", "testing", "char", "rec", "strings",
+               "core", "ma", "typing", "dtypes", "exceptions", "matlib", "polynomial", "ctypeslib", "f2py",
+               "distutils", "array_api", "int0", "unicode_", "string_", "object0", "chararray", "nope", "zeros",
+               "float64", "long", "ulong", "bool", "object", "emath", "lib", "version", "__version__"]
+TRICKY = [
+    "df.set_index('c', inplace=True)\ndf.groupby('c')", "df.set_index('c', inplace=True)\ndf.sort_values('c')",
+    "df.loc[0, 'a']", "df.loc[0, 'z']", "df.loc['q', 'a']", "df.loc[:, ['a', 'z']]",
+    "class K:\n    x = {n}\n    def m(self, a={n}):\n        pass", "def g(a={n}):\n    pass", "h = lambda v={n}: v",
+    "print({n}, sep={lit})", "x = {n}\ndel x\nx", "del {n}\n{n}", "for i in lst:\n    pass\n{n}",
+    "if {n}:\n    pass", "from numpy import *\n{n}", "import numpy\nnumpy.{npattr}", "np.{npattr}",
+    "pd.{pdattr}", "txt.index('z')", "txt.split(1)", "txt.replace('t')", "int(txt)", "round(half)", "chr(three)",
+    "divmod(three, zero)", "lst * 2", "tup + lst", "dct | dct", "{{1}} - {{2}}", "txt * half", "txt % three",
+    "b'x' + 'y'", "a, b = dct", "[y for x in lst for y in range(x)]", "{{x for x in [[1]]}}",
+    "{{x: 1 for x in lst}}", "r = 1\nr += 'a'", "r = 'a'\nr *= 2\nr[5]", "t = (1,)\nt += (2,)\nt[2]",
+    "df['a'] == 1", "df['a'] == (1, 2)", "df[df['a'] == 1]", "(z := {n})\nz", "[(w := x) for x in lst]\nw",
+    "print(*lst)", "print(*{n})", "print(**dct)", "f'{{{n}!r:>10}}'", "type({n})", "isinstance({n}, int)",
+    "isinstance({n}, {n})", "len({n})", "str({n})[0]", "sorted({n})", "sum({n})", "max({n})", "list({n})",
+    "lr_fit.n_features_in_ + 1", "lr_unfit.coef_", "sc_fit.mean_[5]", "m43.shape[2]", "m43.T @ v4", "v4 @ m43",
+    "v3 @ v3", "v3 @ v4", "scalar0 @ v3", "np.dot(scalar0, v3)", "dfi[[0, 5]]", "dfi.drop(columns=[5])",
+    "mi.drop(columns=['a'])", "mi['z']", "dti.loc['2020', 'a']", "dti.loc[:, 'z']", "sub.drop(columns=['z'])",
+    "odict['z']", "ddict['z'] + 1", "mylist[9]", "idx[9]", "objs[9]", "strs[9]", "i8[-5]", "u8[3]",
+    "df.dropna(inplace=True)\ndf['z']", "df = df.dropna(inplace=True)\ndf['a']", "df['e'] = lst\ndf['e']",
+    "df['e'] = [1, 2, 3, 4]\ndf[['e', 'z']]", "df.rename(columns={{'a': 'b'}})['b']", "df.copy()['z']",
+    "df.head(2)['z']", "df.drop_duplicates()['z']", "df.reset_index(drop=True)['z']", "df.isna()['z']",
+    "train_test_split(m43, y3, test_size=2)", "train_test_split(m43, y3, stratify=y3)",
+    "train_test_split(m43, y3, test_size=1.5)", "lr_fit.predict(df[['a', 'b', 'c']])", "lr_fit.predict(dfi)",
+    "sc_fit.transform(dfi)", "LinearRegression(fit_intercept='x').fit(m43, y3)", "LinearRegression().fit(m43, y3)",
+    "LogisticRegression(C=-1).fit(m43, y3)", "StandardScaler().fit(m43, y3)", "m43.reshape(2, 2, -1)",
+    "df['e'] = 1\nalias['e']", "df['e'] = 1\nframes[0]['e']", "alias.drop(columns=['a'], inplace=True)\ndf['a']",
+    "frames[0].dropna(inplace=True)\nframes[0]['b']", "alias = alias.dropna(inplace=True)\ndf.head()",
+    "del df['{col}']\ndf['a']", "df.pop('{col}')", "df.columns = ['x', 'y', 'z']\ndf['{col}']",
+    "df.columns = ['x', 'y']", "alias.columns = ['a', 'b', 'e']\ndf['e']", "del frames[0]['a']\ndf['a']",
+    "s = df['a'].shape\ns[1]", "df.drop([9], inplace=True)", "df.drop(index=[0, 7])",
+    "df.drop(3)['a']", "dti.drop(['2020-01-01'])", "dfi.drop(1)", "df.drop('a')", "mi.drop(0)", "sub.drop(0)",
+    "df['a'].values @ m43", "m43.reshape(-1, -1)",
+    "pipe.predict(m43[:, :2])", "pipe.predict(m43)", "myest.predict(m43)", "myest.transform(m43)",
+    "myest.coef_", "pipe.fit(m43, y3)", "myest.fit(m43, y3)", "m43.reshape(0, -1)",
+    "np.zeros((2, 3)) + np.zeros((3, 2))", "np.zeros(0).reshape(-1, 3)",
+]
+PD_ATTRS = ["DataFrame", "read_csv", "Panel", "np", "datetime", "ExcelWriter", "api", "plotting", "testing",
+            "arrays", "tseries", "io", "core", "nope", "concat", "Series", "SparseArray", "datetools"]
+
+
+def _tricky(rng: random.Random, bound: List[str]) -> str:
+    t = rng.choice(TRICKY)
+    return t.format(n=_name(rng, bound), lit=_literal(rng), npattr=rng.choice(NUMPY_ATTRS),
+                    pdattr=rng.choice(PD_ATTRS), col=rng.choice(["a", "b", "z"]))
+
+
+def _stmt(rng: random.Random, bound: List[str]) -> str:
+    if rng.random() < 0.25:
+        return _tricky(rng, bound)
+    k = rng.randrange(10)
+    if k <= 4:
+        return _expr(rng, bound)
+    if k <= 6:
+        target = rng.choice(["r", "t", "u", "df", "lst", "nothing", "w"])
+        bound.append(target)
+        return f"{target} = {_expr(rng, bound)}"
+    if k == 7:
+        names = rng.choice(["p, q", "p, q, s", "p, *q", "p,"])
+        bound.extend(["p", "q"])
+        return f"{names} = {rng.choice(['lst', 'tup', 'txt', 'dct', 'df.shape', 'three', 'm43', 'v3', '[]'])}"
+    if k == 8:
+        col = rng.choice(["'a'", "'d'", "'e'"])
+        val = rng.choice(["[1, 2, 3, 4]", "[1, 2]", "0", "np.zeros(4)", "np.zeros(3)", "list(range(5))", "'k'"])
+        return rng.choice([f"df[{col}] = {val}", "df = df.dropna(inplace=True)", "df.dropna(inplace=True)",
+                           f"df.drop(columns=[{col}], inplace=True)", f"lst[{rng.choice(['0', '3', '-4'])}] = 1"])
+    return rng.choice([f"del {_name(rng, bound)}", f"(z := {_expr(rng, bound)})", "import numpy as np2",
+                       "from math import floor", "def fn(v):\n    return v", f"fn({_name(rng, bound)})"])
+
+
+def generate(n: int, seed: int = 0, max_statements: int = 6) -> List[str]:
+    rng = random.Random(seed)
+    cells = []
+    for _ in range(n):
+        bound: List[str] = []
+        cells.append("\n".join(_stmt(rng, bound) for _ in range(rng.randint(1, max_statements))))
+    return cells
+
+
+def verdict(result: dict, key: str = "claim") -> str:
+    """'false-claim', 'caught', 'missed', 'clean' or 'broken' for one executed cell, judging the
+    live checker's claim (`key="claim"`) or the replay adapter's (`key="replay_claim"`)."""
+    if result.get("checker_error") or result.get("setup_error"):
+        return "broken"
+    claim, raised = result.get(key), result.get("raised")
+    if claim is not None:
+        if raised is None or raised["exception"] != claim["exception"] or raised["line"] != claim["line"]:
+            return "false-claim"
+        return "caught"
+    return "missed" if raised is not None else "clean"

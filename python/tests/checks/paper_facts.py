@@ -1,0 +1,47 @@
+"""Records live values as the paper's runtime information (the JunoBench runinfo format), so the
+replay adapter can be checked against real execution exactly like the live one."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+
+def record(value: Any) -> Dict[str, Any]:
+    import sys
+
+    cls = type(value)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    pd = sys.modules.get("pandas")
+    np = sys.modules.get("numpy")
+    if pd is not None and cls is pd.DataFrame:
+        return {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape),
+                "per_column": {c: {"type": "unknown"} for c in list(value.columns)[:20]}}
+    if pd is not None and cls is pd.Series:
+        return {"type": "<class 'pandas.core.series.Series'>"}
+    if np is not None and cls is np.ndarray:
+        return {"type": "numpy.ndarray", "shape": tuple(value.shape), "dtype": str(value.dtype)}
+    if cls in (int, float, str, bool):
+        return {"type": f"<class '{cls.__name__}'>", "value": value}
+    if value is None:
+        return {"type": "<class 'NoneType'>"}
+    if cls in (list, tuple, dict):
+        return {"type": f"<class '{cls.__name__}'>", "length": len(value)}
+    if cls.__module__.startswith("sklearn."):
+        from sklearn.exceptions import NotFittedError
+        from sklearn.utils.validation import check_is_fitted
+
+        try:
+            check_is_fitted(value)
+            fitted = True
+        except NotFittedError:
+            fitted = False
+        except Exception:
+            fitted = None
+        n = getattr(value, "n_features_in_", None) if fitted else None
+        return {"type": f"<class '{name}'>", "class_name": cls.__name__, "module": cls.__module__,
+                "is_fitted": fitted, "fitted_attributes": {"n_features_in_": n}}
+    return {"type": f"<class '{name}'>"}
+
+
+def record_namespace(ns: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: record(v) for k, v in ns.items() if not k.startswith("_") and k not in ("In", "Out", "exit", "quit")}
