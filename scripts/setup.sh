@@ -44,8 +44,10 @@ if [ $TEST = 1 ]; then
 else
   pip_quiet .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
 fi
-jupyter labextension list 2>&1 | grep -q "crane-llm-jlab.*enabled.*OK" || { echo "labextension not registered" >&2; exit 1; }
-jupyter server extension list 2>&1 | grep -q "crane_llm.*enabled" || { echo "server extension not enabled" >&2; exit 1; }
+# Read the whole listing first: `grep -q` would close the pipe early and pipefail would report it.
+listing=$(jupyter labextension list 2>&1; jupyter server extension list 2>&1)
+grep -q "crane-llm-jlab.*enabled.*OK" <<<"$listing" || { echo "labextension not registered" >&2; exit 1; }
+grep -q "crane_llm.*enabled" <<<"$listing" || { echo "server extension not enabled" >&2; exit 1; }
 
 if [ $TEST = 1 ]; then
   step "Debian's chromium for the browser tests"

@@ -12,6 +12,8 @@ def install(ipython) -> None:
     recorder.install(ipython)
     if ipython is not None and hasattr(ipython, "register_magic_function"):
         register(ipython)
+    # Importing the checker costs 0.1-0.4 s; pay it here, at kernel start, not in the first check.
+    import crane_llm.checks  # noqa: F401
 
 
 def uninstall(ipython) -> None:
