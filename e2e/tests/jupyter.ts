@@ -6,11 +6,23 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 export type Host = 'lab' | 'notebook7';
 
-export function createNotebook(name: string, cells: string[]): void {
+/** Kernelspecs serve.py provides besides python3: another language, and Python without crane_llm. */
+export const KERNELS = {
+  python3: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' },
+  other: { name: 'crane-e2e-other', display_name: 'Other language (e2e)', language: 'r' },
+  bare: { name: 'crane-e2e-bare', display_name: 'Python without crane_llm (e2e)', language: 'python' }
+} as const;
+
+export function createNotebook(
+  name: string,
+  cells: string[],
+  kernel: keyof typeof KERNELS = 'python3',
+  root = process.env.CRANE_E2E_ROOT!
+): void {
   const content = {
     nbformat: 4,
     nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3 (ipykernel)', language: 'python' } },
+    metadata: { kernelspec: KERNELS[kernel] },
     cells: cells.map((source, i) => ({
       id: `cell-${i}`,
       cell_type: 'code',
@@ -20,13 +32,13 @@ export function createNotebook(name: string, cells: string[]): void {
       execution_count: null
     }))
   };
-  const root = process.env.CRANE_E2E_ROOT!;
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, name), JSON.stringify(content, null, 1));
 }
 
-export async function openNotebook(page: Page, host: Host, name: string): Promise<Locator> {
-  await page.goto(host === 'lab' ? `lab/tree/${name}?reset` : `notebooks/${name}`);
+/** `base`: another server's absolute base URL (e.g. one under a /user/<name>/ prefix). */
+export async function openNotebook(page: Page, host: Host, name: string, base = ''): Promise<Locator> {
+  await page.goto(base + (host === 'lab' ? `lab/tree/${name}?reset` : `notebooks/${name}`));
   const panel = page.locator('.jp-NotebookPanel').filter({ has: page.locator('.jp-Notebook') }).first();
   await expect(panel).toBeVisible({ timeout: 60_000 });
   await waitIdle(page);
@@ -50,10 +62,19 @@ export async function selectCell(page: Page, index: number): Promise<void> {
 }
 
 export async function runCell(page: Page, index: number, wait = true): Promise<void> {
-  await selectCell(page, index);
-  await page.keyboard.press('Control+Enter');
+  const prompt = cell(page, index).locator('.jp-InputPrompt');
+  const before = (await prompt.textContent()) ?? '';
+  // A keypress that lands while JupyterLab reloads its shortcuts (it does so after any settings
+  // change) is lost; press again only while the cell has visibly not been queued.
+  await expect(async () => {
+    if (((await prompt.textContent()) ?? '') === before) {
+      await selectCell(page, index);
+      await page.keyboard.press('Control+Enter');
+    }
+    await expect(prompt).not.toHaveText(before, { timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
   if (wait) {
-    await expect(cell(page, index).locator('.jp-InputPrompt')).toHaveText(/\[\d+\]/, { timeout: 60_000 });
+    await expect(prompt).toHaveText(/\[\d+\]/, { timeout: 60_000 });
   }
 }
 

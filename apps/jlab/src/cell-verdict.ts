@@ -1,24 +1,28 @@
 import type { Cell } from '@jupyterlab/cells';
+import { Signal, type ISignal } from '@lumino/signaling';
 import { PanelLayout, Widget } from '@lumino/widgets';
 import { madeStale, type CheckState, type StaleReason } from '@crane-llm/core';
-import { renderCheck } from './verdict-view';
+import { CheckRenderer, type ViewActions } from './verdict-view';
 
 /**
- * The box under a cell that shows its latest check. It owns nothing but the rendering: the
- * state comes from the check flow, and staleness from the notebook's signals.
+ * The box under a cell that shows its latest check. It owns the rendering and the cell's staleness
+ * on edit; the check flow feeds it states.
  */
 export class CellVerdict extends Widget {
-  private state: CheckState | null = null;
+  private readonly view: CheckRenderer;
+  private readonly changedSignal = new Signal<this, CheckState>(this);
+  actions: ViewActions = {};
 
-  constructor(private readonly cell: Cell) {
+  constructor(readonly cell: Cell) {
     super();
     this.addClass('crane-cell-verdict');
+    this.view = new CheckRenderer(this.node, () => this.actions);
     this.cell.model.sharedModel.changed.connect(this.onShared, this);
   }
 
   /** The cell's box, if a check has run on it. */
   static find(cell: Cell): CellVerdict | undefined {
-    return (cell.layout as PanelLayout).widgets.find(w => w instanceof CellVerdict) as CellVerdict | undefined;
+    return (cell.layout as PanelLayout | null)?.widgets.find(w => w instanceof CellVerdict) as CellVerdict | undefined;
   }
 
   static for(cell: Cell): CellVerdict {
@@ -29,19 +33,25 @@ export class CellVerdict extends Widget {
     return box;
   }
 
+  get changed(): ISignal<this, CheckState> {
+    return this.changedSignal;
+  }
+
   get current(): CheckState | null {
-    return this.state;
+    return this.view.state;
   }
 
   render(state: CheckState): void {
-    this.state = state;
-    this.node.replaceChildren(renderCheck(state));
+    if (this.isDisposed) return;
+    this.view.render(state);
+    this.changedSignal.emit(state);
   }
 
   markStale(reason: StaleReason): void {
-    if (this.state) {
-      const next = madeStale(this.state, reason);
-      if (next !== this.state) this.render(next);
+    const state = this.view.state;
+    if (state) {
+      const next = madeStale(state, reason);
+      if (next !== state) this.render(next);
     }
   }
 
@@ -51,7 +61,9 @@ export class CellVerdict extends Widget {
   }
 
   dispose(): void {
-    if (!this.isDisposed) this.cell.model?.sharedModel.changed.disconnect(this.onShared, this);
+    if (this.isDisposed) return;
+    this.cell.model?.sharedModel.changed.disconnect(this.onShared, this);
+    Signal.clearData(this);
     super.dispose();
   }
 }

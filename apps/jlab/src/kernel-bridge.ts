@@ -7,7 +7,17 @@ import { CheckResult, type CheckRequest } from '@crane-llm/core';
  * formats with the object's `_repr_json_`.
  */
 
-export class KernelProblemError extends Error {}
+export class KernelProblemError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'not-installed' | 'kernel' = 'kernel'
+  ) {
+    super(message);
+  }
+}
+
+export const NOT_INSTALLED_MESSAGE =
+  "crane_llm is not installed in this kernel's Python environment. Run `%pip install crane-llm` in a cell of this notebook, then restart the kernel and run your cells again.";
 
 const ENTRY = "__import__('crane_llm.kernel.entry', fromlist=['check'])";
 const SESSION = "__import__('crane_llm.kernel.session', fromlist=['install'])";
@@ -30,9 +40,7 @@ async function evaluate(kernel: Kernel.IKernelConnection, expression: string): P
   if (!answer) throw new KernelProblemError('The kernel did not answer the CRANE-LLM request.');
   if (answer.status !== 'ok') {
     if (answer.ename === 'ModuleNotFoundError' || answer.ename === 'ImportError') {
-      throw new KernelProblemError(
-        "crane_llm is not installed in this kernel's Python environment. Run `%pip install crane-llm` in a cell, then restart the kernel."
-      );
+      throw new KernelProblemError(NOT_INSTALLED_MESSAGE, 'not-installed');
     }
     throw new KernelProblemError(`The kernel could not run the check: ${String(answer.ename)}: ${String(answer.evalue)}`);
   }
@@ -49,7 +57,10 @@ export async function requestFacts(kernel: Kernel.IKernelConnection, req: CheckR
       "The kernel's crane_llm answered in a format this extension does not understand; make sure the kernel and JupyterLab use the same crane-llm version."
     );
   }
-  if (parsed.data.problem) throw new KernelProblemError(parsed.data.problem.message);
+  if (parsed.data.problem) {
+    const kind = parsed.data.problem.kind === 'not-installed' ? 'not-installed' : 'kernel';
+    throw new KernelProblemError(parsed.data.problem.message, kind);
+  }
   return parsed.data;
 }
 

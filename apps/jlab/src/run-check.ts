@@ -1,19 +1,64 @@
 import {
+  cancelled,
   certainCrash,
   concluded,
   failed,
   nothingCertain,
+  originFound,
+  promptBuilt,
+  rawReceived,
+  rawReset,
   started,
   stepEnded,
   stepStarted,
   type CheckRequest,
   type CheckResult,
-  type CheckState
+  type CheckState,
+  type OriginItem,
+  type ProblemKind,
+  type Verdict
 } from '@crane-llm/core';
 
-/** The effects a check needs, injected so the flow itself can be tested without a kernel. */
+/** What the provider side reports before a model call: enough to say where it goes and whether it can. */
+export interface ProviderInfo {
+  model: string | null;
+  /** Host (and port) of the provider, for the steps and the error messages. */
+  host: string;
+  keyFound: boolean;
+  keyRequired: boolean;
+}
+
+export interface PreparedPrompt {
+  /** What the sidebar shows as the prompt. */
+  text: string;
+  /** Shown as the step's detail, e.g. "about 1,200 tokens; cells 1-3 left out". */
+  detail: string;
+  /** Whatever the predict effect needs of it (the built prompt). */
+  payload?: unknown;
+}
+
+export interface ModelAnswer {
+  verdict: Verdict | null;
+  raw: string;
+  /** Why there is no verdict; `cancelled` when the signal stopped it. */
+  problem: { kind: string; message: string } | null;
+}
+
+/** The effects a check needs, injected so the flow itself can be tested without a kernel or a server. */
 export interface CheckEffects {
   facts(req: CheckRequest): Promise<CheckResult>;
+  provider(): Promise<ProviderInfo>;
+  prompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt;
+  predict(call: {
+    prompt: PreparedPrompt;
+    provider: ProviderInfo;
+    checkerRanFirst: boolean;
+    onText: (chunk: string) => void;
+    onRetry: () => void;
+    signal: AbortSignal;
+  }): Promise<ModelAnswer>;
+  /** The origin of the crash for a crash verdict; absent until the lineage is wired. */
+  origin?(verdict: Verdict, facts: CheckResult, cellId: string | null): OriginItem[];
 }
 
 export interface CheckOptions {
@@ -21,50 +66,153 @@ export interface CheckOptions {
   includeRuntimeInfo: boolean;
 }
 
+/** Why a running check was stopped from outside: the user, a kernel restart, a closed notebook. */
+export interface StopReason {
+  kind: 'cancel' | ProblemKind;
+  message: string;
+}
+
+export const NOTHING_CERTAIN_TEXT =
+  'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of, and nothing was sent to any model.';
+
+export function noKeyMessage(host: string): string {
+  return (
+    `No API key was found for ${host}, and "Use the LLM" is on. Set one in any notebook cell with ` +
+    '`import crane_llm; crane_llm.set_api_key("sk-...")` (or the CRANE_LLM_API_KEY environment variable), then check again; ' +
+    'or turn "Use the LLM" off to run the built-in checks only. The built-in checks already ran and found no certain crash.'
+  );
+}
+
 function checksDetail(facts: CheckResult): string {
   const stop = facts.checks.stoppedAt;
   const ms = `${facts.checks.elapsedMs.toFixed(1)} ms`;
   if (facts.checks.crash) return `found a certain ${facts.checks.crash.exception} (${ms})`;
-  return stop ? `nothing certain; stopped at ${stop.reason} (${ms})` : `nothing certain (${ms})`;
+  if (!stop) return `nothing certain; read the whole cell (${ms})`;
+  const where = stop.line === null || /\bline\b/.test(stop.reason) ? '' : ` at line ${stop.line}`;
+  return `nothing certain; stopped${where}: ${stop.reason} (${ms})`;
 }
 
 /**
- * One check of one cell: the built-in checks in the kernel first, then (when the model path is
- * wired) the model. Every intermediate state is emitted so the UI can show the steps as they happen.
+ * One check of one cell: the built-in checks in the kernel first, then, if they found nothing
+ * certain and the LLM is on, the prompt and the model. Every intermediate state is emitted so the
+ * UI shows the steps as they happen; a stop (cancel, kernel restart, closed notebook) ends it at
+ * once, and whatever arrives afterwards is ignored.
  */
 export async function runCheck(
   cell: { id: string | null; source: string },
   options: CheckOptions,
   effects: CheckEffects,
-  emit: (state: CheckState) => void
+  emit: (state: CheckState) => void,
+  signal: AbortSignal = new AbortController().signal
 ): Promise<CheckState> {
   let state = started(cell.id);
-  const update = (next: CheckState): CheckState => {
-    state = next;
-    emit(state);
+  const update = (next: (s: CheckState) => CheckState): CheckState => {
+    const after = next(state);
+    if (after !== state) {
+      state = after;
+      emit(state);
+    }
     return state;
   };
-  update(stepStarted(state, 'checks', 'Built-in checks on the live kernel state'));
-  let facts: CheckResult;
-  try {
-    facts = await effects.facts({
-      protocol: 1,
-      source: cell.source,
-      cellId: cell.id,
-      useLlm: options.useLlm,
-      includeRuntimeInfo: options.includeRuntimeInfo
-    });
-  } catch (error) {
-    return update(failed(state, error instanceof Error ? error.message : String(error)));
+  const onStop = () => {
+    const reason = signal.reason as StopReason | undefined;
+    if (!reason || reason.kind === 'cancel') update(cancelled);
+    else update(s => failed(s, reason.message, reason.kind as ProblemKind));
+  };
+  emit(state);
+  if (signal.aborted) {
+    onStop();
+    return state;
   }
-  update(stepEnded(state, 'checks', facts.checks.ran ? 'done' : 'skipped', facts.checks.ran ? checksDetail(facts) : 'skipped: runtime information is off'));
-  if (facts.checks.crash) return update(concluded(state, certainCrash(facts.checks.crash)));
-  return update(
-    concluded(
-      state,
-      nothingCertain(
-        'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of.'
-      )
-    )
-  );
+  signal.addEventListener('abort', onStop, { once: true });
+  try {
+    return await flow();
+  } finally {
+    signal.removeEventListener('abort', onStop);
+  }
+
+  async function flow(): Promise<CheckState> {
+    const checksOn = options.includeRuntimeInfo || !options.useLlm;
+    update(s =>
+      stepStarted(s, 'checks', checksOn ? 'Built-in checker on the live kernel state' : 'Reading the executed cells from the kernel')
+    );
+    // The provider settings are fetched alongside the kernel request: one round trip, not two in sequence.
+    const provider = options.useLlm ? effects.provider().then(ok, bad) : null;
+    let facts: CheckResult;
+    try {
+      facts = await effects.facts({
+        protocol: 1,
+        source: cell.source,
+        cellId: cell.id,
+        useLlm: options.useLlm,
+        includeRuntimeInfo: options.includeRuntimeInfo
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const kind: ProblemKind = (error as { kind?: string }).kind === 'not-installed' ? 'not-installed' : 'kernel';
+      return update(s => failed(s, message, kind));
+    }
+    if (signal.aborted) return state;
+    update(s =>
+      facts.checks.ran
+        ? stepEnded(s, 'checks', 'done', checksDetail(facts))
+        : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone')
+    );
+    if (facts.checks.crash) return finish(certainCrash(facts.checks.crash), facts);
+    if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
+
+    const settled = await provider!;
+    if (signal.aborted) return state;
+    if ('error' in settled) return update(s => failed(s, settled.error, 'server'));
+    const info = settled.value;
+    if (!info.keyFound && info.keyRequired) return update(s => failed(s, noKeyMessage(info.host), 'no-key'));
+
+    update(s => stepStarted(s, 'prompt', options.includeRuntimeInfo ? 'Building the prompt (code and runtime information)' : 'Building the prompt (code only)'));
+    let prompt: PreparedPrompt;
+    try {
+      prompt = effects.prompt(facts, cell.source, options.includeRuntimeInfo);
+    } catch (error) {
+      return update(s => failed(s, `The prompt could not be built: ${String(error)}`, 'internal'));
+    }
+    update(s => stepEnded(promptBuilt(s, prompt.text), 'prompt', 'done', prompt.detail));
+
+    update(s => stepStarted(s, 'model', `Waiting for ${info.model ?? 'the model'} at ${info.host}`));
+    const answer = await effects.predict({
+      prompt,
+      provider: info,
+      checkerRanFirst: facts.checks.ran,
+      onText: chunk => update(s => rawReceived(s, chunk)),
+      onRetry: () => update(rawReset),
+      signal
+    });
+    if (signal.aborted) return state;
+    if (!answer.verdict) {
+      if (answer.problem?.kind === 'cancelled') return update(cancelled);
+      // Keep what arrived: the raw text helps to see what went wrong.
+      if (answer.raw && !state.raw) update(s => rawReceived(s, answer.raw));
+      return update(s => failed(s, answer.problem?.message ?? 'The model call failed.', 'provider'));
+    }
+    if (answer.raw !== state.raw) update(s => rawReceived(rawReset(s), answer.raw));
+    const verdict = answer.verdict;
+    update(s => stepEnded(s, 'model', 'done', verdict.kind === 'unreadable' ? 'answered, but not with a readable verdict' : 'answered'));
+    return finish(verdict, facts);
+  }
+
+  function finish(verdict: Verdict, facts: CheckResult): CheckState {
+    update(s => concluded(s, verdict));
+    const crashed = verdict.kind === 'certain-crash' || verdict.kind === 'predicted-crash';
+    if (crashed && effects.origin) {
+      try {
+        const items = effects.origin(verdict, facts, cell.id);
+        if (items.length) update(s => originFound(s, items));
+      } catch {
+        // The origin is an aid: without it the verdict still stands.
+      }
+    }
+    return state;
+  }
 }
+
+type Settled<T> = { value: T } | { error: string };
+const ok = <T>(value: T): Settled<T> => ({ value });
+const bad = (error: unknown): Settled<never> => ({ error: error instanceof Error ? error.message : String(error) });

@@ -5,16 +5,47 @@ import {
   headlineOf,
   type CheckState,
   type Colour,
+  type OriginItem,
+  type ProblemKind,
   type Step
 } from '@crane-llm/core';
 
 /**
  * Draws a CheckState as DOM. Pure with respect to the notebook: it only builds elements, so the
- * same view serves the box under the cell and the sidebar.
+ * same view serves the box under the cell and the sidebar. Actions arrive as callbacks.
  */
+
+export interface ViewActions {
+  cancel?(): void;
+  showDetails?(): void;
+  jumpTo?(cellId: string): void;
+}
 
 const ICON: Record<Colour, string> = { red: '✖', green: '✔', amber: '?', blue: 'ℹ', grey: '◷' };
 const STEP_ICON: Record<Step['status'], string> = { running: '…', done: '✓', skipped: '–', failed: '✖' };
+const STEP_STATUS_TEXT: Record<Step['status'], string> = {
+  running: 'in progress',
+  done: 'done',
+  skipped: 'skipped',
+  failed: 'failed'
+};
+
+const PROBLEM_TITLE: Record<ProblemKind, string> = {
+  'no-kernel': 'No kernel',
+  'not-python': 'Not a Python kernel',
+  busy: 'The notebook is busy',
+  'not-installed': 'crane_llm is not installed in this kernel',
+  kernel: 'The kernel could not run the check',
+  'kernel-restarted': 'The kernel restarted during the check',
+  closed: 'The notebook was closed during the check',
+  'no-key': 'No API key',
+  server: 'The CRANE-LLM server extension did not answer',
+  provider: 'The model call failed',
+  internal: 'The check could not finish'
+};
+
+/** How much of a growing response the box under the cell shows; the sidebar shows it all. */
+export const RAW_TAIL_CHARS = 600;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -23,46 +54,176 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: s
   return node;
 }
 
+function button(cls: string, text: string, onClick: () => void, title?: string): HTMLButtonElement {
+  const b = el('button', `jp-Button jp-mod-minimal crane-button ${cls}`, text);
+  b.type = 'button';
+  if (title) b.title = title;
+  b.addEventListener('click', event => {
+    event.preventDefault();
+    event.stopPropagation();
+    onClick();
+  });
+  return b;
+}
+
 export function renderSteps(steps: readonly Step[]): HTMLElement {
   const list = el('ol', 'crane-steps');
+  list.setAttribute('aria-label', 'Steps');
   for (const step of steps) {
     const item = el('li', `crane-step crane-step-${step.status}`);
     item.dataset.step = step.id;
-    item.append(el('span', 'crane-step-icon', STEP_ICON[step.status]), el('span', 'crane-step-label', step.label));
+    item.dataset.status = step.status;
+    const icon = el('span', 'crane-step-icon', STEP_ICON[step.status]);
+    icon.setAttribute('aria-label', STEP_STATUS_TEXT[step.status]);
+    item.append(icon, el('span', 'crane-step-label', step.label));
     if (step.detail) item.append(el('span', 'crane-step-detail', step.detail));
     list.append(item);
   }
   return list;
 }
 
-export function renderCheck(state: CheckState): HTMLElement {
+/** The last part of a streamed response: the user sees it grow without the box growing forever. */
+export function rawTail(raw: string, limit = RAW_TAIL_CHARS): string {
+  return raw.length <= limit ? raw : `…${raw.slice(raw.length - limit)}`;
+}
+
+export function renderOrigin(items: readonly OriginItem[], actions: ViewActions = {}): HTMLElement {
+  const box = el('div', 'crane-origin');
+  box.append(el('div', 'crane-origin-title', 'Origin of the crash'));
+  const list = el('ul', 'crane-origin-list');
+  for (const item of items) {
+    const entry = el('li', 'crane-origin-item');
+    const label = item.sentence;
+    const target =
+      item.cellId && actions.jumpTo
+        ? button('crane-origin-entry', label, () => actions.jumpTo!(item.cellId!), 'Jump to this cell')
+        : el('span', 'crane-origin-entry', label);
+    if (item.cellId) target.dataset.cellId = item.cellId;
+    entry.append(target);
+    // The flags are for scanning; the sentence may already say the same in words.
+    if (item.codeOnly) {
+      entry.append(el('span', 'crane-origin-flag', /before recording|code only/i.test(label) ? 'code only' : 'ran before recording began: known from its code only'));
+    }
+    if (item.editedSinceRun) entry.append(el('span', 'crane-origin-flag crane-origin-edited', 'edited since it ran'));
+    list.append(entry);
+  }
+  box.append(list);
+  return box;
+}
+
+export interface ViewOptions {
+  /** Show the whole streamed response rather than its tail. */
+  fullRaw?: boolean;
+  /** Show a finished check's steps unfolded (the sidebar) rather than folded (under the cell). */
+  stepsOpen?: boolean;
+}
+
+export function renderCheck(state: CheckState, actions: ViewActions = {}, options: ViewOptions = {}): HTMLElement {
   const box = el('div', 'crane-verdict');
   box.setAttribute('role', 'status');
+  box.dataset.phase = state.phase;
+  const tools = el('span', 'crane-tools');
+  if (actions.showDetails) tools.append(button('crane-details', 'Details', actions.showDetails, 'Show the prompt and the raw response in the CRANE-LLM sidebar'));
+
   if (state.phase === 'running' || state.phase === 'cancelled') {
-    box.classList.add('crane-progress');
-    box.append(el('div', 'crane-headline', state.phase === 'running' ? 'CRANE-LLM is checking this cell…' : 'Check cancelled.'));
-    box.append(renderSteps(state.steps));
+    box.classList.add(state.phase === 'running' ? 'crane-progress' : 'crane-cancelled');
+    const head = el('div', 'crane-headline');
+    head.append(
+      el('span', 'crane-icon', state.phase === 'running' ? '⟳' : '■'),
+      el('span', 'crane-title', state.phase === 'running' ? 'CRANE-LLM is checking this cell…' : 'Check cancelled. Nothing was changed.')
+    );
+    if (state.phase === 'running' && actions.cancel) tools.prepend(button('crane-cancel', 'Cancel', actions.cancel, 'Stop this check'));
+    head.append(tools);
+    box.append(head, renderSteps(state.steps));
+    if (state.raw) {
+      const raw = el('pre', 'crane-raw crane-raw-live', options.fullRaw ? state.raw : rawTail(state.raw));
+      raw.setAttribute('aria-label', 'Raw response so far');
+      // The box is a status region; announcing every streamed chunk would drown a screen reader.
+      raw.setAttribute('aria-live', 'off');
+      box.append(raw);
+    }
     return box;
   }
+
   if (state.phase === 'failed' || !state.verdict) {
     box.classList.add('crane-error');
-    box.append(el('div', 'crane-headline', `⚠ ${state.error ?? 'The check could not finish.'}`));
+    if (state.problem) box.dataset.problem = state.problem;
+    const head = el('div', 'crane-headline');
+    head.append(el('span', 'crane-icon', '⚠'), el('span', 'crane-title', PROBLEM_TITLE[state.problem ?? 'internal']), tools);
+    box.append(head, el('div', 'crane-explanation', state.error ?? 'The check could not finish.'));
     if (state.steps.length) box.append(renderSteps(state.steps));
     return box;
   }
+
   const verdict = state.verdict;
   const colour = colourOf(verdict.kind, state.stale !== null);
   box.classList.add(`crane-${colour}`);
   box.dataset.colour = colour;
   box.dataset.kind = verdict.kind;
   const head = el('div', 'crane-headline');
-  head.append(el('span', 'crane-icon', ICON[colour]), el('span', 'crane-title', headlineOf(verdict)));
-  head.append(el('span', 'crane-badge', badgeOf(verdict)));
+  const icon = el('span', 'crane-icon', ICON[colour]);
+  icon.setAttribute('aria-hidden', 'true');
+  head.append(icon, el('span', 'crane-title', headlineOf(verdict)), el('span', 'crane-badge', badgeOf(verdict)), tools);
   box.append(head);
   if (verdict.explanation) box.append(el('div', 'crane-explanation', verdict.explanation));
   if (verdict.source.type === 'llm' && verdict.checkerRanFirst) {
     box.append(el('div', 'crane-note', 'The built-in checker ran first and found no certain crash.'));
   }
+  if (verdict.source.type === 'llm' && !verdict.checkerRanFirst) {
+    box.append(el('div', 'crane-note', 'Runtime information was off: the model saw the code alone, and the built-in checks were skipped.'));
+  }
+  if (state.origin.length) box.append(renderOrigin(state.origin, actions));
   if (state.stale) box.append(el('div', 'crane-stale', STALE_TEXT[state.stale]));
+  if (state.steps.length) {
+    const steps = el('details', 'crane-steps-done');
+    steps.open = options.stepsOpen ?? false;
+    steps.append(el('summary', 'crane-steps-summary', 'Steps'), renderSteps(state.steps));
+    box.append(steps);
+  }
   return box;
+}
+
+/**
+ * Keeps a rendered check up to date. While only the streamed text grows, it updates that text in
+ * place, so a click on Cancel is never lost to a re-render mid-press.
+ */
+export class CheckRenderer {
+  private last: CheckState | null = null;
+
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly actions: () => ViewActions,
+    private readonly options: ViewOptions = {}
+  ) {}
+
+  get state(): CheckState | null {
+    return this.last;
+  }
+
+  render(state: CheckState | null): void {
+    const prev = this.last;
+    this.last = state;
+    if (!state) {
+      this.host.replaceChildren();
+      return;
+    }
+    if (prev && prev !== state && onlyRawGrew(prev, state)) {
+      const raw = this.host.querySelector<HTMLElement>('.crane-raw-live');
+      if (raw) {
+        raw.textContent = this.options.fullRaw ? state.raw : rawTail(state.raw);
+        return;
+      }
+    }
+    this.host.replaceChildren(renderCheck(state, this.actions(), this.options));
+  }
+
+  refresh(): void {
+    const s = this.last;
+    this.last = null;
+    this.render(s);
+  }
+}
+
+function onlyRawGrew(a: CheckState, b: CheckState): boolean {
+  return a.phase === 'running' && b.phase === 'running' && a.steps === b.steps && a.prompt === b.prompt && a.raw !== b.raw;
 }

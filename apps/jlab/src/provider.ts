@@ -1,0 +1,48 @@
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+import { SETTINGS_PATH, ServerSettings, type FetchLike } from '@crane-llm/prompt';
+
+/**
+ * The browser's side of the Jupyter server extension: the resolved provider settings (never the
+ * key) and a fetch that goes through ServerConnection, so the base URL prefix (JupyterHub's
+ * /user/<name>/), the token and the XSRF cookie are always right.
+ */
+
+export class ServerExtensionError extends Error {}
+
+export function serverSettings(): ServerConnection.ISettings {
+  return ServerConnection.makeSettings();
+}
+
+/** A fetch for the openai SDK whose requests carry the server's credentials. */
+export function serverFetch(settings: ServerConnection.ISettings = serverSettings()): FetchLike {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return ServerConnection.makeRequest(url, init ?? {}, settings);
+  };
+}
+
+export async function fetchProviderSettings(settings: ServerConnection.ISettings = serverSettings()): Promise<ServerSettings> {
+  const url = URLExt.join(settings.baseUrl, SETTINGS_PATH);
+  let response: Response;
+  try {
+    response = await ServerConnection.makeRequest(url, { method: 'GET' }, settings);
+  } catch {
+    throw new ServerExtensionError('The Jupyter server could not be reached for the CRANE-LLM settings.');
+  }
+  if (response.status === 404) {
+    throw new ServerExtensionError(
+      "The CRANE-LLM server extension is not enabled in this Jupyter server. Run `jupyter server extension enable crane_llm`, then restart Jupyter."
+    );
+  }
+  if (!response.ok) {
+    throw new ServerExtensionError(`The CRANE-LLM server extension answered HTTP ${response.status} for its settings.`);
+  }
+  const parsed = ServerSettings.safeParse(await response.json());
+  if (!parsed.success) {
+    throw new ServerExtensionError(
+      'The CRANE-LLM server extension answered in a format this extension does not understand; make sure both come from the same crane-llm version.'
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckRequest, CheckResult, CheckState, Verdict } from '@crane-llm/core';
+import { NOTHING_CERTAIN_TEXT, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
+
+/**
+ * The check flow with its effects replaced by plain functions: what it asks for, in which order,
+ * and every state it shows. (The real kernel, server and provider are exercised by the e2e.)
+ */
+
+function facts(overrides: Partial<CheckResult['checks']> = {}): CheckResult {
+  return {
+    protocol: 1,
+    craneVersion: '0.1.0',
+    python: '3.11',
+    checks: { ran: true, crash: null, stoppedAt: { line: 2, reason: 'a call to a user function' }, elapsedMs: 1.5, ...overrides },
+    usedNames: ['df'],
+    runtimeInfo: null,
+    executed: [{ executionCount: 1, cellId: 'a', code: 'df = 1' }],
+    log: null,
+    problem: null
+  };
+}
+
+const provider: ProviderInfo = { model: 'fake-model', host: '127.0.0.1:9', keyFound: true, keyRequired: true };
+const predicted: Verdict = {
+  kind: 'predicted-crash',
+  source: { type: 'llm', model: 'fake-model' },
+  exception: 'KeyError',
+  line: 1,
+  explanation: 'b is not a column',
+  variables: ['df'],
+  checkerRanFirst: true
+};
+
+function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) => void, signal: AbortSignal) => Promise<ModelAnswer> } = {}) {
+  const calls: string[] = [];
+  const requests: CheckRequest[] = [];
+  const states: CheckState[] = [];
+  const effects: CheckEffects = {
+    facts: async req => {
+      calls.push('facts');
+      requests.push(req);
+      return facts();
+    },
+    provider: async () => {
+      calls.push('provider');
+      return provider;
+    },
+    prompt: (_f, source, runinfo) => {
+      calls.push(`prompt:${runinfo}`);
+      return { text: `PROMPT ${source}`, detail: 'about 10 tokens' };
+    },
+    predict: async call => {
+      calls.push(`predict:${call.checkerRanFirst}`);
+      if (over.answer) return over.answer(call.onText, call.signal);
+      call.onText('{"crash": ');
+      call.onText('true}');
+      return { verdict: predicted, raw: '{"crash": true}', problem: null };
+    },
+    ...over
+  };
+  return { calls, requests, states, effects, emit: (s: CheckState) => states.push(s) };
+}
+
+const cell = { id: 'c1', source: "df['b']" };
+
+describe('runCheck', () => {
+  it('LLM off: only the checks, nothing certain is blue, nothing sent', async () => {
+    const h = harness();
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(h.calls).toEqual(['facts']);
+    expect(h.requests[0]).toMatchObject({ useLlm: false, includeRuntimeInfo: true, source: "df['b']", cellId: 'c1' });
+    expect(end.verdict).toMatchObject({ kind: 'nothing-certain', explanation: NOTHING_CERTAIN_TEXT });
+    expect(end.steps).toEqual([
+      expect.objectContaining({ id: 'checks', status: 'done', detail: expect.stringContaining('stopped at line 2: a call to a user function') })
+    ]);
+  });
+
+  it('LLM off ignores runtime info off: the checks still run', async () => {
+    const h = harness();
+    await runCheck(cell, { useLlm: false, includeRuntimeInfo: false }, h.effects, h.emit);
+    expect(h.calls).toEqual(['facts']);
+    expect(h.states.at(-1)!.steps[0].label).toMatch(/Built-in checker/);
+  });
+
+  it('a certain crash stops before the model', async () => {
+    const crash = { exception: 'NameError', line: 1, column: 0, message: "name 'x' is not defined", rule: 'undefined-name', variables: ['x'] };
+    const h = harness({ facts: async () => ({ ...facts(), checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.verdict).toMatchObject({ kind: 'certain-crash', exception: 'NameError' });
+    expect(h.calls).not.toContain('predict:true');
+  });
+
+  it('LLM on: steps in order, the raw response grows, then the verdict', async () => {
+    const h = harness();
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(h.calls).toEqual(['provider', 'facts', 'prompt:true', 'predict:true']);
+    const order = h.states.map(s => s.steps.map(x => `${x.id}:${x.status}`).join(','));
+    expect(order).toContain('checks:running');
+    expect(order).toContain('checks:done,prompt:running');
+    expect(order).toContain('checks:done,prompt:done,model:running');
+    const raws = h.states.map(s => s.raw).filter((r, i, all) => r !== all[i - 1]);
+    expect(raws).toEqual(['', '{"crash": ', '{"crash": true}']);
+    expect(end).toMatchObject({ phase: 'done', prompt: "PROMPT df['b']", raw: '{"crash": true}' });
+    expect(end.verdict).toBe(predicted);
+  });
+
+  it('runtime info off: the checks are skipped and the model gets the code only', async () => {
+    const h = harness({ facts: async () => ({ ...facts({ ran: false, stoppedAt: null }) }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: false }, h.effects, h.emit);
+    expect(h.calls).toEqual(['provider', 'prompt:false', 'predict:false']);
+    expect(end.steps[0]).toMatchObject({ id: 'checks', status: 'skipped' });
+    expect(end.steps[1].label).toMatch(/code only/);
+  });
+
+  it('no key with the LLM on: says how to set one, after the checks ran', async () => {
+    const h = harness({ provider: async () => ({ ...provider, keyFound: false }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'no-key' });
+    expect(end.error).toMatch(/crane_llm\.set_api_key/);
+    expect(end.error).toMatch(/built-in checks already ran/);
+    expect(end.steps[0].status).toBe('done');
+    expect(h.calls).not.toContain('predict:true');
+  });
+
+  it('a local server needs no key', async () => {
+    const h = harness({ provider: async () => ({ ...provider, keyFound: false, keyRequired: false }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.phase).toBe('done');
+  });
+
+  it('the server extension not answering is its own error', async () => {
+    const h = harness({ provider: async () => Promise.reject(new Error('not enabled')) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'server', error: 'not enabled' });
+  });
+
+  it('kernel without crane_llm: the not-installed problem', async () => {
+    const error = Object.assign(new Error('Run `%pip install crane-llm`'), { kind: 'not-installed' });
+    const h = harness({ facts: async () => Promise.reject(error) });
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'not-installed' });
+    expect(end.steps[0].status).toBe('failed');
+  });
+
+  it('a provider problem fails with its message and keeps the raw text', async () => {
+    const h = harness({ answer: async () => ({ verdict: null, raw: 'partial', problem: { kind: 'rate-limit', message: 'HTTP 429' } }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'provider', error: 'HTTP 429', raw: 'partial' });
+  });
+
+  it('cancel while the model streams: cancelled at once, later chunks ignored', async () => {
+    const controller = new AbortController();
+    let release!: () => void;
+    const h = harness({
+      answer: (onText, signal) =>
+        new Promise(resolve => {
+          onText('{"cra');
+          release = () => {
+            onText('sh": true}');
+            resolve({ verdict: signal.aborted ? null : predicted, raw: '', problem: { kind: 'cancelled', message: 'x' } });
+          };
+        })
+    });
+    const running = runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    await new Promise(r => setTimeout(r, 0));
+    controller.abort({ kind: 'cancel', message: 'Cancelled.' });
+    expect(h.states.at(-1)!.phase).toBe('cancelled');
+    release();
+    const end = await running;
+    expect(end).toMatchObject({ phase: 'cancelled', raw: '{"cra', verdict: null });
+    expect(end.steps.map(s => s.status)).toEqual(['done', 'done', 'skipped']);
+  });
+
+  it('a kernel restart during the kernel request fails with that reason', async () => {
+    const controller = new AbortController();
+    let answer!: (r: CheckResult) => void;
+    const h = harness({ facts: () => new Promise(r => (answer = r)) });
+    const running = runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    controller.abort({ kind: 'kernel-restarted', message: 'The kernel restarted' });
+    answer(facts());
+    const end = await running;
+    expect(end).toMatchObject({ phase: 'failed', problem: 'kernel-restarted', error: 'The kernel restarted', verdict: null });
+  });
+
+  it('the notebook closed before the check began: it never runs', async () => {
+    const controller = new AbortController();
+    controller.abort({ kind: 'closed', message: 'closed' });
+    const h = harness();
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    expect(end.problem).toBe('closed');
+    expect(h.calls).toEqual([]);
+  });
+
+  it('adds the origin of the crash to a crash verdict', async () => {
+    const item = { cellId: 'a', variable: 'df', note: 'assigned df (line 1)', sentence: 'Cell 1 assigned `df` at line 1.', line: 1, codeOnly: false, editedSinceRun: false };
+    const h = harness({ origin: () => [item] });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.origin).toEqual([item]);
+  });
+});

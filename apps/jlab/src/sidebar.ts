@@ -1,0 +1,158 @@
+import type { NotebookPanel } from '@jupyterlab/notebook';
+import { Widget } from '@lumino/widgets';
+import type { ServerSettings } from '@crane-llm/prompt';
+import type { CheckCenter } from './check-center';
+import { switchControls, type SwitchStore } from './switches';
+import { CheckRenderer, type ViewActions } from './verdict-view';
+
+export const SIDEBAR_ID = 'crane-llm-sidebar';
+
+/** Provider settings as the sidebar shows them: what is in effect and where it came from, never the key. */
+export function renderProvider(settings: ServerSettings | null, error: string | null): HTMLElement {
+  const box = document.createElement('dl');
+  box.className = 'crane-provider';
+  const row = (name: string, value: string, from?: string) => {
+    const dt = document.createElement('dt');
+    dt.textContent = name;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    dd.dataset.setting = name;
+    if (from) {
+      const src = document.createElement('span');
+      src.className = 'crane-provider-source';
+      src.textContent = `from ${from}`;
+      dd.append(document.createElement('br'), src);
+    }
+    box.append(dt, dd);
+  };
+  if (error) {
+    const p = document.createElement('p');
+    p.className = 'crane-provider-error';
+    p.textContent = error;
+    box.append(p);
+    return box;
+  }
+  if (!settings) {
+    row('Model', 'loading…');
+    return box;
+  }
+  row('Model', settings.model ?? 'not set', settings.sources.model.label);
+  row('base_url', settings.baseUrl ?? 'none (OpenAI Responses API)', settings.sources.baseUrl.label);
+  row('API', settings.apiKind === 'responses' ? 'Responses API' : 'Chat Completions');
+  const key = settings.keyFound ? 'found' : settings.keyRequired ? 'not found' : 'not needed (local server)';
+  row('API key', key, settings.keyFound ? settings.sources.apiKey.label : undefined);
+  return box;
+}
+
+function section(title: string, cls: string, open = true): { root: HTMLDetailsElement; body: HTMLElement } {
+  const root = document.createElement('details');
+  root.className = `crane-section ${cls}`;
+  root.open = open;
+  const summary = document.createElement('summary');
+  summary.textContent = title;
+  const body = document.createElement('div');
+  body.className = 'crane-section-body';
+  root.append(summary, body);
+  return { root, body };
+}
+
+/**
+ * The right sidebar: the latest check of the current notebook (verdict, steps, origin, prompt,
+ * raw response), the two switches, and the provider settings in effect.
+ */
+export class CraneSidebar extends Widget {
+  private panel: NotebookPanel | null = null;
+  private readonly subject = document.createElement('div');
+  private readonly verdictHost = document.createElement('div');
+  private readonly verdict: CheckRenderer;
+  private readonly promptText = document.createElement('pre');
+  private readonly rawText = document.createElement('pre');
+  private readonly providerHost = document.createElement('div');
+  private readonly disposeSwitches: () => void;
+
+  constructor(
+    private readonly center: CheckCenter,
+    switches: SwitchStore,
+    private readonly actionsFor: (panel: NotebookPanel) => ViewActions,
+    private readonly loadProvider: () => Promise<ServerSettings>
+  ) {
+    super();
+    this.id = SIDEBAR_ID;
+    this.addClass('crane-sidebar');
+    this.title.caption = 'CRANE-LLM';
+    // The sidebar is where Details leads, so it has no Details button of its own.
+    this.verdict = new CheckRenderer(this.verdictHost, () => (this.panel ? { ...this.actionsFor(this.panel), showDetails: undefined } : {}), {
+      stepsOpen: true
+    });
+
+    const head = document.createElement('header');
+    head.className = 'crane-sidebar-head';
+    const title = document.createElement('h2');
+    title.textContent = 'CRANE-LLM';
+    this.subject.className = 'crane-sidebar-subject';
+    head.append(title, this.subject);
+
+    this.verdictHost.className = 'crane-sidebar-verdict';
+    const prompt = section('Prompt', 'crane-section-prompt', false);
+    this.promptText.className = 'crane-prompt';
+    prompt.body.append(this.promptText);
+    const raw = section('Raw response', 'crane-section-raw');
+    this.rawText.className = 'crane-raw crane-raw-full';
+    raw.body.append(this.rawText);
+    const sw = section('Switches', 'crane-section-switches');
+    const controls = switchControls(switches, 'crane-sidebar');
+    sw.body.append(controls.node);
+    this.disposeSwitches = controls.dispose;
+    const provider = section('Provider settings in effect', 'crane-section-provider');
+    this.providerHost.className = 'crane-provider-host';
+    provider.body.append(this.providerHost);
+
+    this.node.append(head, this.verdictHost, prompt.root, raw.root, sw.root, provider.root);
+    center.changed.connect(this.onChanged, this);
+    this.show_(null);
+    void this.refreshProvider();
+  }
+
+  /** Follow the notebook the user is looking at. */
+  follow(panel: NotebookPanel | null): void {
+    this.panel = panel;
+    this.show_(panel);
+  }
+
+  async refreshProvider(): Promise<void> {
+    this.providerHost.replaceChildren(renderProvider(null, null));
+    try {
+      this.providerHost.replaceChildren(renderProvider(await this.loadProvider(), null));
+    } catch (error) {
+      this.providerHost.replaceChildren(renderProvider(null, error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  private onChanged(_: CheckCenter, panel: NotebookPanel): void {
+    if (panel === this.panel) this.show_(panel);
+  }
+
+  private show_(panel: NotebookPanel | null): void {
+    const latest = panel ? this.center.latestOf(panel) : null;
+    if (!panel) {
+      this.subject.textContent = 'Open a notebook to check its cells.';
+    } else if (!latest) {
+      this.subject.textContent = `${panel.context.localPath}: no check yet. Select a cell and click CRANE-LLM in the toolbar.`;
+    } else {
+      const index = panel.content.widgets.indexOf(latest.cell);
+      this.subject.textContent = `${panel.context.localPath}, cell ${index + 1}`;
+    }
+    this.verdict.render(latest?.state ?? null);
+    const state = latest?.state;
+    this.promptText.textContent = state?.prompt ?? (state ? 'No prompt: nothing was sent to a model for this check.' : '');
+    const waiting = state?.phase === 'running' && state.prompt !== null;
+    this.rawText.textContent = state?.raw || (!state ? '' : waiting ? 'Waiting for the first words…' : 'No response: no model was asked for this check.');
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.center.changed.disconnect(this.onChanged, this);
+    this.disposeSwitches();
+    super.dispose();
+  }
+}

@@ -1,0 +1,88 @@
+import { CommandToolbarButton, LabIcon } from '@jupyterlab/ui-components';
+import type { CommandRegistry } from '@lumino/commands';
+import { Panel } from '@lumino/widgets';
+import { switchControls, type SwitchStore } from './switches';
+
+export const craneIcon = new LabIcon({
+  name: 'crane-llm:icon',
+  svgstr:
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 24 24">' +
+    '<path class="jp-icon3" fill="#616161" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16z"/>' +
+    '<path class="jp-icon3" fill="#616161" d="M11 6h2v7h-2zM11 15h2v2h-2z"/></svg>'
+});
+
+const HIDE_DELAY_MS = 250;
+/** Each popup's controls need ids of their own. */
+let popupCount = 0;
+
+/**
+ * The toolbar's CRANE-LLM button. A click runs the check; hovering (or focusing) it opens a small
+ * popup with the two switches. The popup lives on document.body so the toolbar's own overflow
+ * handling never clips it.
+ */
+export class CraneToolbarItem extends Panel {
+  private readonly popup: HTMLElement;
+  private readonly disposeControls: () => void;
+  private hideTimer: number | null = null;
+
+  constructor(commands: CommandRegistry, commandId: string, switches: SwitchStore) {
+    super();
+    this.addClass('crane-toolbar-item');
+    this.addWidget(new CommandToolbarButton({ commands, id: commandId, args: { toolbar: true }, icon: craneIcon, label: 'CRANE-LLM' }));
+    this.popup = document.createElement('div');
+    this.popup.className = 'crane-switch-popup';
+    this.popup.setAttribute('role', 'dialog');
+    this.popup.setAttribute('aria-label', 'CRANE-LLM switches');
+    const title = document.createElement('div');
+    title.className = 'crane-switch-popup-title';
+    title.textContent = 'CRANE-LLM';
+    const controls = switchControls(switches, `crane-popup-${popupCount++}`);
+    this.disposeControls = controls.dispose;
+    this.popup.append(title, controls.node);
+    for (const node of [this.node, this.popup]) {
+      node.addEventListener('mouseenter', this.open);
+      node.addEventListener('mouseleave', () => this.closeSoon(false));
+      node.addEventListener('focusin', this.open);
+      node.addEventListener('focusout', () => this.closeSoon(true));
+    }
+    this.popup.addEventListener('keydown', event => {
+      if (event.key === 'Escape') this.hidePopup();
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.popup.isConnected;
+  }
+
+  private readonly open = (): void => {
+    if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
+    this.hideTimer = null;
+    if (!this.isAttached || this.isOpen) return;
+    const rect = this.node.getBoundingClientRect();
+    this.popup.style.top = `${Math.round(rect.bottom + 2)}px`;
+    this.popup.style.left = `${Math.round(Math.max(4, Math.min(rect.left, window.innerWidth - 330)))}px`;
+    document.body.append(this.popup);
+  };
+
+  /** The pointer leaving closes it; focus leaving closes it unless the pointer is still over it. */
+  private closeSoon(focusLeft: boolean): void {
+    if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
+    this.hideTimer = window.setTimeout(() => this.hidePopup(focusLeft), HIDE_DELAY_MS);
+  }
+
+  private hidePopup(focusLeft = true): void {
+    this.hideTimer = null;
+    if (this.node.matches(':hover') || this.popup.matches(':hover')) return;
+    const focused = this.popup.contains(document.activeElement) || this.node.contains(document.activeElement);
+    if (focusLeft && focused) return;
+    this.popup.remove();
+  }
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
+    this.popup.remove();
+    this.disposeControls();
+    super.dispose();
+  }
+}
