@@ -90,7 +90,11 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     void switches.restore().catch(() => undefined);
     const server = serverSettings();
     const fetch = serverFetch(server);
-    const loadProvider = () => fetchProviderSettings(server);
+    const configuredModel = async (): Promise<string> => {
+      const model = registry ? (await registry.load(PLUGIN_ID)).composite.model : '';
+      return typeof model === 'string' ? model.trim() : '';
+    };
+    const loadProvider = async () => fetchProviderSettings(server, await configuredModel());
 
     const actionsFor = (panel: NotebookPanel): ViewActions => ({
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),

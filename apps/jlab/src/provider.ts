@@ -22,8 +22,13 @@ export function serverFetch(settings: ServerConnection.ISettings = serverSetting
   };
 }
 
-export async function fetchProviderSettings(settings: ServerConnection.ISettings = serverSettings()): Promise<ServerSettings> {
-  const url = URLExt.join(settings.baseUrl, SETTINGS_PATH);
+/** `model`: the extension's own model setting, which the server ranks first (an explicit argument). */
+export async function fetchProviderSettings(
+  settings: ServerConnection.ISettings = serverSettings(),
+  model = ''
+): Promise<ServerSettings> {
+  const base = URLExt.join(settings.baseUrl, SETTINGS_PATH);
+  const url = model ? `${base}?model=${encodeURIComponent(model)}` : base;
   let response: Response;
   try {
     response = await ServerConnection.makeRequest(url, { method: 'GET' }, settings);
