@@ -1,12 +1,15 @@
 import {
+  CHECKER_RAN_FIRST,
+  CODE_ONLY_NOTE,
+  ICON,
+  PROBLEM_TITLE,
   STALE_TEXT,
+  STEP_ICON,
   badgeOf,
   colourOf,
   headlineOf,
   type CheckState,
-  type Colour,
   type OriginItem,
-  type ProblemKind,
   type Step
 } from '@crane-llm/core';
 
@@ -21,8 +24,6 @@ export interface ViewActions {
   jumpTo?(cellId: string): void;
 }
 
-const ICON: Record<Colour, string> = { red: '✖', green: '✔', amber: '?', blue: 'ℹ', grey: '◷' };
-const STEP_ICON: Record<Step['status'], string> = { running: '…', done: '✓', skipped: '–', failed: '✖' };
 const STEP_STATUS_TEXT: Record<Step['status'], string> = {
   running: 'in progress',
   done: 'done',
@@ -30,19 +31,6 @@ const STEP_STATUS_TEXT: Record<Step['status'], string> = {
   failed: 'failed'
 };
 
-const PROBLEM_TITLE: Record<ProblemKind, string> = {
-  'no-kernel': 'No kernel',
-  'not-python': 'Not a Python kernel',
-  busy: 'The notebook is busy',
-  'not-installed': 'crane_llm is not installed in this kernel',
-  kernel: 'The kernel could not run the check',
-  'kernel-restarted': 'The kernel restarted during the check',
-  closed: 'The notebook was closed during the check',
-  'no-key': 'No API key',
-  server: 'The CRANE-LLM server extension did not answer',
-  provider: 'The model call failed',
-  internal: 'The check could not finish'
-};
 
 /** How much of a growing response the box under the cell shows; the sidebar shows it all. */
 export const RAW_TAIL_CHARS = 600;
@@ -166,12 +154,7 @@ export function renderCheck(state: CheckState, actions: ViewActions = {}, option
   head.append(icon, el('span', 'crane-title', headlineOf(verdict)), el('span', 'crane-badge', badgeOf(verdict)), tools);
   box.append(head);
   if (verdict.explanation) box.append(el('div', 'crane-explanation', verdict.explanation));
-  if (verdict.source.type === 'llm' && verdict.checkerRanFirst) {
-    box.append(el('div', 'crane-note', 'The built-in checker ran first and found no certain crash.'));
-  }
-  if (verdict.source.type === 'llm' && !verdict.checkerRanFirst) {
-    box.append(el('div', 'crane-note', 'Runtime information was off: the model saw the code alone, and the built-in checks were skipped.'));
-  }
+  if (verdict.source.type === 'llm') box.append(el('div', 'crane-note', verdict.checkerRanFirst ? CHECKER_RAN_FIRST : CODE_ONLY_NOTE));
   if (state.origin.length) box.append(renderOrigin(state.origin, actions));
   if (state.stale) box.append(el('div', 'crane-stale', STALE_TEXT[state.stale]));
   if (state.steps.length) {

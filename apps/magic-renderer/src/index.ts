@@ -4,7 +4,7 @@ import { MAGIC_MIME_TYPE, MagicDocument } from './document';
 import { renderMagic, renderUnreadable } from './view';
 
 export { MAGIC_MIME_TYPE, MagicDocument, MagicState } from './document';
-export { renderMagic, renderUnreadable, CHECKER_RAN_FIRST, CODE_ONLY_NOTE } from './view';
+export { renderMagic, renderUnreadable } from './view';
 
 /**
  * Renders the %%crane_llm output in JupyterLab and Notebook 7. The kernel updates the output in

@@ -1,4 +1,15 @@
-import { STALE_TEXT, badgeOf, colourOf, headlineOf, type Colour, type ProblemKind, type Verdict } from '@crane-llm/core';
+import {
+  CHECKER_RAN_FIRST,
+  CODE_ONLY_NOTE,
+  ICON,
+  PROBLEM_TITLE,
+  STALE_TEXT,
+  STEP_ICON,
+  badgeOf,
+  colourOf,
+  headlineOf,
+  type Verdict
+} from '@crane-llm/core';
 import type { MagicDocument, MagicOriginItem, MagicState } from './document';
 
 /**
@@ -7,23 +18,6 @@ import type { MagicDocument, MagicOriginItem, MagicState } from './document';
  * by the same stylesheet. Only textContent is ever set: cell code, data and model text stay text.
  */
 
-const ICON: Record<Colour, string> = { red: '✖', green: '✔', amber: '?', blue: 'ℹ', grey: '◷' };
-const STEP_ICON: Record<MagicState['steps'][number]['status'], string> = { running: '…', done: '✓', skipped: '–', failed: '✖' };
-const PROBLEM_TITLE: Record<ProblemKind, string> = {
-  'no-kernel': 'No kernel',
-  'not-python': 'Not a Python kernel',
-  busy: 'The notebook is busy',
-  'not-installed': 'crane_llm is not installed in this kernel',
-  kernel: 'The kernel could not run the check',
-  'kernel-restarted': 'The kernel restarted during the check',
-  closed: 'The notebook was closed during the check',
-  'no-key': 'No API key',
-  server: 'The CRANE-LLM server extension did not answer',
-  provider: 'The model call failed',
-  internal: 'The check could not finish'
-};
-export const CHECKER_RAN_FIRST = 'The built-in checker ran first and found no certain crash.';
-export const CODE_ONLY_NOTE = 'Runtime information was off: the model saw the code alone, and the built-in checks were skipped.';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

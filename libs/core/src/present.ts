@@ -1,3 +1,4 @@
+import type { ProblemKind, StepStatus } from './check-state';
 import type { Verdict, VerdictKind } from './verdict';
 
 /** The seed's colours: red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
@@ -40,3 +41,24 @@ export function badgeOf(verdict: Verdict): string {
   if (verdict.source.type === 'llm') return `LLM prediction · ${verdict.source.model}`;
   return verdict.kind === 'certain-crash' ? CERTAIN_BADGE : 'Built-in checks only';
 }
+
+/** Every host draws the same icon beside the same colour, so colour is never the only signal. */
+export const ICON: Record<Colour, string> = { red: '✖', green: '✔', amber: '?', blue: 'ℹ', grey: '◷' };
+export const STEP_ICON: Record<StepStatus, string> = { running: '…', done: '✓', skipped: '–', failed: '✖' };
+
+export const PROBLEM_TITLE: Record<ProblemKind, string> = {
+  'no-kernel': 'No kernel',
+  'not-python': 'Not a Python kernel',
+  busy: 'The notebook is busy',
+  'not-installed': 'crane_llm is not installed in this kernel',
+  kernel: 'The kernel could not run the check',
+  'kernel-restarted': 'The kernel restarted during the check',
+  closed: 'The notebook was closed during the check',
+  'no-key': 'No API key',
+  server: 'The CRANE-LLM server extension did not answer',
+  provider: 'The model call failed',
+  internal: 'The check could not finish'
+};
+
+export const CHECKER_RAN_FIRST = 'The built-in checker ran first and found no certain crash.';
+export const CODE_ONLY_NOTE = 'Runtime information was off: the model saw the code alone, and the built-in checks were skipped.';
