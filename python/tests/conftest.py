@@ -7,6 +7,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+try:  # the server extension's tests need jupyter_server and its pytest plugin (the [lab] extra)
+    import pytest_jupyter.jupyter_server  # noqa: F401
+except ImportError:
+    collect_ignore = ["server"]
+
+
 def pytest_collection_modifyitems(config, items):
     # Server-extension tests need the [lab] extra; the Python 3.9/3.13 kernel-side runs deselect
     # them with -m "not server".
