@@ -73,6 +73,6 @@ if [ $TEST = 1 ]; then
   step "Oldest supported JupyterLab (.venv-lab-oldest)"
   [ -x .venv-lab-oldest/bin/python ] || "$PY" -m venv .venv-lab-oldest
   .venv-lab-oldest/bin/python -m pip install -q --upgrade pip
-  pip_quiet .venv-lab-oldest/bin/pip install -q "jupyterlab==4.2.0" "notebook==7.2.0" "$WHEEL"
+  pip_quiet .venv-lab-oldest/bin/pip install -q "jupyterlab==4.2.0" "notebook==7.2.0" "$WHEEL" pandas numpy scikit-learn
 fi
 step "Set up."

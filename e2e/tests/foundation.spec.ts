@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { cell, craneButton, createNotebook, openNotebook, runCell, selectCell, waitIdle, type Host } from './jupyter';
 
-const CELLS = ['df = {"a": [1, 2, 3]}', "dff['a']", "df['a']", 'import time\ntime.sleep(8)'];
+const CELLS = ['df = {"a": [1, 2, 3]}', "dff['a']", "df['a']", 'import time\ntime.sleep(30)'];
 
 for (const host of ['lab', 'notebook7'] as Host[]) {
   test.describe(`foundation slice in ${host}`, () => {

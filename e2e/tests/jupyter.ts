@@ -45,10 +45,23 @@ export async function openNotebook(page: Page, host: Host, name: string, base = 
   return panel;
 }
 
+/**
+ * Wait until the current notebook has a kernel and that kernel is idle. The toolbar's execution
+ * indicator alone is not enough: JupyterLab 4.2 shows it "idle" before the session exists.
+ */
 export async function waitIdle(page: Page): Promise<void> {
   await expect(page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').first()).toBeAttached({
     timeout: 60_000
   });
+  await page.waitForFunction(
+    () => {
+      type Shell = { currentWidget?: { sessionContext?: { session?: { kernel?: { status?: string } | null } | null } } };
+      const app = (window as unknown as { jupyterapp?: { shell: Shell } }).jupyterapp;
+      return app?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle';
+    },
+    undefined,
+    { timeout: 60_000 }
+  );
 }
 
 export function cell(page: Page, index: number): Locator {

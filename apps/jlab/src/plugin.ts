@@ -42,6 +42,8 @@ async function refusal(panel: NotebookPanel | null): Promise<{ problem: ProblemK
   }
   const kernel = context.session?.kernel;
   if (!kernel || !context.isReady) return { problem: 'busy', message: STARTING_MESSAGE };
+  // Read the status at the moment of the click, before anything is awaited.
+  if (kernel.status !== 'idle') return { problem: 'busy', message: BUSY_MESSAGE };
   let language = '';
   try {
     language = (await kernel.spec)?.language ?? '';
@@ -54,7 +56,6 @@ async function refusal(panel: NotebookPanel | null): Promise<{ problem: ProblemK
       message: `CRANE-LLM checks Python cells, and this notebook's kernel is ${panel.sessionContext.kernelDisplayName} (${language}). Switch to a Python kernel to check its cells.`
     };
   }
-  if (kernel.status !== 'idle') return { problem: 'busy', message: BUSY_MESSAGE };
   return null;
 }
 
