@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..prompt.parse import parse_verdict
@@ -98,10 +98,20 @@ def _retry_wait(exc: BaseException, info: Dict[str, Any], attempt: int) -> Optio
     return min(0.5 * (2**attempt), 8.0) * (1 - 0.25 * random.random())
 
 
+def _usage_of(obj: Any) -> Optional[Dict[str, Any]]:
+    """Token counts as the provider reported them (Responses: input/output_tokens; Chat: prompt/completion_tokens)."""
+    usage = getattr(obj, "usage", None)
+    if usage is None:
+        return None
+    dump = getattr(usage, "model_dump", None)
+    return dump() if dump else dict(usage)
+
+
 def _stream_text(
     client: Any, api_kind: str, body: Dict[str, Any], on_text: Callable[[str], None], deadline: float
-) -> str:
+) -> Tuple[str, Optional[Dict[str, Any]]]:
     chunks = []
+    usage = None
     if api_kind == "responses":
         stream = client.responses.create(**body)
     else:
@@ -115,6 +125,8 @@ def _stream_text(
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
                     piece = event.delta
+                elif kind == "response.completed":
+                    usage = _usage_of(getattr(event, "response", None))
                 elif kind in ("response.failed", "error"):
                     err = getattr(getattr(event, "response", None), "error", None) or event
                     raise _Failure(
@@ -129,6 +141,8 @@ def _stream_text(
                 choices = getattr(event, "choices", None) or []
                 if choices and choices[0].delta is not None:
                     piece = choices[0].delta.content
+                # Servers that report usage on a stream send it with the last chunk.
+                usage = _usage_of(event) or usage
             if piece:
                 chunks.append(piece)
                 on_text(piece)
@@ -136,7 +150,7 @@ def _stream_text(
         close = getattr(stream, "close", None)
         if close:
             close()
-    return "".join(chunks)
+    return "".join(chunks), usage
 
 
 def call_model(
@@ -157,7 +171,8 @@ def call_model(
     api_kind: "responses" (no base_url configured) or "chat" (a base_url configured); base_url is
     where the request goes (None: OpenAI). key_found / host: what error messages say (default:
     whether api_key is set; base_url's host). Returns {"raw", "parsed" (parse_verdict's dict, None on
-    failure), "problem" ({"kind", "message"} or None), "structuredFallback" (bool), "requestBody"}.
+    failure), "problem" ({"kind", "message"} or None), "structuredFallback" (bool), "requestBody",
+    "usage" (the provider's token counts when it reported them, else None)}.
     """
     import openai
 
@@ -178,10 +193,11 @@ def call_model(
     retries = 0
     body = request_body(api_kind, prompt, model, structured)
     raw = ""
+    usage = None
     while True:
         try:
             remaining = max(0.05, deadline - time.monotonic())
-            raw = _stream_text(client.with_options(timeout=remaining), api_kind, body, emit, deadline)
+            raw, usage = _stream_text(client.with_options(timeout=remaining), api_kind, body, emit, deadline)
             break
         except Exception as exc:  # every failure becomes a message, never a traceback
             info = _failure_from(exc)
@@ -216,4 +232,5 @@ def call_model(
         "problem": None,
         "structuredFallback": fallback,
         "requestBody": body,
+        "usage": usage,
     }
