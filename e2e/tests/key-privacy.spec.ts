@@ -51,8 +51,10 @@ test('the key stays on the server through a whole model check', async ({ page },
   expect(provider[provider.length - 1].headers['authorization']).toBe(`Bearer ${KEY}`);
 
   const traffic = seen.join('\n');
-  // The capture did see the model's streamed answer and the kernel's frames, so a leak would show.
-  expect(traffic).toContain('Summing ints is fine.');
+  // The capture did see the proxied model request, the settings answer and the kernel's frames,
+  // so a leak through any of them would show.
+  expect(traffic).toContain('/crane-llm/v1/');
+  expect(traffic).toMatch(/"keyFound":\s*true/);
   expect(traffic).toContain('execute_request');
   expect(traffic).not.toContain(KEY);
   expect(await page.content()).not.toContain(KEY);
