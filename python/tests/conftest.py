@@ -3,8 +3,10 @@ from pathlib import Path
 
 import pytest
 
-# Tests run against the source tree, whether or not the package is installed.
+# Tests run against the source tree, whether or not the package is installed; shared test helpers
+# (kernels.py) import from this folder.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 try:  # the server extension's tests need jupyter_server and its pytest plugin (the [lab] extra)

@@ -2,16 +2,15 @@
 JSON that matches the exported schema."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from kernels import running_kernel
 
 jupyter_client = pytest.importorskip("jupyter_client")
 jsonschema = pytest.importorskip("jsonschema")
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "crane_llm" / "schema"
-PYTHON_DIR = str(Path(__file__).resolve().parents[2])
 
 
 def expression(request):
@@ -21,15 +20,8 @@ def expression(request):
 
 @pytest.fixture(scope="module")
 def kernel():
-    # The kernel runs this interpreter with the source tree first on its path.
-    km = jupyter_client.KernelManager(kernel_name="python3")
-    km.start_kernel(env={**os.environ, "PYTHONPATH": PYTHON_DIR})
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=60)
-    yield kc
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    with running_kernel() as (_, kc):
+        yield kc
 
 
 def run(kc, code, **kw):

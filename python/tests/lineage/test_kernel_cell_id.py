@@ -2,15 +2,13 @@
 
 import ast
 import json
-import os
 import sys
-from pathlib import Path
 
 import pytest
+from kernels import running_kernel
 
 jupyter_client = pytest.importorskip("jupyter_client")
 
-PYTHON_DIR = str(Path(__file__).resolve().parents[2])
 INSTALL = "import crane_llm.kernel.session as _s; _s.install(get_ipython()); del _s"
 READ_LOG = ("__import__('json').dumps(__import__('crane_llm.lineage.recorder', fromlist=['current'])"
             ".current(get_ipython()).to_json())")
@@ -18,21 +16,8 @@ READ_LOG = ("__import__('json').dumps(__import__('crane_llm.lineage.recorder', f
 
 @pytest.fixture(scope="module")
 def kernel():
-    from jupyter_client.manager import KernelManager
-
-    km = KernelManager(kernel_name="python3")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = PYTHON_DIR + os.pathsep + env.get("PYTHONPATH", "")
-    km.kernel_cmd = None
-    km.start_kernel(env=env, extra_arguments=[], cwd=PYTHON_DIR)
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=60)
-    try:
+    with running_kernel() as (_, kc):
         yield kc
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
 
 
 def execute(kc, code, cell_id=None, silent=False, user_expressions=None):

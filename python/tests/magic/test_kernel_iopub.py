@@ -3,20 +3,18 @@ display and its later updates arrive on the iopub channel, and an interrupt canc
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
+from kernels import running_kernel
 
 from crane_llm.magic import MIME_TYPE
 from crane_llm_testing.fake_openai import FakeOpenAI
 
 from .conftest import Html, verdict_json
 
-PYTHON_DIR = str(Path(__file__).resolve().parents[2])
 
 
 @pytest.fixture(scope="module")
@@ -27,26 +25,15 @@ def server():
 
 @pytest.fixture(scope="module")
 def kernel(server, tmp_path_factory):
-    from jupyter_client.manager import KernelManager
-
     home = tmp_path_factory.mktemp("kernel-home")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CRANE_LLM_", "OPENAI_"))}
     env.update({
-        "PYTHONPATH": PYTHON_DIR,
         "HOME": str(home),
         "CRANE_LLM_BASE_URL": server.base_url,
         "CRANE_LLM_MODEL": "kernel-model",
     })
-    km = KernelManager(kernel_name="python3")
-    km.start_kernel(env=env, cwd=str(home))
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=60)
-    try:
+    with running_kernel(env, cwd=str(home)) as (km, kc):
         yield km, kc
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
 
 
 def execute(kc, code: str, timeout: float = 30, during=None) -> List[Dict[str, Any]]:

@@ -3,14 +3,12 @@ summaries arrive, the time limit fires on the kernel's main thread, the user's s
 
 import ast
 import json
-import os
-from pathlib import Path
 
 import pytest
+from kernels import running_kernel
 
 jupyter_client = pytest.importorskip("jupyter_client")
 
-PYTHON_DIR = str(Path(__file__).resolve().parents[2])
 
 SETUP = """
 import random, time
@@ -25,14 +23,8 @@ random.seed(3)
 
 @pytest.fixture(scope="module")
 def kernel():
-    km = jupyter_client.KernelManager(kernel_name="python3")
-    km.start_kernel(env={**os.environ, "PYTHONPATH": PYTHON_DIR})
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=60)
-    yield kc
-    kc.stop_channels()
-    km.shutdown_kernel(now=True)
+    with running_kernel() as (_, kc):
+        yield kc
 
 
 def evaluate(kc, expression):
