@@ -20,18 +20,27 @@ export function sidePanelRank(app: JupyterFrontEnd): number {
   return isNotebook7(app) ? 100 : 900;
 }
 
-interface ExpandableShell {
+/** The part of either host's shell a reveal needs; `widgets` is JupyterFrontEnd.IShell's. */
+interface SidePanelShell {
   activateById(id: string): void;
-  expandRight?(id?: string): void;
-  rightCollapsed?: boolean;
+  widgets?(area?: string): Iterable<{ readonly id: string; readonly isVisible: boolean }>;
+}
+
+function isShowing(shell: SidePanelShell, area: string, id: string): boolean {
+  if (typeof shell.widgets !== 'function') return false;
+  for (const widget of shell.widgets(area)) if (widget.id === id) return widget.isVisible;
+  return false;
 }
 
 /**
- * Show a side panel. JupyterLab's activateById opens the right sidebar on it; Notebook 7's right
- * panel starts hidden, and its shell shows it with expandRight.
+ * Show a side panel. activateById opens it in both hosts: JupyterLab's right sidebar activates it,
+ * and Notebook 7's shell expands its right panel on it. Notebook 7.1 to 7.5 make that expand a
+ * toggle (a panel already showing the widget is closed; 7.6 made it idempotent), so in Notebook 7
+ * a panel that already shows it is left alone, and activateById is called once, never followed by
+ * a second expand, which in those versions hid the panel it had just opened.
  */
 export function revealSidePanel(app: JupyterFrontEnd, id: string): void {
-  const shell = app.shell as unknown as ExpandableShell;
+  const shell = app.shell as unknown as SidePanelShell;
+  if (isNotebook7(app) && isShowing(shell, sidePanelArea(app), id)) return;
   shell.activateById(id);
-  if (isNotebook7(app) && typeof shell.expandRight === 'function') shell.expandRight(id);
 }

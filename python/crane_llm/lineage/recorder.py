@@ -89,15 +89,24 @@ class Recorder:
                 self.log.add(Run(count, None, code, False, python=python))
 
 
+
+def _public_name(error: BaseException) -> str:
+    """The exception's type name as users know it: Python 3.13 raises private subclasses such as
+    `_IncompleteInputError` for a SyntaxError, so the first public class of its MRO is reported."""
+    for cls in type(error).__mro__:
+        if not cls.__name__.startswith("_"):
+            return cls.__name__
+    return type(error).__name__
+
 def _raised(result: Any, shell: Any) -> Optional[Dict[str, Any]]:
     before = getattr(result, "error_before_exec", None)
     if before is not None:
         line = getattr(before, "lineno", None)
-        return {"exception": type(before).__name__, "line": line if isinstance(line, int) else None, "beforeExecution": True}
+        return {"exception": _public_name(before), "line": line if isinstance(line, int) else None, "beforeExecution": True}
     error = getattr(result, "error_in_exec", None)
     if error is None:
         return None
-    return {"exception": type(error).__name__, "line": _cell_line(error, shell), "beforeExecution": False}
+    return {"exception": _public_name(error), "line": _cell_line(error, shell), "beforeExecution": False}
 
 
 def _cell_line(error: BaseException, shell: Any) -> Optional[int]:
@@ -114,7 +123,7 @@ def _cell_line(error: BaseException, shell: Any) -> Optional[int]:
 
 def _script_error(error: BaseException, tb: Any) -> Dict[str, Any]:
     """The file and line of the outermost module-level frame of a script, where it raised."""
-    found: Dict[str, Any] = {"exception": type(error).__name__, "file": None, "line": None}
+    found: Dict[str, Any] = {"exception": _public_name(error), "file": None, "line": None}
     while tb is not None:
         code = tb.tb_frame.f_code
         if code.co_name == "<module>" and os.path.isfile(code.co_filename):

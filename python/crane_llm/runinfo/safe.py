@@ -20,13 +20,29 @@ def loaded(module_name: str) -> Any:
 
 
 def type_name(obj: Any) -> str:
-    """`module.Qualname` of the object's exact type, read through `type`'s own descriptors."""
+    """`module.Qualname` of the object's exact type, read through `type`'s own descriptors.
+
+    The module is the shortest public one that exports the class (`pandas.DataFrame`, not
+    `pandas.core.frame.DataFrame`), so the name a user writes, and the same name whatever the
+    library version, reaches the prompt.
+    """
     cls = type(obj)
     module = type.__dict__["__module__"].__get__(cls)
     qual = type.__dict__["__qualname__"].__get__(cls)
     if not isinstance(module, str) or module == "builtins":
         return str(qual)
-    return module + "." + str(qual)
+    return _public_module(module, str(qual), cls) + "." + str(qual)
+
+
+def _public_module(module: str, qual: str, cls: type) -> str:
+    parts = module.split(".")
+    for end in range(1, len(parts)):
+        prefix = ".".join(parts[:end])
+        loaded_module = sys.modules.get(prefix)
+        # A module's own namespace dict: reading it runs no code.
+        if loaded_module is not None and vars(loaded_module).get(qual) is cls:
+            return prefix
+    return module
 
 
 def instance_dict(obj: Any) -> dict:
