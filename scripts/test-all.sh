@@ -25,7 +25,7 @@ suite "e2e: JupyterLab $(jupyter lab --version) and Notebook 7" \
   bash -c "cd e2e && CRANE_JUPYTER='$ROOT/.venv/bin/jupyter' npx playwright test"
 suite "e2e: oldest JupyterLab $(.venv-lab-oldest/bin/jupyter lab --version)" \
   bash -c "cd e2e && CRANE_E2E_PORT=8898 CRANE_E2E_OUT=test-results-oldest CRANE_E2E_REPORT=report-oldest \
-    CRANE_PYTHON='$ROOT/.venv-lab-oldest/bin/python' CRANE_JUPYTER='$ROOT/.venv-lab-oldest/bin/jupyter' npx playwright test foundation"
+    CRANE_PYTHON='$ROOT/.venv-lab-oldest/bin/python' CRANE_JUPYTER='$ROOT/.venv-lab-oldest/bin/jupyter' npx playwright test"
 
 echo
 [ $failed = 0 ] || printf 'failed: %s\n' "${failures[@]}"
