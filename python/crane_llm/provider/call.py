@@ -100,7 +100,8 @@ def _retry_wait(exc: BaseException, info: Dict[str, Any], attempt: int) -> Optio
 
 def _usage_of(obj: Any) -> Optional[Dict[str, Any]]:
     """Token counts as the provider reported them (Responses: input/output_tokens; Chat: prompt/completion_tokens)."""
-    usage = getattr(obj, "usage", None)
+    # Older SDKs sometimes hand the completed response over as a plain dict.
+    usage = obj.get("usage") if isinstance(obj, dict) else getattr(obj, "usage", None)
     if usage is None:
         return None
     dump = getattr(usage, "model_dump", None)

@@ -220,7 +220,7 @@ def test_responses_api_without_base_url_and_the_key_stays_out_of_every_output(fa
     assert len(requests) == 4 and all(r["path"].endswith("/responses") for r in requests)
     # The Responses API reports usage (the fake server: 100 tokens in per call), so a cost is given.
     summary = json.load(open(os.path.join(out, "results.json")))["model"]["usage"]
-    assert summary["callsWithUsage"] == 4 and summary["inputTokens"] == 400
+    assert summary["callsWithUsage"] == 4 and summary["inputTokens"] == 400, summary
     assert summary["costUsd"] == round(400 / 1e6 * 1.25 + summary["outputTokens"] / 1e6 * 10, 6)
     assert requests[0]["headers"]["authorization"] == "Bearer sk-test-SECRET-123"
     written = stdout + err + "".join(open(os.path.join(root, f), errors="replace").read()
