@@ -62,9 +62,18 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
     await expect(magic.locator('.crane-step[data-step="checks"]')).toHaveCount(0); // a finished verdict shows no steps
     await page.screenshot({ path: info.outputPath(`${host}-magic-red.png`) });
 
-    // Another cell runs: the magic's output turns grey in place.
+    // Another %%crane_llm check executes nothing, so a fresh button verdict stays fresh.
+    await selectCell(page, 1);
+    await craneButton(page).click();
+    await expect(button).toHaveAttribute('data-colour', 'red');
+    await runCell(page, 3);
+    await expect(magic).toHaveAttribute('data-colour', 'red');
+    await expect(button).toHaveAttribute('data-colour', 'red');
+
+    // Another cell runs: the magic's output and the button's verdict turn grey in place.
     await runCell(page, 4);
     await expect(magic).toHaveAttribute('data-colour', 'grey');
+    await expect(button).toHaveAttribute('data-colour', 'grey');
     await expect(magic.locator('.crane-stale')).toContainText('another cell ran');
     await expect(magic.locator('.crane-title')).toHaveText(expected.title!);
     await page.screenshot({ path: info.outputPath(`${host}-magic-stale.png`) });

@@ -3,7 +3,7 @@ import { ICommandPalette, IToolbarWidgetRegistry, Notification } from '@jupyterl
 import { INotebookTracker, NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
-import type { ProblemKind } from '@crane-llm/core';
+import { mayChangeKernelState, type ProblemKind } from '@crane-llm/core';
 import type { ServerSettings } from '@crane-llm/prompt';
 import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
 import { CheckCenter } from './check-center';
@@ -195,14 +195,16 @@ function jumpTo(panel: NotebookPanel, cellId: string): void {
  * notebook closes.
  */
 function watchNotebooks(tracker: INotebookTracker, center: CheckCenter): void {
-  NotebookActions.executionScheduled.connect((_, { notebook }) => {
+  NotebookActions.executionScheduled.connect((_, { notebook, cell }) => {
     const panel = tracker.find(p => p.content === notebook);
-    if (panel) center.markStale(panel, 'other-cell-ran');
+    if (panel && mayChangeKernelState(cell.model.sharedModel.getSource())) center.markStale(panel, 'other-cell-ran');
   });
   tracker.widgetAdded.connect((_, panel) => {
     let watched: Kernel.IKernelConnection | null = null;
     const onIopub = (_: unknown, msg: KernelMessage.IIOPubMessage) => {
-      if (msg.header.msg_type === 'execute_input') center.markStale(panel, 'other-cell-ran');
+      if (msg.header.msg_type === 'execute_input' && mayChangeKernelState(String((msg.content as { code?: unknown }).code ?? ''))) {
+        center.markStale(panel, 'other-cell-ran');
+      }
     };
     const start = () => {
       watched?.iopubMessage.disconnect(onIopub);

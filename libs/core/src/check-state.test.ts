@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   STALE_TEXT,
+  mayChangeKernelState,
   cancelled,
   concluded,
   failed,
@@ -174,5 +175,16 @@ describe('presentation', () => {
     expect(headlineOf(crash)).toBe('This cell will crash: NameError at line 2');
     expect(headlineOf({ ...predicted, line: null })).toBe('Crash predicted: KeyError');
     expect(headlineOf(nothingCertain('x'))).toBe('The built-in checks found no certain crash');
+  });
+});
+
+describe('what makes a verdict stale', () => {
+  it('any cell that runs code, but not a %%crane_llm check', () => {
+    expect(mayChangeKernelState('df = df.dropna()')).toBe(true);
+    expect(mayChangeKernelState('%time x = 1')).toBe(true);
+    expect(mayChangeKernelState('# %%crane_llm\nx = 1')).toBe(true);
+    expect(mayChangeKernelState('%%crane_llm\nmodel.fit(X, y)')).toBe(false);
+    expect(mayChangeKernelState('\n  %%crane_llm --no-llm\nx')).toBe(false);
+    expect(mayChangeKernelState('%%crane_llmx\n')).toBe(true);
   });
 });

@@ -184,3 +184,11 @@ export function outlinedCells(s: CheckState): Map<string, OriginItem[]> {
   }
   return cells;
 }
+
+/**
+ * Whether running this code may change the kernel state a verdict was based on. A `%%crane_llm`
+ * cell only analyses its body, never executes it, so it does not make verdicts stale.
+ */
+export function mayChangeKernelState(code: string): boolean {
+  return !/^\s*%%crane_llm\b/.test(code);
+}
