@@ -34,7 +34,8 @@ step "Node packages (npm ci)"
 npm ci --no-audit --no-fund --loglevel=error
 
 step "Build the libraries and the labextension"
-npx nx run-many -t build --outputStyle=static
+# Built from scratch: a cache replay from another checkout would be a build nobody ran here.
+npx nx run-many -t build --outputStyle=static --skip-nx-cache
 
 step "Build and install the wheel"
 rm -rf dist && .venv/bin/python -m build --wheel --outdir dist python >/dev/null
