@@ -21,3 +21,36 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "server" in Path(str(item.fspath)).parts:
             item.add_marker(pytest.mark.server)
+
+
+# The local OpenAI-compatible server (python/crane_llm_testing), one for the whole run.
+SETTINGS_VARIABLES = ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+
+
+@pytest.fixture(scope="session")
+def fake_openai_server():
+    from crane_llm_testing.fake_openai import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_openai(fake_openai_server):
+    """The local server, emptied of scripted replies and recorded requests for each test."""
+    fake_openai_server.reset()
+    yield fake_openai_server
+    fake_openai_server.reset()
+
+
+@pytest.fixture
+def settings_from_fake(fake_openai, tmp_path, monkeypatch):
+    """No settings from the machine; the provider is the local server (model "fake-model"), and the
+    test runs in tmp_path, which is also HOME."""
+    for name in SETTINGS_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
+    monkeypatch.chdir(tmp_path)
+    return fake_openai

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from crane_llm.cli import main
-from crane_llm_testing.fake_openai import FakeOpenAI, verdict_text
+from crane_llm_testing.fake_openai import verdict_text
 
 DEV = "/work/shared/junobench/dev"
 CASES = ["numpy_5", "pandas_9", "sklearn_3"]  # numpy/API misuse, pandas/data confusion, sklearn/implementation error
@@ -55,15 +55,8 @@ def cases_dir(tmp_path):
 
 
 @pytest.fixture
-def fake(tmp_path, monkeypatch):
-    with FakeOpenAI() as server:
-        for name in ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
-            monkeypatch.delenv(name, raising=False)
-        monkeypatch.setenv("HOME", str(tmp_path))
-        monkeypatch.setenv("CRANE_LLM_BASE_URL", server.base_url)
-        monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
-        monkeypatch.chdir(tmp_path)
-        yield server
+def fake(settings_from_fake):
+    return settings_from_fake
 
 
 def bench(capsys, cases_dir, out, *extra):

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from crane_llm.cli import main
-from crane_llm_testing.fake_openai import FakeOpenAI, verdict_text
+from crane_llm_testing.fake_openai import verdict_text
 
 
 def write_notebook(path, cells):
@@ -27,23 +27,15 @@ def write_notebook(path, cells):
 FRAME = "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3]})"
 
 
-@pytest.fixture(scope="module")
-def fake():
-    with FakeOpenAI() as server:
-        yield server
+@pytest.fixture
+def fake(settings_from_fake):
+    return settings_from_fake
 
 
 @pytest.fixture
-def env(fake, tmp_path, monkeypatch):
+def env(settings_from_fake):
     """A clean settings environment pointing at the local server; the tests run in tmp_path."""
-    for name in ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("CRANE_LLM_BASE_URL", fake.base_url)
-    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
-    monkeypatch.chdir(tmp_path)
-    fake.reset()
-    return fake
+    return settings_from_fake
 
 
 def run(capsys, *argv):

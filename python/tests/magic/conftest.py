@@ -4,7 +4,6 @@ local OpenAI-compatible server, with model settings pointed at it and nowhere el
 from __future__ import annotations
 
 import json
-import os
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -15,7 +14,6 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from crane_llm.magic import MIME_TYPE
 from crane_llm.settings import ENV_NAMES, OPENAI_URL_OVERRIDE
-from crane_llm_testing.fake_openai import FakeOpenAI
 
 FAKES = str(Path(__file__).parent / "fakes")
 API_KEY = "sk-test-0123456789-never-shown"
@@ -59,9 +57,8 @@ class Displays:
 
 
 @pytest.fixture(scope="session")
-def fake():
-    with FakeOpenAI() as server:
-        yield server
+def fake(fake_openai_server):
+    return fake_openai_server
 
 
 @pytest.fixture

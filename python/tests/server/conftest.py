@@ -1,25 +1,11 @@
 import pytest
 
-from crane_llm_testing.fake_openai import FakeOpenAI
 
 # pytest-jupyter's fixtures and hooks (jp_fetch, jp_serverapp, async tests), scoped to this folder:
 # `pytest_plugins` is only allowed in the top-level conftest, which other suites share.
 from pytest_jupyter.jupyter_server import *  # noqa: E402,F401,F403
 
 PROVIDER_KEY = "sk-provider-secret-0123456789"
-
-
-@pytest.fixture(scope="session")
-def _fake_server():
-    with FakeOpenAI() as fake:
-        yield fake
-
-
-@pytest.fixture
-def fake_openai(_fake_server):
-    _fake_server.reset()
-    yield _fake_server
-    _fake_server.reset()
 
 
 @pytest.fixture
