@@ -4,4 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/jupyter lab examples/quickstart.ipynb "$@"
+# Jupyter refuses to run as root unless told; on a root-only machine (a container, CI) say so.
+as_root=()
+[ "$(id -u)" = 0 ] && as_root=(--allow-root)
+exec .venv/bin/jupyter lab "${as_root[@]}" examples/quickstart.ipynb "$@"
