@@ -408,17 +408,21 @@ class Interpreter:
                 pass
         raise Stop(node.lineno, "a set of values the checker cannot hash")
 
-    def _display(self, node, kind):
-        items: List[Value] = []
-        for e in node.elts:
+    def _spread(self, exprs, node, where: str) -> List[Value]:
+        """Evaluate `exprs` in order, expanding `*x` items whose elements are known."""
+        values: List[Value] = []
+        for e in exprs:
             if isinstance(e, ast.Starred):
-                inner = self.ev(e.value)
-                elems = rules.containers.elements(inner)
+                elems = rules.containers.elements(self.ev(e.value))
                 if elems is None:
-                    raise Stop(node.lineno, f"unpacking `{_src(e.value)}`")
-                items.extend(elems)
+                    raise Stop(node.lineno, f"unpacking `{_src(e.value)}`{where}")
+                values.extend(elems)
             else:
-                items.append(self.ev(e))
+                values.append(self.ev(e))
+        return values
+
+    def _display(self, node, kind):
+        items = self._spread(node.elts, node, "")
         vals = [i.concrete() for i in items]
         if all(v is not NOTHING for v in vals) and all(_owned(i) for i in items):
             return _mine(LiveValue(kind(vals)))
@@ -503,16 +507,7 @@ class Interpreter:
 
     def e_Call(self, node):
         func = self.ev(node.func)
-        args: List[Value] = []
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                inner = self.ev(a.value)
-                elems = rules.containers.elements(inner)
-                if elems is None:
-                    raise Stop(node.lineno, f"unpacking `{_src(a.value)}` into a call")
-                args.extend(elems)
-            else:
-                args.append(self.ev(a))
+        args = self._spread(node.args, node, " into a call")
         kwargs: Dict[str, Value] = {}
         for kw in node.keywords:
             if kw.arg is None:

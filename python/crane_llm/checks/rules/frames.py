@@ -304,17 +304,9 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, "`.reset_index()` that keeps the index as columns")
         return _result(interp, base, f, f.columns, f.nrows, inplace, node)
     if attr == "pop" and len(args) == 1 and not kwargs:
-        label = args[0].concrete()
-        if not _scalar(label):
-            raise Stop(node.lineno, "`.pop()` with a key the checker does not model")
-        missing = _missing(f, [label])
-        if missing is None:
-            raise Stop(node.lineno, f"`.pop()` on {_label(base)}")
-        if missing:
-            raise _key_error(base, missing, node, "`.pop()`")
-        if _duplicated_columns(f):
-            raise Stop(node.lineno, "`.pop()` of a repeated column")
-        _replace_columns(interp, base, f, [c for c in f.columns if not c == label], node)
+        _remove_column(interp, base, f, args[0].concrete(), node, "`.pop()`",
+                       ("`.pop()` with a key the checker does not model", f"`.pop()` on {_label(base)}",
+                        "`.pop()` of a repeated column"))
         return series_value(f.nrows)
     if attr == "rename" and not args:
         _only(kwargs, ("columns", "inplace"), node)
@@ -398,17 +390,25 @@ def set_columns(interp, base: Value, value: Value, target, stmt) -> None:
 def delitem(interp, base: Value, index: Value, target) -> None:
     """`del df[c]`: KeyError when the column does not exist."""
     f = _frame(base, target)
-    label = index.concrete()
+    _remove_column(interp, base, f, index.concrete(), target, "`del`",
+                   (f"deleting from {_label(base)} with a key the checker does not model",
+                    f"deleting from {_label(base)}", "deleting a repeated column"))
+
+
+def _remove_column(interp, base, f, label, node, needs: str, stops) -> None:
+    """Take one column out of a frame, as `.pop(c)` and `del df[c]` do: KeyError when it is certainly
+    missing; `stops` says why the checker stops otherwise (unmodelled key, unknown columns, repeats)."""
+    unmodelled, unknown, repeated = stops
     if not _scalar(label):
-        raise Stop(target.lineno, f"deleting from {_label(base)} with a key the checker does not model")
+        raise Stop(node.lineno, unmodelled)
     missing = _missing(f, [label])
     if missing is None:
-        raise Stop(target.lineno, f"deleting from {_label(base)}")
+        raise Stop(node.lineno, unknown)
     if missing:
-        raise _key_error(base, missing, target, "`del`")
+        raise _key_error(base, missing, node, needs)
     if _duplicated_columns(f):
-        raise Stop(target.lineno, "deleting a repeated column")
-    _replace_columns(interp, base, f, [c for c in f.columns if not c == label], target)
+        raise Stop(node.lineno, repeated)
+    _replace_columns(interp, base, f, [c for c in f.columns if not c == label], node)
 
 
 def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
