@@ -114,20 +114,24 @@ def _interpret(tree, interp: Interpreter) -> Outcome:
     return Outcome()
 
 
-def run_checks(source: str, namespace: Mapping[str, Any]) -> Outcome:
-    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell."""
+def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
+    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
+
+    `deadline` (a crane_llm.deadline.Deadline) is the check's time budget: the reading stops at
+    the first statement reached after it has passed.
+    """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace)
+        return _run_live(source, namespace, deadline)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
+def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
     tree, early = _syntax(source)
     if early is not None:
         return early
@@ -141,7 +145,7 @@ def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
         return None
 
     try:
-        return _interpret(tree, Interpreter(lookup, builtin_names(namespace)))
+        return _interpret(tree, Interpreter(lookup, builtin_names(namespace), deadline=deadline))
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

@@ -68,8 +68,12 @@ class Interpreter:
     """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
 
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Dict[str, Any],
-                 names_complete: bool = True, identities_known: bool = True, recorded=None):
+                 names_complete: bool = True, identities_known: bool = True, deadline: Any = None,
+                 recorded=None):
         self.lookup = lookup
+        # The check's time budget (crane_llm.deadline.Deadline), looked at between statements and
+        # comprehension steps: once it has passed, the reading stops there and says so.
+        self.deadline = deadline
         # Replay only: the RecordedKernel of the executed cells (modules they loaded), else None.
         self.recorded = recorded
         # Live objects show which names share one object; recorded facts do not, so after an
@@ -88,7 +92,13 @@ class Interpreter:
         for stmt in body:
             self.stmt(stmt)
 
+    def out_of_time(self, node: ast.AST) -> None:
+        if self.deadline is not None and self.deadline.passed():
+            raise Stop(getattr(node, "lineno", None),
+                       f"the check's time budget ({self.deadline.describe()}) ran out here")
+
     def stmt(self, node: ast.stmt) -> None:
+        self.out_of_time(node)
         name = type(node).__name__
         handler = getattr(self, "s_" + name, None)
         if handler is not None:
@@ -585,6 +595,7 @@ class Interpreter:
         if elems is None:
             raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")
         for elem in elems:
+            self.out_of_time(node)
             budget[0] -= 1
             if budget[0] < 0:
                 raise Stop(node.lineno, "a comprehension too long to follow")
