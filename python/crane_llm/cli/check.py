@@ -113,6 +113,9 @@ def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = N
     except CliError as exc:
         report["problem"] = {"kind": exc.kind, "message": exc.message}
         report["exitCode"] = exc.code
+    except KeyboardInterrupt:
+        progress.done()  # the interrupted line is cleared; main says "interrupted" on its own line
+        raise
     progress.done()
     _emit(report, args.json, out, err)
     return report["exitCode"]
