@@ -87,3 +87,31 @@ def test_ctrl_c_ends_with_one_line_130_and_no_kernel_left(tmp_path, whole_group)
     while _processes_with(marker.encode()) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _processes_with(marker.encode()) == []
+
+
+def test_escape_sequences_in_the_model_answer_never_reach_the_terminal(settings_from_fake, tmp_path, capsys):
+    from crane_llm_testing.fake_openai import verdict_text
+
+    hostile = "\x1b[2J\x1b[32mall fine\x1b[0m \x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\\rover"
+    settings_from_fake.script({"text": verdict_text(True, hostile, "Type\x1b[1mError", 1, ["x"])})
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("x + 1")]
+    nbformat.write(nb, str(tmp_path / "n.ipynb"))
+    code = main(["check", str(tmp_path / "n.ipynb"), "--cell", "2"])
+    out = capsys.readouterr().out
+    assert code == 1 and "all fine here" in out and "over" in out
+    assert "\x1b" not in out and "\r" not in out and "evil.example" not in out
+
+
+def test_an_unusable_base_url_is_said_before_any_kernel_starts(settings_from_fake, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", "ftp://user:hunter2@host/v1")
+    code = main(["check", str(tmp_path / "missing-but-never-read.ipynb"), "--cell", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "crane-llm: No such file" in err  # the file is read first, as before
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1")]
+    nbformat.write(nb, str(tmp_path / "n.ipynb"))
+    code = main(["check", str(tmp_path / "n.ipynb"), "--cell", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and 'The base_url "ftp://***@host/v1" from environment variable CRANE_LLM_BASE_URL' in err
+    assert "hunter2" not in err and "Running cell" not in err and settings_from_fake.requests() == []
