@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-5"  # the paper's model; used only with OpenAI itself (no base_url)
-ENV_NAMES = ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+ENV_NAMES = ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL",
+             "CRANE_LLM_CHECK_BUDGET")
 SECRET_NAMES = ("CRANE_LLM_API_KEY", "OPENAI_API_KEY")
 # Where "no base_url" sends requests. Only tests change it (to reach the local fake server through
 # the Responses API); it is read from the real environment, never from .env or the config file.
@@ -228,6 +229,64 @@ def resolve_settings(
     if model is None:
         model = _UNSET if base_url.value else Setting(DEFAULT_MODEL, "default", None, "default (%s)" % DEFAULT_MODEL)
     return Settings(api_key=api_key, model=model, base_url=base_url)
+
+
+@dataclass(frozen=True)
+class CheckBudget:
+    """The time budget of one check in the kernel, resolved like the other settings:
+    an argument (`%%crane_llm --budget`, `crane-llm check --budget`), CRANE_LLM_CHECK_BUDGET
+    (environment, then .env), `check_budget` in ~/.crane_llm/config.json, else 2 seconds.
+
+    A value that is not a positive number of seconds is not used: `warning` says so, naming it
+    and where it came from, and the next source down applies.
+    """
+
+    seconds: float
+    setting: Setting
+    warning: Optional[str] = None
+
+
+CHECK_BUDGET_DEFAULT = 2.0
+CHECK_BUDGET_MAX = 600.0
+
+
+def parse_seconds(text: Any) -> Optional[float]:
+    """A positive, finite number of seconds up to CHECK_BUDGET_MAX, or None."""
+    if type(text) is bool:
+        return None
+    try:
+        value = float(text.strip() if isinstance(text, str) else text)
+    except (TypeError, ValueError):
+        return None
+    return value if 0 < value <= CHECK_BUDGET_MAX else None
+
+
+def resolve_check_budget(
+    explicit: Any = None,
+    cwd: Optional[str] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    home: Optional[Path] = None,
+) -> CheckBudget:
+    env = _environment(cwd, environ)
+    cfg_path = config_path(home)
+    configured = _read_config(cfg_path).get("check_budget")
+    candidates: List[Setting] = []
+    if explicit is not None:
+        candidates.append(Setting(str(explicit), "argument", None, "the argument"))
+    if "CRANE_LLM_CHECK_BUDGET" in env:
+        value, source, label = env["CRANE_LLM_CHECK_BUDGET"]
+        candidates.append(Setting(value, source, "CRANE_LLM_CHECK_BUDGET", label))
+    if configured is not None:
+        candidates.append(Setting(str(configured), "config", "check_budget", "check_budget in %s" % cfg_path))
+    warnings: List[str] = []
+    for setting in candidates:
+        seconds = parse_seconds(setting.value)
+        if seconds is not None:
+            return CheckBudget(seconds, setting, " ".join(warnings) or None)
+        warnings.append("The check budget %r from %s is not a number of seconds between 0 and %g; it was not used."
+                        % (str(setting.value)[:40], setting.label, CHECK_BUDGET_MAX))
+    default = Setting(str(CHECK_BUDGET_DEFAULT), "default", None, "default (%g s)" % CHECK_BUDGET_DEFAULT)
+    return CheckBudget(CHECK_BUDGET_DEFAULT, default, " ".join(warnings) or None)
 
 
 def _write_private(path: Path, data: Dict[str, Any]) -> None:

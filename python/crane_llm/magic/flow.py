@@ -42,6 +42,25 @@ def _checks_detail(checks: Dict[str, Any]) -> str:
     return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
 
 
+def budget_detail(facts: Dict[str, Any]) -> str:
+    """What the kernel's time budget cut, for the checks step (apps/jlab's budgetDetail)."""
+    budget = facts.get("budget")
+    if not budget:
+        return ""
+    text = ""
+    if budget["ranOut"]:
+        text += "; the time budget of %s s ran out, so the kernel left out %s" % (
+            _js_number(budget["seconds"]), "; ".join(budget["cut"]))
+    if budget.get("warning"):
+        text += " (%s)" % budget["warning"]
+    return text
+
+
+def _js_number(value: float) -> str:
+    """A number as JavaScript prints it (2, not 2.0)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
     return {
         "kind": "certain-crash",
@@ -109,6 +128,8 @@ class Check:
             "useLlm": opts.use_llm,
             "includeRuntimeInfo": opts.include_runtime_info,
         }
+        if opts.budget is not None:
+            request["budgetSeconds"] = opts.budget
         namespace = self.shell.user_ns if self.shell is not None else {}
         try:
             facts = gather(request, namespace, self.shell)
@@ -119,11 +140,12 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks) + budget_detail(facts)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
-                "built-in checks skipped: runtime information is off, so the model gets the code alone"))
+                "built-in checks skipped: runtime information is off, so the model gets the code alone"
+                + budget_detail(facts)))
         if checks.get("crash"):
             return self._conclude(certain_crash_verdict(checks["crash"]))
         if not opts.use_llm:
