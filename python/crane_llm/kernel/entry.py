@@ -17,6 +17,7 @@ from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage import recorder
 from ..runinfo import collect, not_summarised, used_names
 from ..settings import resolve_check_budget
+from ..switches import checks_run
 from .history import executed_cells
 
 
@@ -53,9 +54,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     budget = resolve_check_budget(request.get("budgetSeconds"))
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
-    # The seed's switch semantics: runtime information off means the code alone, so no checks
-    # either (they read live state), but that switch has no effect while the LLM is off.
-    checks_on = bool(request.get("includeRuntimeInfo", True)) or not use_llm
+    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
@@ -72,11 +71,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            with hard_stop(max(deadline.left(), 0.0)):
-                runtime_info = collect(source, namespace, deadline)
-            skipped = not_summarised(runtime_info)
-            if skipped:
-                cut.append("runtime information for " + ", ".join(skipped))
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut)
     executed, execution_log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
@@ -108,6 +103,23 @@ def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline) 
         return Outcome(stopped_at=CheckStop(None, "the check's time budget (%s) ran out" % deadline.describe()))
 
 
+def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str]) -> Dict[str, Any]:
+    """The runtime information within what is left of the budget; past it, names and types only."""
+    try:
+        if deadline.passed():  # no timer: nothing left to summarise, only to list
+            info = collect(source, namespace, deadline)
+        else:
+            with hard_stop(deadline.left()):
+                info = collect(source, namespace, deadline)
+    except OutOfTime:
+        cut.append("the runtime information")
+        return {"variables": []}
+    skipped = not_summarised(info)
+    if skipped:
+        cut.append("runtime information for " + ", ".join(skipped))
+    return info
+
+
 # What the origin of the crash needs is not the user's objects, so it keeps a short grace period
 # even when the checks used the whole budget.
 HISTORY_GRACE_SECONDS = 0.25
@@ -136,6 +148,8 @@ def check(request_json: str) -> Reply:
     try:
         request = json.loads(request_json)
         return Reply(gather(request, namespace, shell))
+    except OutOfTime:  # every stage catches its own; this is the last guard for the user's notebook
+        return Reply(_problem("timeout", "The check ran out of its time budget before it could answer."))
     except Exception as exc:  # the user sees a message, the notebook loses nothing
         return Reply(_problem("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}"))
 

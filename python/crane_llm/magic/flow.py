@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import state as st
 from .options import Options
+from ..switches import checks_run
 from .present import NOTHING_CERTAIN_EXPLANATION
 
 Emit = Callable[[st.State], None]
@@ -117,7 +118,7 @@ class Check:
         from ..kernel.entry import gather
 
         opts = self.options
-        checks_on = opts.include_runtime_info or not opts.use_llm
+        checks_on = checks_run(opts.use_llm, opts.include_runtime_info)
         self._update(st.step_started(
             self.state, "checks",
             "Built-in checker on the live kernel state" if checks_on else "Reading the executed cells from the kernel"))
