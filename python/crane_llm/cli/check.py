@@ -134,6 +134,8 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     settings = None
     if use_llm:  # say so before spending seconds on the earlier cells
         settings = resolve_settings(args.model)
+        for warning in settings.warnings:
+            progress.say("Warning: %s" % warning)
         problem = settings_problem(settings)
         if problem:
             raise CliError(problem, kind="settings")
@@ -172,7 +174,7 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     else:
         prompt = make_prompt(facts.get("executed") or [], facts.get("runtimeInfo"), target.source, include_runinfo)
         report["prompt"] = prompt["text"]
-        progress.say("Asking %s at %s..." % (settings.model, settings.host))
+        progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
         report["raw"], report["usage"] = answer["raw"], answer["usage"]
         if answer["problem"]:

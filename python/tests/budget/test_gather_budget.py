@@ -78,10 +78,18 @@ def test_the_setting_resolves_like_the_others(tmp_path):
 
 
 @pytest.mark.parametrize("bad", ["abc", "0", "-2", "nan", "inf", "1e9"])
-def test_an_unusable_setting_is_named_and_the_next_source_applies(tmp_path, bad):
+def test_an_unusable_setting_is_named_and_the_default_is_used(tmp_path, bad):
     budget = resolve_check_budget(None, str(tmp_path), {"CRANE_LLM_CHECK_BUDGET": bad}, tmp_path)
-    assert budget.seconds == 2.0 and budget.setting.source == "default"
-    assert "environment variable CRANE_LLM_CHECK_BUDGET" in budget.warning and "not a number of seconds" in budget.warning
+    assert budget.seconds == 2.0 and budget.setting.source == "env"
+    assert "environment variable CRANE_LLM_CHECK_BUDGET" in budget.warning
+    assert "not a number of seconds" in budget.warning and "default of 2 s was used" in budget.warning
+
+
+def test_the_steps_name_an_unusable_setting(monkeypatch):
+    monkeypatch.setenv("CRANE_LLM_CHECK_BUDGET", "soon")
+    reply = _valid(gather(_request("rows"), {"rows": [1]}))
+    assert reply["budget"]["seconds"] == 2.0 and not reply["budget"]["ranOut"]
+    assert "CRANE_LLM_CHECK_BUDGET cannot be used" in budget_detail(reply)
 
 
 def test_the_steps_say_what_was_cut_in_the_same_words_as_jupyterlab():
