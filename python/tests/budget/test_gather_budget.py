@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 from crane_llm.kernel.entry import gather
-from crane_llm.magic.flow import budget_detail
+from crane_llm.present import budget_detail
 from crane_llm.settings import resolve_check_budget
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "crane_llm" / "schema" / "check-result.json").read_text())
