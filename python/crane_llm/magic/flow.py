@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import state as st
 from .options import Options
+from ..switches import checks_run
 from .present import NOTHING_CERTAIN_EXPLANATION
 
 Emit = Callable[[st.State], None]
@@ -98,7 +99,7 @@ class Check:
         from ..kernel.entry import gather
 
         opts = self.options
-        checks_on = opts.include_runtime_info or not opts.use_llm
+        checks_on = checks_run(opts.use_llm, opts.include_runtime_info)
         self._update(st.step_started(
             self.state, "checks",
             "Built-in checker on the live kernel state" if checks_on else "Reading the executed cells from the kernel"))
@@ -142,15 +143,16 @@ class Check:
             return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
         if settings.problem:
             return self._update(st.failed(self.state, settings.problem, "no-key"))
-        if not settings.model:
+        model = settings.model.value
+        if not model:
             return self._update(st.failed(
                 self.state,
                 "No model is configured. Name one on the magic line (%%crane_llm gpt-5-mini), or set it with "
                 "crane_llm.set_api_key(model=...) or the CRANE_LLM_MODEL variable.",
                 "no-key",
             ))
-        if settings.key_required and not settings.api_key:
-            return self._update(st.failed(self.state, no_key_message(settings.host, checker_ran_first), "no-key"))
+        if settings.key_required and not settings.api_key.value:
+            return self._update(st.failed(self.state, no_key_message(settings.provider_host, checker_ran_first), "no-key"))
         self.notes = _source_notes(settings)
 
         self._update(st.step_started(
@@ -165,8 +167,8 @@ class Check:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
         self._update(st.step_ended(self.state, "prompt", "done", detail))
 
-        where = settings.host or "the provider"
-        self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (settings.model, where)))
+        where = settings.provider_host or "the provider"
+        self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))
         last_draw = [time.monotonic()]
         received = [0]  # streamed pieces: one token each from OpenAI and llama.cpp
 
@@ -176,15 +178,15 @@ class Check:
             now = time.monotonic()
             if now - last_draw[0] >= RAW_REDRAW_SECONDS and self.state["phase"] == "running":
                 last_draw[0] = now
-                self.state = st.step_started(self.state, "model", answering_label(settings.model, where, received[0]))
+                self.state = st.step_started(self.state, "model", answering_label(model, where, received[0]))
                 self.emit(self.state)
 
         result = call_model(
             prompt,
-            model=settings.model,
+            model=model,
             api_kind=settings.api_kind,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
+            base_url=settings.endpoint,
+            api_key=settings.api_key.value,
             on_text=on_text,
         )
         # The final text is what the model said, whatever the redraws showed.
@@ -193,7 +195,7 @@ class Check:
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]
         self._update(st.step_ended(self.state, "model", "done", answered_detail(result, received[0])))
-        return self._conclude(to_verdict(parsed, settings.model, checker_ran_first))
+        return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
         self._update(st.concluded(self.state, verdict))
@@ -238,18 +240,18 @@ def no_key_message(host: str, checks_ran: bool) -> str:
 
 
 def _source_notes(settings: Any) -> List[str]:
-    """"Model gpt-5 from CRANE_LLM_MODEL; API key from the Kaggle secret CRANE_LLM_API_KEY" (no key text)."""
-    notes = []
-    labels = settings.sources or {}
-    if labels.get("model"):
-        said = labels["model"]
-        if said.startswith("default"):
+    """"Model gpt-5 from CRANE_LLM_MODEL; API key from the Kaggle secret CRANE_LLM_API_KEY" (no key
+    text), after any file that could not be read."""
+    notes = list(settings.warnings)
+    if settings.model.value:
+        said = settings.model.label
+        if settings.model.source == "default":
             said = "the default"
-        elif said == "the argument":
+        elif settings.model.source == "argument":
             said = "the %%crane_llm line"
-        notes.append("Model %s from %s." % (settings.model, said))
-    if settings.api_key and labels.get("apiKey"):
-        notes.append("API key from %s." % labels["apiKey"])
-    if labels.get("baseUrl"):
-        notes.append("base_url from %s." % labels["baseUrl"])
+        notes.append("Model %s from %s." % (settings.model.value, said))
+    if settings.api_key.value:
+        notes.append("API key from %s." % settings.api_key.label)
+    if settings.base_url.value:
+        notes.append("base_url from %s." % settings.base_url.label)
     return notes
