@@ -14,57 +14,10 @@ from typing import Any, Callable, Dict, List, Optional
 from . import state as st
 from .options import Options
 from ..switches import checks_run
-from .present import NOTHING_CERTAIN_EXPLANATION
+from ..present import certain_crash_verdict, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
-MAGIC_PREFIX = "%%crane_llm"
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
-
-
-def is_magic_cell(code: str) -> bool:
-    return code.lstrip().startswith(MAGIC_PREFIX)
-
-
-def executed_for_prompt(executed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """The cells that ran, minus `%%crane_llm` cells: their bodies were never executed."""
-    return [c for c in executed if not is_magic_cell(c.get("code") or "")]
-
-
-def _checks_detail(checks: Dict[str, Any]) -> str:
-    """The same words as apps/jlab's step detail."""
-    ms = "%.1f ms" % checks.get("elapsedMs", 0.0)
-    crash = checks.get("crash")
-    if crash:
-        return "found a certain %s (%s)" % (crash["exception"], ms)
-    stop = checks.get("stoppedAt")
-    if not stop:
-        return "nothing certain; read the whole cell (%s)" % ms
-    where = "" if stop.get("line") is None else " at line %d" % stop["line"]
-    return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
-
-
-def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "kind": "certain-crash",
-        "source": {"type": "checks"},
-        "exception": crash["exception"],
-        "line": crash.get("line"),
-        "explanation": crash.get("message", ""),
-        "variables": list(crash.get("variables") or []),
-        "checkerRanFirst": True,
-    }
-
-
-def nothing_certain_verdict() -> Dict[str, Any]:
-    return {
-        "kind": "nothing-certain",
-        "source": {"type": "checks"},
-        "exception": None,
-        "line": None,
-        "explanation": NOTHING_CERTAIN_EXPLANATION,
-        "variables": [],
-        "checkerRanFirst": True,
-    }
 
 
 class Check:
@@ -120,7 +73,7 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
@@ -160,7 +113,7 @@ class Check:
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
         runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(executed_for_prompt(facts.get("executed") or []), runinfo_text, self.source)
+        prompt = build_prompt(facts.get("executed") or [], runinfo_text, self.source)
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
