@@ -15,7 +15,7 @@ from typing import Any, Dict, List
 from ..live import LiveValue, is_estimator_class, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, Opaque, Value
-from . import arrays, attributes, containers, estimators, frames, operators  # noqa: F401
+from . import array_reductions, arrays, attributes, containers, estimators, frames, operators  # noqa: F401
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -105,6 +105,9 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
     np_mod = sys.modules.get("numpy")
     fname = getattr(obj, "__name__", None)
     if top == "numpy" or (np_mod is not None and isinstance(fname, str) and np_mod.__dict__.get(fname) is obj):
+        reduced = array_reductions.numpy_reduction(fname, obj, args, kwargs, node) if isinstance(fname, str) else None
+        if reduced is not None:
+            return reduced
         return arrays.function(interp, obj, args, kwargs, node)  # (ufuncs carry no __module__ on old NumPy)
     if top == "sklearn":
         return estimators.function(interp, obj, args, kwargs, node)
@@ -196,6 +199,10 @@ def _builtin_call(interp, name: str, obj: Any, args: List[Value], kwargs: Dict[s
         raise Stop(node.lineno, "isinstance() with a class the checker does not model")
     if name == "range":
         return _run_pure(range, args, kwargs, node, "range", None)
+    if name == "sum" and args and args[0].kind() == "ndarray":
+        summed = array_reductions.builtin_sum(args, kwargs, node)
+        if summed is not None:
+            return summed
     if name in _PURE_BUILTINS:
         return _run_pure(obj, args, kwargs, node, name, None)
     raise Stop(node.lineno, f"a call to the builtin `{name}`")
