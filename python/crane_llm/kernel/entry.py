@@ -11,6 +11,7 @@ import time
 from typing import Any, Dict, Optional
 
 from .. import __version__
+from ..switches import checks_run
 from .history import executed_cells
 
 
@@ -42,9 +43,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
 
     source = request["source"]
     use_llm = bool(request.get("useLlm", True))
-    # The seed's switch semantics: runtime information off means the code alone, so no checks
-    # either (they read live state), but that switch has no effect while the LLM is off.
-    checks_on = bool(request.get("includeRuntimeInfo", True)) or not use_llm
+    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None

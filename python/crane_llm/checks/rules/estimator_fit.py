@@ -13,7 +13,6 @@ user is one for the probe as well.
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 import warnings
@@ -21,37 +20,10 @@ from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
 from ..live import LiveValue, is_plain_data
+from ..provenance import audit, is_subclass
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
 _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
-
-
-def _sklearn_dir() -> Optional[str]:
-    sk = sys.modules.get("sklearn")
-    path = getattr(sk, "__file__", None) if type(sk) is types.ModuleType else None
-    return os.path.dirname(os.path.realpath(path)) + os.sep if isinstance(path, str) else None
-
-
-def _own_class(cls: type) -> bool:
-    """The class and all it inherits come from scikit-learn (or Python itself): no user method."""
-    for klass in cls.__mro__:
-        if klass is object:
-            continue
-        mod = klass.__dict__.get("__module__")
-        if not isinstance(mod, str) or not (mod.startswith("sklearn.") or mod in ("builtins", "abc")):
-            return False
-    return True
-
-
-def _own_fit(cls: type) -> bool:
-    root = _sklearn_dir()
-    try:
-        fit = getattr_static(cls, "fit")
-    except AttributeError:
-        return False
-    if root is None or type(fit) is not types.FunctionType:
-        return False
-    return os.path.realpath(fit.__code__.co_filename).startswith(root)
 
 
 def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
@@ -63,7 +35,7 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
     cls = type(obj)
     base = sys.modules.get("sklearn.base")
     est = getattr_static(base, "BaseEstimator", None) if type(base) is types.ModuleType else None
-    if est is None or not isinstance(cls, type) or not issubclass(cls, est) or not _own_class(cls) or not _own_fit(cls):
+    if est is None or not is_subclass(cls, est) or not audit().pristine(cls, "sklearn"):
         return None
     try:
         params = obj.get_params(deep=False)

@@ -80,13 +80,12 @@ def _rule(exc: BaseException) -> str:
 
 
 def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
-    from . import array_reductions, arrays
+    from . import arrays
     opt = type(op)
     sym = SYMBOLS.get(opt, "?")
     lk, rk = left.kind(), right.kind()
     if lk == "ndarray" or rk == "ndarray":
-        raised = array_reductions.power(left, right, node) if opt is ast.Pow else None
-        return raised if raised is not None else arrays.binop(interp, left, right, opt, node)
+        return arrays.binop(interp, left, right, opt, node)
     a, b = left.concrete(), right.concrete()
     names = [left.name, right.name]
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
