@@ -129,6 +129,28 @@ describe('runCheck', () => {
     expect(end.verdict).toBe(predicted);
   });
 
+  it('the model step counts the tokens as they stream, then says how many the provider reported', async () => {
+    const h = harness({
+      answer: async onText => {
+        for (const piece of ['{"crash"', ': ', 'true}']) onText(piece);
+        return { verdict: predicted, raw: '{"crash": true}', problem: null, usage: { completion_tokens: 1234 } };
+      }
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const labels = h.states.map(s => s.steps.find(x => x.id === 'model')?.label).filter(Boolean);
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
+    expect(end.steps.find(x => x.id === 'model')).toMatchObject({ status: 'done', detail: 'answered (1,234 tokens)' });
+  });
+
+  it('an answer cut at the output limit says so in the model step', async () => {
+    const cut: Verdict = { ...predicted, kind: 'unreadable', exception: null, line: null, explanation: 'The answer was cut at the output limit of 8,000 tokens.' };
+    const h = harness({ answer: async onText => (onText('{"cr'), { verdict: cut, raw: '{"cr', problem: null, cutAtLimit: 8000 }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.verdict?.kind).toBe('unreadable');
+    expect(end.steps.find(x => x.id === 'model')?.detail).toBe('cut at the output limit of 8,000 tokens');
+  });
+
   it('runtime info off: the checks are skipped and the model gets the code only', async () => {
     const h = harness({ facts: async () => ({ ...facts({ ran: false, stoppedAt: null }) }) });
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: false }, h.effects, h.emit);
