@@ -1,5 +1,5 @@
-"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm` and an optional model name, read by IPython's
-own magic-argument parser (argparse underneath)."""
+"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm`, `--budget SECONDS` and an optional model name, read by
+IPython's own magic-argument parser (argparse underneath)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ from typing import Optional
 
 from IPython.core.magic_arguments import argument, arg_split, construct_parser, magic_arguments
 
-USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [MODEL]
+from ..settings import CHECK_BUDGET_MAX, parse_seconds
+
+USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [--budget SECONDS] [MODEL]
 
 Checks the code below the magic line for a crash without running it.
 
   --no-runinfo   predict from the code alone: no runtime information (and so no built-in checks)
   --no-llm       run only the built-in checks; nothing is sent to any model
+  --budget S     time budget of the check in the kernel, in seconds (default: the
+                 CRANE_LLM_CHECK_BUDGET setting, else 2)
   MODEL          a model name that overrides the configured one, e.g. gpt-5-mini"""
 
 
@@ -27,6 +31,7 @@ class Options:
     include_runtime_info: bool = True
     model: Optional[str] = None
     help: bool = False
+    budget: Optional[float] = None
 
     def to_json(self):
         return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info, "model": self.model}
@@ -36,6 +41,8 @@ class Options:
 @argument("-h", "--help", action="store_true")
 @argument("--no-runinfo", dest="include_runtime_info", action="store_false")
 @argument("--no-llm", dest="use_llm", action="store_false")
+# A bare --budget is given "" so that it gets the same sentence as a bad number.
+@argument("--budget", nargs="?", const="", default=None)
 @argument("model", nargs="?", default=None)
 def _crane_llm_line(line: str) -> None:
     """The magic's line, declared for the parser (the magic itself is cell_magic.crane_llm)."""
@@ -57,5 +64,11 @@ def parse_options(line: str) -> Options:
         if word.startswith("-"):
             raise UsageError("%%%%crane_llm does not know the option %s.\n\n%s" % (word, USAGE))
         raise UsageError("%%%%crane_llm takes one model name, not both %s and %s.\n\n%s" % (parsed.model, word, USAGE))
+    budget = None
+    if parsed.budget is not None:
+        budget = parse_seconds(parsed.budget)
+        if budget is None:
+            raise UsageError("%%%%crane_llm --budget takes a number of seconds between 0 and %g, not %r.\n\n%s"
+                             % (CHECK_BUDGET_MAX, parsed.budget, USAGE))
     return Options(use_llm=parsed.use_llm, include_runtime_info=parsed.include_runtime_info, model=parsed.model,
-                   help=parsed.help)
+                   help=parsed.help, budget=budget)
