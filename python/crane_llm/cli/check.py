@@ -18,6 +18,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
+from ..plain_text import without_terminal_controls
+from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
 from .notebook import (
     CliError,
     cells_to_run,
@@ -31,16 +33,6 @@ EXIT_NO_CRASH = 0
 EXIT_CRASH = 1
 EXIT_UNDECIDED = 2
 
-_HEADLINE = {
-    "certain-crash": "This cell will crash",
-    "predicted-crash": "Crash predicted",
-    "no-crash": "No crash predicted",
-    "unreadable": "The response could not be read as a verdict",
-    "nothing-certain": "The built-in checks found no certain crash",
-}
-_NOTHING_CERTAIN = 'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of.'
-
-
 def exit_code_for(verdict: Optional[Dict[str, Any]]) -> int:
     if verdict is None:
         return EXIT_UNDECIDED
@@ -50,23 +42,6 @@ def exit_code_for(verdict: Optional[Dict[str, Any]]) -> int:
     if kind in ("no-crash", "nothing-certain"):
         return EXIT_NO_CRASH
     return EXIT_UNDECIDED
-
-
-def certain_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "kind": "certain-crash",
-        "source": {"type": "checks"},
-        "exception": crash["exception"],
-        "line": crash.get("line"),
-        "explanation": crash["message"],
-        "variables": list(crash.get("variables") or []),
-        "checkerRanFirst": True,
-    }
-
-
-def nothing_certain_verdict() -> Dict[str, Any]:
-    return {"kind": "nothing-certain", "source": {"type": "checks"}, "exception": None, "line": None,
-            "explanation": _NOTHING_CERTAIN, "variables": [], "checkerRanFirst": True}
 
 
 class Progress:
@@ -113,6 +88,9 @@ def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = N
     except CliError as exc:
         report["problem"] = {"kind": exc.kind, "message": exc.message}
         report["exitCode"] = exc.code
+    except KeyboardInterrupt:
+        progress.done()  # the interrupted line is cleared; main says "interrupted" on its own line
+        raise
     progress.done()
     _emit(report, args.json, out, err)
     return report["exitCode"]
@@ -140,6 +118,8 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
             raise CliError(problem, kind="settings")
     request = {"protocol": 1, "source": target.source, "cellId": target.cell_id, "useLlm": use_llm,
                "includeRuntimeInfo": include_runinfo}
+    if getattr(args, "budget", None) is not None:
+        request["budgetSeconds"] = args.budget
     cwd = os.path.dirname(os.path.abspath(args.notebook))
     try:
         ran = run_and_gather(nb, cwd, before, request, progress.cell, stop_on_error=not args.keep_going,
@@ -160,9 +140,12 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     if facts.get("problem"):
         raise CliError(facts["problem"]["message"], kind="kernel-side")
     report["checks"] = facts["checks"]
+    report["budget"] = facts.get("budget")
+    if budget_detail(facts):
+        progress.say("Note: the built-in checks%s." % budget_detail(facts))
     crash = facts["checks"].get("crash")
     if crash:
-        report["verdict"] = certain_verdict(crash)
+        report["verdict"] = certain_crash_verdict(crash)
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:
@@ -201,11 +184,10 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _badge(verdict: Dict[str, Any]) -> str:
-    source = verdict["source"]
-    if source["type"] == "llm":
-        return "LLM prediction · %s" % source["model"]
-    return "Built-in check · certain" if verdict["kind"] == "certain-crash" else "Built-in checks only"
+def _write(stream: TextIO, text: str) -> None:
+    """Model text (explanation, raw answer) and provider messages reach a terminal without its
+    escape sequences: they would act instead of being shown."""
+    stream.write(without_terminal_controls(text))
 
 
 def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> None:
@@ -213,22 +195,19 @@ def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> No
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return
     if report["verdict"] is None:
-        err.write("crane-llm: %s\n" % report["problem"]["message"])
+        _write(err, "crane-llm: %s\n" % report["problem"]["message"])
         return
     v = report["verdict"]
-    headline = _HEADLINE[v["kind"]]
-    if v.get("exception") and v["kind"] in ("certain-crash", "predicted-crash"):
-        headline += ": %s" % v["exception"] + ("" if v.get("line") is None else " at line %d" % v["line"])
-    out.write("Cell %d: %s  [%s]\n" % (report["cell"], headline, _badge(v)))
+    _write(out, "Cell %d: %s  [%s]\n" % (report["cell"], headline_of(v), badge_of(v)))
     if v.get("explanation"):
-        out.write("  %s\n" % v["explanation"])
+        _write(out, "  %s\n" % v["explanation"])
     if v["kind"] == "unreadable" and report.get("raw"):
-        out.write("  Raw response: %s\n" % report["raw"][:2000])
+        _write(out, "  Raw response: %s\n" % report["raw"][:2000])
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
-        out.write("  The built-in checker ran first and found no certain crash.\n")
+        _write(out, "  %s\n" % CHECKER_RAN_FIRST)
     if report.get("origin"):
-        out.write("  Origin of the crash:\n")
+        _write(out, "  Origin of the crash:\n")
         for entry in report["origin"]:
-            out.write("    - %s\n" % entry["sentence"])
+            _write(out, "    - %s\n" % entry["sentence"])
     for failure in report["failedCells"]:
-        out.write("  Note: cell %d raised %s while the earlier cells ran.\n" % (failure["cell"], failure["ename"]))
+        _write(out, "  Note: cell %d raised %s while the earlier cells ran.\n" % (failure["cell"], failure["ename"]))

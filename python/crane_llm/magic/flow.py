@@ -14,57 +14,10 @@ from typing import Any, Callable, Dict, List, Optional
 from . import state as st
 from .options import Options
 from ..switches import checks_run
-from .present import NOTHING_CERTAIN_EXPLANATION
+from ..present import budget_detail, certain_crash_verdict, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
-MAGIC_PREFIX = "%%crane_llm"
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
-
-
-def is_magic_cell(code: str) -> bool:
-    return code.lstrip().startswith(MAGIC_PREFIX)
-
-
-def executed_for_prompt(executed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """The cells that ran, minus `%%crane_llm` cells: their bodies were never executed."""
-    return [c for c in executed if not is_magic_cell(c.get("code") or "")]
-
-
-def _checks_detail(checks: Dict[str, Any]) -> str:
-    """The same words as apps/jlab's step detail."""
-    ms = "%.1f ms" % checks.get("elapsedMs", 0.0)
-    crash = checks.get("crash")
-    if crash:
-        return "found a certain %s (%s)" % (crash["exception"], ms)
-    stop = checks.get("stoppedAt")
-    if not stop:
-        return "nothing certain; read the whole cell (%s)" % ms
-    where = "" if stop.get("line") is None else " at line %d" % stop["line"]
-    return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
-
-
-def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "kind": "certain-crash",
-        "source": {"type": "checks"},
-        "exception": crash["exception"],
-        "line": crash.get("line"),
-        "explanation": crash.get("message", ""),
-        "variables": list(crash.get("variables") or []),
-        "checkerRanFirst": True,
-    }
-
-
-def nothing_certain_verdict() -> Dict[str, Any]:
-    return {
-        "kind": "nothing-certain",
-        "source": {"type": "checks"},
-        "exception": None,
-        "line": None,
-        "explanation": NOTHING_CERTAIN_EXPLANATION,
-        "variables": [],
-        "checkerRanFirst": True,
-    }
 
 
 class Check:
@@ -110,6 +63,8 @@ class Check:
             "useLlm": opts.use_llm,
             "includeRuntimeInfo": opts.include_runtime_info,
         }
+        if opts.budget is not None:
+            request["budgetSeconds"] = opts.budget
         namespace = self.shell.user_ns if self.shell is not None else {}
         try:
             facts = gather(request, namespace, self.shell)
@@ -120,11 +75,12 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks) + budget_detail(facts)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
-                "built-in checks skipped: runtime information is off, so the model gets the code alone"))
+                "built-in checks skipped: runtime information is off, so the model gets the code alone"
+                + budget_detail(facts)))
         if checks.get("crash"):
             return self._conclude(certain_crash_verdict(checks["crash"]))
         if not opts.use_llm:
@@ -160,7 +116,7 @@ class Check:
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
         runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(executed_for_prompt(facts.get("executed") or []), runinfo_text, self.source)
+        prompt = build_prompt(facts.get("executed") or [], runinfo_text, self.source)
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
@@ -170,12 +126,15 @@ class Check:
         where = settings.provider_host or "the provider"
         self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))
         last_draw = [time.monotonic()]
+        received = [0]  # streamed pieces: one token each from OpenAI and llama.cpp
 
         def on_text(piece: str) -> None:
+            received[0] += 1
             self.state = st.raw_received(self.state, piece)
             now = time.monotonic()
-            if now - last_draw[0] >= RAW_REDRAW_SECONDS:
+            if now - last_draw[0] >= RAW_REDRAW_SECONDS and self.state["phase"] == "running":
                 last_draw[0] = now
+                self.state = st.step_started(self.state, "model", answering_label(model, where, received[0]))
                 self.emit(self.state)
 
         result = call_model(
@@ -191,9 +150,7 @@ class Check:
         if result.get("problem"):
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]
-        self._update(st.step_ended(
-            self.state, "model", "done",
-            "answered, but not with a readable verdict" if parsed["kind"] == "unreadable" else "answered"))
+        self._update(st.step_ended(self.state, "model", "done", answered_detail(result, received[0])))
         return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
@@ -208,6 +165,22 @@ class Check:
             if items:
                 self._update(st.origin_found(self.state, items))
         return self.state
+
+
+def answering_label(model: str, where: str, tokens: int) -> str:
+    return "%s at %s is answering: %s tokens so far" % (model, where, "{:,}".format(tokens))
+
+
+def answered_detail(result: Dict[str, Any], pieces: int) -> str:
+    """"answered (412 tokens)", or why the answer is not a verdict (twin of run-check.ts)."""
+    usage = result.get("usage") or {}
+    tokens = usage.get("output_tokens") or usage.get("completion_tokens") or pieces
+    said = "{:,} tokens".format(tokens)
+    if result.get("cutAtLimit"):
+        return "cut at the output limit of {:,} tokens".format(result["cutAtLimit"])
+    if result["parsed"]["kind"] == "unreadable":
+        return "answered (%s), but not with a readable verdict" % said
+    return "answered (%s)" % said
 
 
 def no_key_message(host: str, checks_ran: bool) -> str:
