@@ -16,7 +16,9 @@ export function toOriginItem(entry: OriginEntry): OriginItem {
     sentence: entry.sentence,
     line: entry.line,
     codeOnly: !entry.recorded,
-    editedSinceRun: entry.edited
+    editedSinceRun: entry.edited,
+    kind: entry.kind,
+    index: entry.index
   };
 }
 

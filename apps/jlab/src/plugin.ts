@@ -1,5 +1,6 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette, IToolbarWidgetRegistry, Notification } from '@jupyterlab/apputils';
+import type { Cell } from '@jupyterlab/cells';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import type { ViewActions } from '@crane-llm/core';
@@ -7,6 +8,7 @@ import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
 import { CheckCenter } from './check-center';
 import { CHECK_ARGS_SCHEMA, readCheckArgs, runCheckCommand } from './check-command';
 import { jupyterCheckEffects } from './check-effects';
+import { fixEffects } from './fix-effects';
 import { jumpTo } from './jump-to';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
@@ -47,7 +49,8 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     const fetch = serverFetch(server);
     const loadProvider = async () => fetchProviderSettings(server, await configuredModel(registry, PLUGIN_ID));
 
-    const actionsFor = (panel: NotebookPanel): ViewActions => ({
+    const actionsFor = (panel: NotebookPanel, cell: Cell | null): ViewActions => ({
+      ...fixEffects(panel, cell),
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),
       showDetails: () => void app.commands.execute(COMMANDS.showSidebar),
       jumpTo: cellId => jumpTo(panel, cellId)

@@ -5,3 +5,4 @@ export * from './check-state';
 export * from './verdict-view';
 export * from './switches';
 export * from './answer';
+export * from './fix-actions';
