@@ -19,10 +19,10 @@ from typing import Any, Dict, List, Optional
 from jupyter_core.utils import ensure_async
 
 from ..cli.model import ask_model, make_prompt, settings_problem
-from ..present import certain_crash_verdict, nothing_certain_verdict
-from ..settings import resolve_settings
 from ..kernel.request import KernelAnswerError, check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
+from ..present import certain_crash_verdict, nothing_certain_verdict
+from ..settings import resolve_settings
 
 # Long enough for a huge DataFrame's runtime information; the kernel bounds its own work.
 FACTS_TIMEOUT_SECONDS = 60.0
