@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from ..plain_text import without_terminal_controls
 from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
                       colour_of, headline_of, stale_text)
 
@@ -19,6 +20,12 @@ def _steps(steps: List[Dict[str, Any]]) -> List[str]:
 
 
 def render_text(doc: Dict[str, Any]) -> str:
+    """The check as plain text. Model text (explanation, raw answer, exception names) and provider
+    messages may hold terminal escape sequences: none reach the output."""
+    return without_terminal_controls(_render(doc))
+
+
+def _render(doc: Dict[str, Any]) -> str:
     state = doc["state"]
     phase = state["phase"]
     if phase in ("running", "cancelled"):
