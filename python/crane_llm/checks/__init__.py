@@ -261,6 +261,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     def lookup(name: str):
         found = values.get(name)
+        if found is None and name.startswith("__") and name.endswith("__"):
+            return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
         if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
