@@ -178,6 +178,9 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
+    if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
+        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
+                                                  "consults would call it"))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -202,9 +205,6 @@ def _running_shell(namespace: Any) -> Any:
 
 
 def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
-    if not builtins_untouched():
-        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
-                                                  "consults would call it"))
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
         return early
