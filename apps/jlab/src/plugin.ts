@@ -23,6 +23,7 @@ export const COMMANDS = {
   cancel: 'crane-llm:cancel',
   toggleLlm: 'crane-llm:toggle-llm',
   toggleRuntimeInfo: 'crane-llm:toggle-runtime-info',
+  toggleValues: 'crane-llm:toggle-values',
   showSidebar: 'crane-llm:show-sidebar'
 } as const;
 /** Kept for the foundation's callers. */
@@ -159,10 +160,12 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
         label: `CRANE-LLM: ${SWITCH_LABEL[name]}`,
         isToggleable: true,
         isToggled: () => switches.value[name],
+        isEnabled: () => !switches.isCapped(name),
         execute: () => switches.toggle(name)
       });
     toggle(COMMANDS.toggleLlm, 'useLlm');
     toggle(COMMANDS.toggleRuntimeInfo, 'includeRuntimeInfo');
+    toggle(COMMANDS.toggleValues, 'includeValues');
     switches.changed.connect(() => app.commands.notifyCommandChanged());
     app.commands.addCommand(COMMANDS.showSidebar, {
       label: 'Show the CRANE-LLM sidebar',

@@ -18,6 +18,7 @@ import {
   type ProblemKind,
   type Verdict
 } from '@crane-llm/core';
+import type { Disclosure } from '@crane-llm/prompt';
 
 /** What the provider side reports before a model call: enough to say where it goes and whether it can. */
 export interface ProviderInfo {
@@ -35,6 +36,8 @@ export interface PreparedPrompt {
   detail: string;
   /** Whatever the predict effect needs of it (the built prompt). */
   payload?: unknown;
+  /** What the prompt holds back (masked secrets, values or runtime information left out). */
+  disclosure?: Disclosure;
 }
 
 export interface ModelAnswer {
@@ -48,7 +51,7 @@ export interface ModelAnswer {
 export interface CheckEffects {
   facts(req: CheckRequest): Promise<CheckResult>;
   provider(): Promise<ProviderInfo>;
-  prompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt;
+  prompt(facts: CheckResult, source: string, options: CheckOptions): PreparedPrompt;
   predict(call: {
     prompt: PreparedPrompt;
     provider: ProviderInfo;
@@ -64,6 +67,8 @@ export interface CheckEffects {
 export interface CheckOptions {
   useLlm: boolean;
   includeRuntimeInfo: boolean;
+  /** "Include data values": off, the runtime information keeps its structure only. */
+  includeValues: boolean;
 }
 
 /** Why a running check was stopped from outside: the user, a kernel restart, a closed notebook. */
@@ -170,7 +175,7 @@ export async function runCheck(
     update(s => stepStarted(s, 'prompt', options.includeRuntimeInfo ? 'Building the prompt (code and runtime information)' : 'Building the prompt (code only)'));
     let prompt: PreparedPrompt;
     try {
-      prompt = effects.prompt(facts, cell.source, options.includeRuntimeInfo);
+      prompt = effects.prompt(facts, cell.source, options);
     } catch (error) {
       return update(s => failed(s, `The prompt could not be built: ${String(error)}`, 'internal'));
     }

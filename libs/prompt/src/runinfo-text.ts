@@ -62,7 +62,7 @@ function stat(value: Stat | undefined): string {
   return value;
 }
 
-function floatValue(value: number | string): string {
+export function floatText(value: number | string): string {
   if (typeof value === 'string') return value;
   const text = formatNumber(value);
   return /^-?\d+$/.test(text) ? `${text}.0` : text;
@@ -97,20 +97,72 @@ function valueSummary(v: ValueSummary): string {
   }
 }
 
-function column(c: FrameColumn): string {
+/** A value summary without the values: its kind and, where it has one, the distinct count. */
+function valueStructure(v: ValueSummary): string {
+  if (v.valueKind === 'categorical') return `categorical, ${distinctText(v.distinct, v.distinctApprox)}`;
+  return v.valueKind;
+}
+
+function column(c: FrameColumn, includeValues = true): string {
   const parts = [c.dtype, distinctText(c.distinct, c.distinctApprox)];
-  if (c.values !== undefined) parts.push(c.values.length ? `values ${c.values.map(scalar).join(', ')}` : 'no values');
-  else parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
+  if (includeValues && c.values !== undefined) parts.push(c.values.length ? `values ${c.values.map(scalar).join(', ')}` : 'no values');
+  else if (includeValues) parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
   return `${quote(c.name)}: ${parts.join(', ')}`;
 }
 
+export const LEFT_OUT = 'value left out';
+
+type Body = { inline: string | null; lines: string[] };
+
+/**
+ * The body of a summary that carries data values, with the values left out; null for the kinds
+ * that carry structure only (they render the same either way).
+ */
+function structureBody(s: VariableSummary): Body | null {
+  switch (s.kind) {
+    case 'int':
+    case 'float':
+    case 'bool':
+      return { inline: LEFT_OUT, lines: [] };
+    case 'str':
+      return { inline: `${s.length} characters, text left out`, lines: [] };
+    case 'sequence':
+      return { inline: `length ${s.length}${s.values ? `; values ${valueStructure(s.values)}` : ''}`, lines: [] };
+    case 'dict': {
+      const keys = s.entries.map((e) => e.key);
+      return { inline: `length ${s.length}${keys.length ? `; first ${keys.length} keys: ${keys.join(', ')}` : ''}`, lines: [] };
+    }
+    case 'ndarray':
+      return {
+        inline: `shape ${shape(s.shape)}; dtype ${s.dtype}; has NaN: ${yesNo(s.hasNaN)}`,
+        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
+      };
+    case 'series':
+      return {
+        inline: `${s.name !== undefined ? `name ${quote(s.name)}; ` : ''}dtype ${s.dtype}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
+        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
+      };
+    case 'dataframe': {
+      const lines = s.columns.map((c) => column(c, false));
+      if (s.shape[1] > s.columns.length) lines.push(`(first ${s.columns.length} of ${s.shape[1]} columns shown)`);
+      return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
+    }
+    default:
+      return null;
+  }
+}
+
 /** The lines under a variable's header (the first may be joined onto the header). */
-function body(s: VariableSummary): { inline: string | null; lines: string[] } {
+function body(s: VariableSummary, includeValues: boolean): Body {
+  if (!includeValues) {
+    const structure = structureBody(s);
+    if (structure !== null) return structure;
+  }
   switch (s.kind) {
     case 'int':
       return { inline: `= ${s.value}`, lines: [] };
     case 'float':
-      return { inline: `= ${floatValue(s.value)}`, lines: [] };
+      return { inline: `= ${floatText(s.value)}`, lines: [] };
     case 'bool':
       return { inline: `= ${s.value ? 'True' : 'False'}`, lines: [] };
     case 'str':
@@ -144,7 +196,7 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
         lines: s.values ? [`values ${valueSummary(s.values)}`] : []
       };
     case 'dataframe': {
-      const lines = s.columns.map(column);
+      const lines = s.columns.map((c) => column(c));
       if (s.shape[1] > s.columns.length) lines.push(`(first ${s.columns.length} of ${s.shape[1]} columns shown)`);
       return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
     }
@@ -192,15 +244,19 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
   }
 }
 
-function variable(v: RuntimeVariable): string[] {
+function variable(v: RuntimeVariable, includeValues: boolean): string[] {
   const uses = v.attributes.length ? `, uses ${v.attributes.map((a) => `.${a}`).join(' ')}` : '';
-  const { inline, lines } = body(v.summary);
+  const { inline, lines } = body(v.summary, includeValues);
   const header = `${v.name} (${v.type}${uses})${inline === null ? '' : `: ${inline}`}`;
   return [header, ...lines.map((l) => INDENT + l)];
 }
 
-/** The runtime information block of the prompt; no trailing newline. */
-export function runtimeInfoText(info: RuntimeInfo): string {
+/**
+ * The runtime information block of the prompt; no trailing newline. With `includeValues` false
+ * ("Include data values" off) only structure is written: types, shapes, dtypes, lengths, column
+ * names, dict keys, fitted state, counts; no value ranges, example values, string contents or dict values.
+ */
+export function runtimeInfoText(info: RuntimeInfo, includeValues = true): string {
   if (info.variables.length === 0) return 'The target cell uses no variables from the kernel.';
-  return info.variables.flatMap(variable).join('\n');
+  return info.variables.flatMap((v) => variable(v, includeValues)).join('\n');
 }

@@ -11,6 +11,7 @@ import time
 from typing import Any, Dict, Optional
 
 from .. import __version__
+from ..policy import Switches, capped, current_policy
 from .history import executed_cells
 
 
@@ -41,10 +42,12 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     from ..runinfo import collect, used_names
 
     source = request["source"]
-    use_llm = bool(request.get("useLlm", True))
+    # The administrator's ceiling holds here too, whatever the front end asked for.
+    use_llm, include_runtime_info, _ = capped(
+        Switches(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
     # The seed's switch semantics: runtime information off means the code alone, so no checks
     # either (they read live state), but that switch has no effect while the LLM is off.
-    checks_on = bool(request.get("includeRuntimeInfo", True)) or not use_llm
+    checks_on = include_runtime_info or not use_llm
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None

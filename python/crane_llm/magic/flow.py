@@ -11,7 +11,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Dict, List, Optional
 
+from ..policy import Switches, capped, current_policy
 from . import state as st
+from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from .present import NOTHING_CERTAIN_EXPLANATION
 
@@ -98,6 +100,7 @@ class Check:
         from ..kernel.entry import gather
 
         opts = self.options
+        self._apply_policy()
         checks_on = opts.include_runtime_info or not opts.use_llm
         self._update(st.step_started(
             self.state, "checks",
@@ -130,6 +133,16 @@ class Check:
             return self._conclude(nothing_certain_verdict())
         return self._ask_model(facts, checker_ran_first=bool(checks["ran"]))
 
+    def _apply_policy(self) -> None:
+        """The administrator's ceiling (CRANE_LLM_POLICY) over the magic line's switches."""
+        opts = self.options
+        policy = current_policy()
+        wanted = Switches(opts.use_llm, opts.include_runtime_info, opts.include_values)
+        allowed = capped(wanted, policy)
+        if allowed != wanted:
+            opts.use_llm, opts.include_runtime_info, opts.include_values = allowed
+            self.notes.append(policy_note(policy))
+
     def _ask_model(self, facts: Dict[str, Any], checker_ran_first: bool) -> st.State:
         from ..prompt import build_prompt, to_verdict
         from ..provider import call_model
@@ -149,21 +162,30 @@ class Check:
                 "crane_llm.set_api_key(model=...) or the CRANE_LLM_MODEL variable.",
                 "no-key",
             ))
-        if settings.key_required and not settings.api_key:
+        if settings.key_required and not settings.api_key and not self.options.preview:
             return self._update(st.failed(self.state, no_key_message(settings.host, checker_ran_first), "no-key"))
-        self.notes = _source_notes(settings)
+        self.notes.extend(_source_notes(settings))
 
         self._update(st.step_started(
             self.state, "prompt",
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
-        runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(executed_for_prompt(facts.get("executed") or []), runinfo_text, self.source)
+        include_values = self.options.include_values and settings.include_values
+        parts = self.wiring.prompt_input(facts, executed_for_prompt(facts.get("executed") or []), self.source,
+                                         self.options.include_runtime_info, include_values)
+        disclosure = parts["disclosure"]
+        prompt = build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        detail += "; " + disclosure_text(disclosure)
         self._update(st.step_ended(self.state, "prompt", "done", detail))
+        if self.options.preview:
+            print(preview_text(settings, prompt, disclosure))
+            self._update(st.step_started(self.state, "model", "Preview only: nothing was sent"))
+            self._update(st.step_ended(self.state, "model", "skipped", "--preview: the request is printed above the verdict area; nothing was sent"))
+            return self._update(st.cancelled(self.state))
 
         where = settings.host or "the provider"
         self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (settings.model, where)))

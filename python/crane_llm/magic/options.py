@@ -1,16 +1,20 @@
-"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm` and an optional model name."""
+"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm`, `--no-values`, `--preview` and an optional model name."""
 
 from __future__ import annotations
 
 import shlex
 from typing import Optional
 
-USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [MODEL]
+USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [--no-values] [--preview] [MODEL]
 
 Checks the code below the magic line for a crash without running it.
 
   --no-runinfo   predict from the code alone: no runtime information (and so no built-in checks)
   --no-llm       run only the built-in checks; nothing is sent to any model
+  --no-values    runtime information without data values: types, shapes, dtypes, lengths,
+                 column names and dict keys only
+  --preview      print the exact request (host, model, API, prompt, size, what was masked or
+                 left out) and send nothing
   MODEL          a model name that overrides the configured one, e.g. gpt-5-mini"""
 
 
@@ -19,16 +23,20 @@ class UsageError(ValueError):
 
 
 class Options:
-    __slots__ = ("use_llm", "include_runtime_info", "model", "help")
+    __slots__ = ("use_llm", "include_runtime_info", "include_values", "preview", "model", "help")
 
-    def __init__(self, use_llm: bool = True, include_runtime_info: bool = True, model: Optional[str] = None, help: bool = False):
+    def __init__(self, use_llm: bool = True, include_runtime_info: bool = True, model: Optional[str] = None,
+                 help: bool = False, include_values: bool = True, preview: bool = False):
         self.use_llm = use_llm
         self.include_runtime_info = include_runtime_info
+        self.include_values = include_values
+        self.preview = preview
         self.model = model
         self.help = help
 
     def to_json(self):
-        return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info, "model": self.model}
+        return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info,
+                "includeValues": self.include_values, "model": self.model}
 
     def __repr__(self) -> str:
         return "Options(%r)" % (self.to_json(),)
@@ -47,6 +55,10 @@ def parse_options(line: str) -> Options:
             options.include_runtime_info = False
         elif word == "--no-llm":
             options.use_llm = False
+        elif word == "--no-values":
+            options.include_values = False
+        elif word == "--preview":
+            options.preview = True
         elif word.startswith("-"):
             raise UsageError("%%%%crane_llm does not know the option %s.\n\n%s" % (word, USAGE))
         elif options.model is not None:

@@ -15,7 +15,8 @@ class ModelSettings:
     """What the magic needs to call a model, and where each part came from (never the key in text)."""
 
     def __init__(self, model: Optional[str], base_url: Optional[str], api_kind: str, api_key: Optional[str],
-                 key_required: bool, host: str, sources: Dict[str, str], problem: Optional[str] = None):
+                 key_required: bool, host: str, sources: Dict[str, str], problem: Optional[str] = None,
+                 include_values: bool = True):
         self.model = model
         self.base_url = base_url
         self.api_kind = api_kind
@@ -24,6 +25,7 @@ class ModelSettings:
         self.host = host
         self.sources = sources  # "model" / "baseUrl" / "apiKey" -> a sentence for people
         self.problem = problem
+        self.include_values = include_values  # "Include data values" from the environment or config.json
 
     def __repr__(self) -> str:  # the key must never reach a log, even through repr
         return "ModelSettings(model=%r, base_url=%r, api_kind=%r, key=%s)" % (
@@ -51,13 +53,13 @@ def resolve_settings(model_argument: Optional[str]) -> ModelSettings:
     )
 
 
-def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
-    """The runtime information as the prompt shows it (twin of libs/prompt's runinfo-text)."""
-    if runtime_info is None:
-        return None
-    from ..prompt.runinfo_text import runtime_info_text as render
+def prompt_input(facts: Dict[str, Any], executed: List[Dict[str, Any]], target: str,
+                 include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
+    """The prompt's parts, secrets masked and values left out as asked (libs/prompt's from-check twin)."""
+    from ..prompt.from_check import prompt_input_from_check
 
-    return render(runtime_info)
+    check = {"executed": executed, "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
+    return prompt_input_from_check(check, target, include_values=include_values)
 
 
 def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> List[Dict[str, Any]]:
