@@ -41,13 +41,13 @@ def current_policy(environ: Optional[Mapping[str, str]] = None) -> Optional[str]
     return parse_policy(env.get(POLICY_VARIABLE))[0]
 
 
-class Switches(NamedTuple):
+class SwitchValues(NamedTuple):
     use_llm: bool
     include_runtime_info: bool
     include_values: bool
 
 
-def capped(switches: Switches, policy: Optional[str]) -> Switches:
+def capped(switches: SwitchValues, policy: Optional[str]) -> SwitchValues:
     """The switches under the ceiling: what the user chose, minus what the policy forbids."""
     use_llm, runinfo, values = switches
     if policy == "no-llm":
@@ -56,7 +56,7 @@ def capped(switches: Switches, policy: Optional[str]) -> Switches:
         runinfo = values = False
     elif policy == "no-values":
         values = False
-    return Switches(use_llm, runinfo, values)
+    return SwitchValues(use_llm, runinfo, values)
 
 
 def capped_names(policy: Optional[str]) -> Tuple[str, ...]:

@@ -48,7 +48,7 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
     },
     prompt: (_f, source, options) => {
       calls.push(`prompt:${options.includeRuntimeInfo}`);
-      return { text: `PROMPT ${source}`, detail: 'about 10 tokens' };
+      return { text: `PROMPT ${source}`, detail: 'about 10 tokens', built: null };
     },
     predict: async call => {
       calls.push(`predict:${call.checkerRanFirst}`);

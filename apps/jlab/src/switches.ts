@@ -1,11 +1,7 @@
 import { Signal, type ISignal } from '@lumino/signaling';
+import type { Switches } from '@crane-llm/core';
 
-/** The seed's two switches and "Include data values" under them, all on by default. */
-export interface Switches {
-  useLlm: boolean;
-  includeRuntimeInfo: boolean;
-  includeValues: boolean;
-}
+export type { Switches } from '@crane-llm/core';
 
 export type SwitchName = keyof Switches;
 

@@ -19,16 +19,43 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Any, Iterable, Mapping
+import sys
+import types
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from .interpreter import Interpreter, builtin_names
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
+from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
+
+# Builtins of some Python 3 version other than this one, and IPython's numbered history names
+# (`_5`, `_i5`, `__`): a recorded kernel may have had them, so their absence here proves nothing.
+_OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "ExceptionGroup",
+                   "PythonFinalizationError", "dreload", "help", "copyright", "credits", "license"}
+
+
+def _never_claimed(name: str) -> bool:
+    return name.startswith("_") or name in _OTHER_BUILTINS
+
+
+def imported_value(target) -> Optional[Any]:
+    """The installed module or object an executed `import` bound, when this process has the module."""
+    module_name, attr = target
+    module = sys.modules.get(module_name)
+    if type(module) is not types.ModuleType:
+        return Opaque("module") if attr is None else None
+    if attr is None:
+        return LiveValue(module)
+    if attr in module.__dict__:
+        return LiveValue(module.__dict__[attr])
+    sub = sys.modules.get(f"{module_name}.{attr}")
+    return LiveValue(sub) if type(sub) is types.ModuleType else None
+
 
 __all__ = ["run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
 
@@ -87,20 +114,24 @@ def _interpret(tree, interp: Interpreter) -> Outcome:
     return Outcome()
 
 
-def run_checks(source: str, namespace: Mapping[str, Any]) -> Outcome:
-    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell."""
+def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
+    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
+
+    `deadline` (a crane_llm.deadline.Deadline) is the check's time budget: the reading stops at
+    the first statement reached after it has passed.
+    """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace)
+        return _run_live(source, namespace, deadline)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
+def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
     tree, early = _syntax(source)
     if early is not None:
         return early
@@ -114,7 +145,7 @@ def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
         return None
 
     try:
-        return _interpret(tree, Interpreter(lookup, builtin_names(namespace)))
+        return _interpret(tree, Interpreter(lookup, builtin_names(namespace), deadline=deadline))
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -122,23 +153,36 @@ def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
 
 
 def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool = False,
-                        maybe_defined: Iterable[str] = ()) -> Outcome:
+                        maybe_defined: Iterable[str] = (), executed: Optional[Sequence[str]] = None) -> Outcome:
     """Check `source` against recorded facts, one dict per variable (the paper's runtime information).
 
     Anything the facts do not say is unknown. A name the facts lack ends the reading, unless
     `names_complete` says the facts list every name that existed: then it is undefined (NameError),
     except the names in `maybe_defined` (for instance every name the executed cells assign, since
     a recorder may have missed one).
+
+    `executed`, the sources of every cell the kernel ran before, in order, adds what they show
+    (see recorded_kernel.py): the names are complete when no cell can bind one dynamically, every
+    name a cell binds is possibly defined, names bound only by one import are that module or object
+    of the installed library, and modules they imported can be imported again.
     """
     tree, early = _syntax(source)
     if early is not None:
         return early
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
+    kernel = read_executed(executed) if executed is not None else None
+    if kernel is not None:
+        unsure |= kernel.names
+        names_complete = names_complete or kernel.dynamic is None
+        for name, target in kernel.aliases.items():
+            found = imported_value(target)
+            if found is not None:
+                values[name] = found.named(name)
 
     def lookup(name: str):
         found = values.get(name)
-        if found is None and (name in _IPYTHON_NAMES or name in unsure):
+        if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
 
@@ -146,7 +190,7 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     try:
         return _interpret(tree, Interpreter(lookup, builtins.__dict__, names_complete=names_complete,
-                                            identities_known=False))
+                                            identities_known=False, recorded=kernel))
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

@@ -68,8 +68,14 @@ class Interpreter:
     """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
 
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Dict[str, Any],
-                 names_complete: bool = True, identities_known: bool = True):
+                 names_complete: bool = True, identities_known: bool = True, deadline: Any = None,
+                 recorded=None):
         self.lookup = lookup
+        # The check's time budget (crane_llm.deadline.Deadline), looked at between statements and
+        # comprehension steps: once it has passed, the reading stops there and says so.
+        self.deadline = deadline
+        # Replay only: the RecordedKernel of the executed cells (modules they loaded), else None.
+        self.recorded = recorded
         # Live objects show which names share one object; recorded facts do not, so after an
         # in-place change the replay reading must stop (another name may be the same object).
         self.identities_known = identities_known
@@ -86,7 +92,13 @@ class Interpreter:
         for stmt in body:
             self.stmt(stmt)
 
+    def out_of_time(self, node: ast.AST) -> None:
+        if self.deadline is not None and self.deadline.passed():
+            raise Stop(getattr(node, "lineno", None),
+                       f"the check's time budget ({self.deadline.describe()}) ran out here")
+
     def stmt(self, node: ast.stmt) -> None:
+        self.out_of_time(node)
         name = type(node).__name__
         handler = getattr(self, "s_" + name, None)
         if handler is not None:
@@ -173,15 +185,32 @@ class Interpreter:
     def s_Import(self, node):
         for alias in node.names:
             top = alias.name.split(".")[0]
+            if self._recorded_elsewhere(alias.name):
+                self.bind(alias.asname or top, Opaque("module"))
+                continue
             module = self._loaded_module(alias.name, node)
             if alias.asname:
                 self.bind(alias.asname, LiveValue(module))
             else:
                 self.bind(top, LiveValue(sys.modules[top]))
 
+    def _recorded_elsewhere(self, name: str) -> bool:
+        """Replay: a module the recorded kernel had loaded that this process has not: importing it
+        again cannot fail, but what it holds is unknown."""
+        return self.recorded is not None and name in self.recorded.modules and not isinstance(
+            sys.modules.get(name), types.ModuleType)
+
     def s_ImportFrom(self, node):
         if node.level:
             raise Stop(node.lineno, "a relative import")
+        if self._recorded_elsewhere(node.module or ""):
+            for alias in node.names:
+                known = ((node.module, alias.name) in self.recorded.from_imports
+                         or f"{node.module}.{alias.name}" in self.recorded.modules)
+                if alias.name == "*" or not known:
+                    raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}`")
+                self.bind(alias.asname or alias.name, Opaque())
+            return
         module = self._loaded_module(node.module or "", node)
         for alias in node.names:
             if alias.name == "*":
@@ -566,6 +595,7 @@ class Interpreter:
         if elems is None:
             raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")
         for elem in elems:
+            self.out_of_time(node)
             budget[0] -= 1
             if budget[0] < 0:
                 raise Stop(node.lineno, "a comprehension too long to follow")

@@ -103,7 +103,8 @@ class Progress:
 def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    report: Dict[str, Any] = {"notebook": args.notebook, "cell": None, "cellId": None, "verdict": None,
+    # The fields of schema/check-answer.json (shared with the MCP tool), then the command's own.
+    report: Dict[str, Any] = {"notebook": args.notebook, "cell": None, "cellId": None, "cellIndex": None, "verdict": None,
                               "checks": None, "failedCells": [], "problem": None, "prompt": None,
                               "raw": None, "usage": None, "origin": [], "exitCode": EXIT_UNDECIDED}
     progress = Progress(err)
@@ -126,7 +127,7 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     target = find_target(cells, args.cell, args.cell_id)
     order = parse_order(args.order) if args.order else None
     before = cells_to_run(cells, target, order)
-    report["cell"], report["cellId"] = target.number, target.cell_id
+    report["cell"], report["cellId"], report["cellIndex"] = target.number, target.cell_id, target.index
     use_llm = not args.no_llm
     include_runinfo = not args.no_runinfo
     settings = None

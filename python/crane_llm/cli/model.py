@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
 
-from ..prompt import build_prompt, to_verdict
+from ..prompt import build_prompt, prompt_input_from_check, to_verdict
 from ..provider import call_model, provider_host
 
 
@@ -60,18 +60,12 @@ def settings_problem(settings: Settings) -> Optional[str]:
     return None
 
 
-def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
-    if runtime_info is None:
-        return None
-    from ..prompt.runinfo_text import runtime_info_text as render
-
-    return render(runtime_info)
-
-
 def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str, Any]], target: str,
-                include_runtime_info: bool) -> Dict[str, Any]:
-    text = runtime_info_text(runtime_info or {"variables": []}) if include_runtime_info else None
-    return build_prompt(executed, text, target)
+                include_runtime_info: bool, include_values: bool = True) -> Dict[str, Any]:
+    """The built prompt, secrets masked (and data values left out when asked), as every host does."""
+    check = {"executed": executed, "runtimeInfo": (runtime_info or {"variables": []}) if include_runtime_info else None}
+    parts = prompt_input_from_check(check, target, include_values=include_values)
+    return build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])
 
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,

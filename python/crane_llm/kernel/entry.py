@@ -11,7 +11,8 @@ import time
 from typing import Any, Dict, Optional
 
 from .. import __version__
-from ..policy import Switches, capped, current_policy
+from ..policy import SwitchValues, capped, current_policy
+from ..switches import checks_run
 from .history import executed_cells
 
 
@@ -44,10 +45,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     source = request["source"]
     # The administrator's ceiling holds here too, whatever the front end asked for.
     use_llm, include_runtime_info, _ = capped(
-        Switches(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
-    # The seed's switch semantics: runtime information off means the code alone, so no checks
-    # either (they read live state), but that switch has no effect while the LLM is off.
-    checks_on = include_runtime_info or not use_llm
+        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
+    checks_on = checks_run(use_llm, include_runtime_info)
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None

@@ -11,10 +11,11 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Dict, List, Optional
 
-from ..policy import Switches, capped, current_policy
+from ..policy import SwitchValues, capped, current_policy
 from . import state as st
 from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
+from ..switches import checks_run
 from .present import NOTHING_CERTAIN_EXPLANATION
 
 Emit = Callable[[st.State], None]
@@ -101,7 +102,7 @@ class Check:
 
         opts = self.options
         self._apply_policy()
-        checks_on = opts.include_runtime_info or not opts.use_llm
+        checks_on = checks_run(opts.use_llm, opts.include_runtime_info)
         self._update(st.step_started(
             self.state, "checks",
             "Built-in checker on the live kernel state" if checks_on else "Reading the executed cells from the kernel"))
@@ -137,7 +138,7 @@ class Check:
         """The administrator's ceiling (CRANE_LLM_POLICY) over the magic line's switches."""
         opts = self.options
         policy = current_policy()
-        wanted = Switches(opts.use_llm, opts.include_runtime_info, opts.include_values)
+        wanted = SwitchValues(opts.use_llm, opts.include_runtime_info, opts.include_values)
         allowed = capped(wanted, policy)
         if allowed != wanted:
             opts.use_llm, opts.include_runtime_info, opts.include_values = allowed
