@@ -4,6 +4,7 @@ import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import type { ViewActions } from '@crane-llm/core';
 import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
+import { policyLevel } from '@crane-llm/prompt';
 import { CheckCenter } from './check-center';
 import { jupyterCheckEffects } from './check-effects';
 import { jumpTo } from './jump-to';
@@ -44,7 +45,20 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     void switches.restore().catch(() => undefined);
     const server = serverSettings();
     const fetch = serverFetch(server);
-    const loadProvider = async () => fetchProviderSettings(server, await configuredModel(registry, PLUGIN_ID));
+    // Every read of the server's settings also brings the administrator's ceiling to the switches,
+    // and CRANE_LLM_INCLUDE_VALUES / config.json's include_values (off there means off here too).
+    let serverIncludesValues = true;
+    const loadProvider = async () => {
+      const settings = await fetchProviderSettings(server, await configuredModel(registry, PLUGIN_ID));
+      switches.setPolicy(policyLevel(settings.policy));
+      serverIncludesValues = settings.includeValues !== false;
+      return settings;
+    };
+    // A check waits for the first read, so a click right after start-up cannot slip past the ceiling.
+    const policyKnown = loadProvider().then(
+      () => undefined,
+      () => undefined
+    );
 
     const actionsFor = (panel: NotebookPanel): ViewActions => ({
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),
@@ -76,7 +90,9 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
           Notification.info('Select a code cell to check.', { autoClose: 4000 });
           return;
         }
-        await center.check(panel!, cell, { ...switches.value }, jupyterCheckEffects(panel!, loadProvider, server.baseUrl, fetch));
+        await policyKnown;
+        const options = { ...switches.value, includeValues: switches.value.includeValues && serverIncludesValues };
+        await center.check(panel!, cell, options, jupyterCheckEffects(panel!, loadProvider, server.baseUrl, fetch));
         void sidebar.refreshProvider();
       }
     });

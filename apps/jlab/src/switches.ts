@@ -1,5 +1,6 @@
 import { Signal, type ISignal } from '@lumino/signaling';
 import type { Switches } from '@crane-llm/core';
+import type { PolicyLevel } from '@crane-llm/prompt';
 
 export type { Switches } from '@crane-llm/core';
 
@@ -24,7 +25,7 @@ export const SWITCH_HELP: Record<SwitchName, string> = {
 };
 
 /** The administrator's ceiling (CRANE_LLM_POLICY), as the server extension reports it. */
-export type Policy = 'no-llm' | 'no-runinfo' | 'no-values';
+export type Policy = PolicyLevel;
 
 export const SET_BY_ADMINISTRATOR = 'set by your administrator';
 

@@ -17,17 +17,19 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 
 from __future__ import annotations
 
+import builtins
 import gc
 import os
 import sys
 import types
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
-from .interpreter import Interpreter, builtin_names
+from .interpreter import Interpreter, builtin_names, real_builtins
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
+from .shell_source import Prepared, prepare_live, prepare_recorded
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
@@ -60,37 +62,41 @@ def imported_value(target) -> Optional[Any]:
 __all__ = ["run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
 
 
-def _syntax(source: str):
-    """Parse as the kernel would; a SyntaxError is itself a certain crash."""
+def _syntax(prepared: Prepared):
+    """Parse what the shell will compile, with its flags; a SyntaxError is itself a certain crash."""
     import ast
 
-    from ..kernel.source import python_source
-
-    try:
-        # Plain Python is what IPython's transformer leaves unchanged (its rewrites all start from
-        # syntax Python rejects: %magic, !cmd, obj?, prompts): parse it directly, which is faster.
-        tree = ast.parse(source, filename="<cell>", mode="exec")
-        code = source
-    except (SyntaxError, ValueError):
-        tree = None
+    tree = prepared.tree
     try:
         if tree is None:
-            code = python_source(source)
-    except SyntaxError as exc:
-        return None, _syntax_crash(exc)
-    except Exception as exc:  # IPython's transformer failed: leave the cell to the model
-        return None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})"))
-    try:
-        if tree is None:
-            tree = ast.parse(code, filename="<cell>", mode="exec")
+            tree = compile(prepared.code, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ONLY_AST,
+                           dont_inherit=True)
         # Compiling finds what the parser lets through (`return` outside a function, ...);
         # top-level await is allowed because IPython runs such cells.
-        compile(tree, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        compile(tree, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as exc:
+        if not prepared.flags_known:
+            # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
+            return None, Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's "
+                                                            "compile flags, which the recorded facts do not give"))
         return None, _syntax_crash(exc)
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})"))
     return tree, None
+
+
+def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
+    """Run a `prepare_*` function: IPython's transformer may itself raise SyntaxError (a certain
+    crash: the shell raises it too) or fail (then the cell is left to the model)."""
+    try:
+        prepared = make()
+    except SyntaxError as exc:
+        return None, _syntax_crash(exc)
+    except Exception as exc:
+        return None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})"))
+    if prepared.rewritten:
+        return None, Outcome(stopped_at=CheckStop(None, prepared.rewritten))
+    return prepared, None
 
 
 def _syntax_crash(exc: SyntaxError) -> Outcome:
@@ -114,25 +120,44 @@ def _interpret(tree, interp: Interpreter) -> Outcome:
     return Outcome()
 
 
-def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
+def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None) -> Outcome:
     """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
 
     `deadline` (a crane_llm.deadline.Deadline) is the check's time budget: the reading stops at
-    the first statement reached after it has passed.
+    the first statement reached after it has passed. `shell` is the IPython shell that will run
+    the cell (found by itself when `namespace` is the running shell's `user_ns`): its input
+    transformers and compile flags decide what runs.
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace, deadline)
+        return _run_live(source, namespace, deadline, shell if shell is not None else _running_shell(namespace))
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any = None) -> Outcome:
-    tree, early = _syntax(source)
+def _running_shell(namespace: Any) -> Any:
+    """The running IPython shell when `namespace` is its user namespace, else None."""
+    getipython = sys.modules.get("IPython.core.getipython")
+    if getipython is None:
+        return None
+    try:
+        shell = getipython.__dict__["get_ipython"]()
+        d = object.__getattribute__(shell, "__dict__")
+        ns = d.get("_user_ns", d.get("user_ns"))
+    except Exception:
+        return None
+    return shell if ns is namespace else None
+
+
+def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
+    prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
+    if early is not None:
+        return early
+    tree, early = _syntax(prepared)
     if early is not None:
         return early
 
@@ -145,7 +170,9 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any = None) -
         return None
 
     try:
-        return _interpret(tree, Interpreter(lookup, builtin_names(namespace), deadline=deadline))
+        interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
+                             annotations_deferred=prepared.annotations_deferred)
+        return _interpret(tree, interp)
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -159,16 +186,14 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     Anything the facts do not say is unknown. A name the facts lack ends the reading, unless
     `names_complete` says the facts list every name that existed: then it is undefined (NameError),
     except the names in `maybe_defined` (for instance every name the executed cells assign, since
-    a recorder may have missed one).
+    a recorder may have missed one). The recording kernel's flags (`python -O`, future imports) and
+    its shell settings are unknown, so whatever depends on them is left to the model.
 
     `executed`, the sources of every cell the kernel ran before, in order, adds what they show
     (see recorded_kernel.py): the names are complete when no cell can bind one dynamically, every
     name a cell binds is possibly defined, names bound only by one import are that module or object
     of the installed library, and modules they imported can be imported again.
     """
-    tree, early = _syntax(source)
-    if early is not None:
-        return early
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
     kernel = read_executed(executed) if executed is not None else None
@@ -186,11 +211,19 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
 
-    import builtins
+    def bound(name: str) -> bool:
+        return lookup(name) is not None or name in builtins.__dict__
 
+    prepared, early = _prepare(lambda: prepare_recorded(source, bound))
+    if early is not None:
+        return early
+    tree, early = _syntax(prepared)
+    if early is not None:
+        return early
     try:
-        return _interpret(tree, Interpreter(lookup, builtins.__dict__, names_complete=names_complete,
-                                            identities_known=False, recorded=kernel))
+        interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
+        return _interpret(tree, interp)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

@@ -33,17 +33,17 @@ def policy_note(policy: Optional[str]) -> str:
     return "CRANE_LLM_POLICY is %s (%s): %s." % (policy, SET_BY_ADMINISTRATOR, what)
 
 
-def where(base_url: Optional[str]) -> str:
-    return STAYS_HERE if is_local_url(base_url) else LEAVES
+def where(url: Optional[str]) -> str:
+    return STAYS_HERE if is_local_url(url) else LEAVES
 
 
 def preview_text(settings: Any, prompt: Dict[str, Any], disclosure: Dict[str, Any]) -> str:
-    """The request as it would be sent (the key aside), for --preview."""
+    """The request as it would be sent (the key aside), for --preview. settings: crane_llm.settings.Settings."""
     api = "Chat Completions" if settings.api_kind == "chat" else "Responses API"
     lines = [
         "CRANE-LLM --preview: this is the request a check would send. Nothing was sent.",
-        "Host:    %s (%s)" % (settings.host, where(settings.base_url)),
-        "Model:   %s" % settings.model,
+        "Host:    %s (%s)" % (settings.provider_host, where(settings.endpoint)),
+        "Model:   %s" % settings.model.value,
         "API:     %s" % api,
         "Size:    about %d tokens" % prompt["estimatedTokens"],
         "Held back: %s" % disclosure_text(disclosure),

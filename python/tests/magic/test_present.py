@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from crane_llm.magic import present
+from crane_llm import present
 
 CORE = Path(__file__).resolve().parents[3] / "libs" / "core" / "src"
 
