@@ -128,5 +128,24 @@ def checks_detail(checks: Dict[str, Any]) -> str:
     return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
 
 
+def budget_detail(facts: Dict[str, Any]) -> str:
+    """What the kernel's time budget cut, added to the checks step (apps/jlab's budgetDetail)."""
+    budget = facts.get("budget")
+    if not budget:
+        return ""
+    text = ""
+    if budget["ranOut"]:
+        text += "; the time budget of %s s ran out, so the kernel left out %s" % (
+            _js_number(budget["seconds"]), "; ".join(budget["cut"]))
+    if budget.get("warning"):
+        text += " (%s)" % budget["warning"]
+    return text
+
+
+def _js_number(value: float) -> str:
+    """A number as JavaScript prints it (2, not 2.0)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
 def stale_text(reason: Optional[str]) -> Optional[str]:
     return STALE_TEXT.get(reason) if reason else None

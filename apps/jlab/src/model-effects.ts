@@ -66,10 +66,11 @@ export async function predict(
     baseURL: proxyBaseUrl(serverBaseUrl),
     providerHost: settings.providerHost,
     keyFound: settings.keyFound || !settings.keyRequired,
+    configuredBaseUrl: settings.baseUrl,
     fetch,
     onText: call.onText,
     signal: call.signal,
     checkerRanFirst: call.checkerRanFirst
   });
-  return { verdict: result.verdict, raw: result.raw, problem: result.problem };
+  return { verdict: result.verdict, raw: result.raw, problem: result.problem, usage: result.usage, cutAtLimit: result.cutAtLimit };
 }

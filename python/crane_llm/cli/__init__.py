@@ -7,6 +7,14 @@ import sys
 from typing import List, Optional
 
 from .. import __version__
+from ..settings import CHECK_BUDGET_MAX, parse_seconds
+
+
+def _budget_seconds(text: str) -> float:
+    seconds = parse_seconds(text)
+    if seconds is None:
+        raise argparse.ArgumentTypeError("a number of seconds between 0 and %g, not %r" % (CHECK_BUDGET_MAX, text))
+    return seconds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--model", help="a model name that overrides the configured one")
     check.add_argument("--json", action="store_true", help="print a machine-readable JSON report")
     check.add_argument("--keep-going", action="store_true", help="when an earlier cell raises, run the remaining cells anyway instead of stopping")
+    check.add_argument("--budget", type=_budget_seconds, default=None, metavar="SECONDS",
+                       help="time budget of the check in the kernel (default: CRANE_LLM_CHECK_BUDGET, else 2)")
     check.add_argument("--timeout", type=int, default=None, metavar="SECONDS", help="limit on each earlier cell's run time")
 
     bench = sub.add_parser("bench", help="run a benchmark", description="Run a benchmark.")

@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
-from ..present import CHECKER_RAN_FIRST, badge_of, certain_crash_verdict, headline_of, nothing_certain_verdict
+from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
 from .notebook import (
     CliError,
     cells_to_run,
@@ -114,6 +114,8 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
             raise CliError(problem, kind="settings")
     request = {"protocol": 1, "source": target.source, "cellId": target.cell_id, "useLlm": use_llm,
                "includeRuntimeInfo": include_runinfo}
+    if getattr(args, "budget", None) is not None:
+        request["budgetSeconds"] = args.budget
     cwd = os.path.dirname(os.path.abspath(args.notebook))
     try:
         ran = run_and_gather(nb, cwd, before, request, progress.cell, stop_on_error=not args.keep_going,
@@ -134,6 +136,9 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     if facts.get("problem"):
         raise CliError(facts["problem"]["message"], kind="kernel-side")
     report["checks"] = facts["checks"]
+    report["budget"] = facts.get("budget")
+    if budget_detail(facts):
+        progress.say("Note: the built-in checks%s." % budget_detail(facts))
     crash = facts["checks"].get("crash")
     if crash:
         report["verdict"] = certain_crash_verdict(crash)

@@ -10,13 +10,15 @@ to the kernel's history.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sys
 import tempfile
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
+
+from ipykernel.kernelspec import write_kernel_spec
 
 from ..kernel.request import KernelAnswerError, check_expression, read_reply
 
@@ -24,13 +26,13 @@ KERNEL_NAME = "crane-llm-cli"
 FACTS_TIMEOUT_SECONDS = 120
 
 
+@dataclass
 class CellFailure:
     """An earlier cell that raised: which one, and the error it raised."""
 
-    def __init__(self, number: int, ename: str, evalue: str):
-        self.number = number
-        self.ename = ename
-        self.evalue = evalue
+    number: int
+    ename: str
+    evalue: str
 
     def describe(self) -> str:
         text = "%s: %s" % (self.ename, self.evalue) if self.evalue else self.ename
@@ -47,17 +49,8 @@ def _package_root() -> str:
 
 
 def _kernel_spec_dir(root: str) -> str:
-    spec = os.path.join(root, KERNEL_NAME)
-    os.makedirs(spec, exist_ok=True)
-    with open(os.path.join(spec, "kernel.json"), "w") as fh:
-        json.dump(
-            {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "CRANE-LLM (this Python)",
-                "language": "python",
-            },
-            fh,
-        )
+    # ipykernel's own spec for this interpreter (sys.executable -m ipykernel_launcher), renamed.
+    write_kernel_spec(os.path.join(root, KERNEL_NAME), overrides={"display_name": "CRANE-LLM (this Python)"})
     return root
 
 

@@ -117,7 +117,7 @@ async def call_tool(serverapp, **arguments) -> dict:
 async def prepared(jp_fetch, jp_serverapp, jp_root_dir, name="work.ipynb", upto=2):
     path = write_notebook(jp_root_dir, name, markdown_at=0)
     kernel_id = await start_session(jp_fetch, path)
-    await run_cell(jp_serverapp, kernel_id, "__import__('crane_llm.kernel.session', fromlist=['install']).install(get_ipython())")
+    await run_cell(jp_serverapp, kernel_id, "__import__('crane_llm').load_ipython_extension(get_ipython())")
     for cell_id, source in CELLS[:upto]:
         reply = await run_cell(jp_serverapp, kernel_id, source, cell_id)
         assert reply["status"] == "ok", reply
