@@ -8,7 +8,7 @@ TypeScript side shows; tests/magic/test_present.py reads present.ts and holds th
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 COLOUR = {
     "certain-crash": "red",
@@ -99,7 +99,41 @@ def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
         "explanation": crash.get("message", ""),
         "variables": list(crash.get("variables") or []),
         "checkerRanFirst": True,
+        **({"correction": dict(crash["correction"])} if crash.get("correction") else {}),
     }
+
+
+def fix_actions(state: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """What a fresh certain crash offers to do before the run (libs/core's fixActions, same golden vector).
+
+    The magic shows their labels as text: it has no notebook cells to run or edit.
+    """
+    verdict = state.get("verdict")
+    if state.get("phase") != "done" or state.get("stale") is not None or not verdict or verdict["kind"] != "certain-crash":
+        return []
+    actions: List[Dict[str, Any]] = []
+    if verdict.get("exception") == "NameError":
+        definer = next((item for item in state.get("origin") or []
+                        if item.get("cellId") is not None and item.get("kind") in ("not-run", "raised-before")), None)
+        if definer is not None:
+            index = definer.get("index")
+            which = "cell %d" % (index + 1) if isinstance(index, int) else "the cell that defines it"
+            actions.append({"kind": "run-cell", "cellId": definer["cellId"], "label": "Run %s first" % which,
+                            "title": "Runs %s only (it defines `%s`); this cell stays unrun." % (which, definer["variable"])})
+    correction = verdict.get("correction")
+    if correction:
+        actions.append({"kind": "replace", "correction": correction,
+                        "label": "Replace %s with %s" % (correction["old"], correction["new"]),
+                        "title": "Edits line %d of this cell; nothing runs." % correction["line"]})
+    return actions
+
+
+def model_fix(state: Dict[str, Any]) -> Optional[str]:
+    """The model's corrected cell, shown under a fresh predicted crash."""
+    verdict = state.get("verdict") or {}
+    if verdict.get("kind") == "predicted-crash" and verdict.get("fix") and state.get("stale") is None:
+        return verdict["fix"]
+    return None
 
 
 def nothing_certain_verdict() -> Dict[str, Any]:

@@ -1,12 +1,16 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette, IToolbarWidgetRegistry, Notification } from '@jupyterlab/apputils';
+import type { Cell } from '@jupyterlab/cells';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
-import type { ViewActions } from '@crane-llm/core';
+import type { Switches, ViewActions } from '@crane-llm/core';
+import type { OriginEntry } from '@crane-llm/lineage';
 import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
 import { policyLevel } from '@crane-llm/prompt';
 import { CheckCenter } from './check-center';
+import { CHECK_ARGS_SCHEMA, readCheckArgs, runCheckCommand } from './check-command';
 import { jupyterCheckEffects } from './check-effects';
+import { fixEffects } from './fix-effects';
 import { jumpTo } from './jump-to';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
@@ -23,7 +27,8 @@ export const COMMANDS = {
   toggleLlm: 'crane-llm:toggle-llm',
   toggleRuntimeInfo: 'crane-llm:toggle-runtime-info',
   toggleValues: 'crane-llm:toggle-values',
-  showSidebar: 'crane-llm:show-sidebar'
+  showSidebar: 'crane-llm:show-sidebar',
+  check: 'crane-llm:check'
 } as const;
 /** Kept for the foundation's callers. */
 export const RUN_COMMAND = COMMANDS.run;
@@ -59,8 +64,16 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
       () => undefined,
       () => undefined
     );
+    /** Every check, from the toolbar or the command, runs under the ceiling and the server's include_values. */
+    const checkUnderCeiling = async (panel: NotebookPanel, cell: Cell, options: Switches, keepOrigin?: (entries: OriginEntry[]) => void) => {
+      await policyKnown;
+      const capped = switches.cap(options);
+      capped.includeValues = capped.includeValues && serverIncludesValues;
+      return center.check(panel, cell, capped, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, keepOrigin));
+    };
 
-    const actionsFor = (panel: NotebookPanel): ViewActions => ({
+    const actionsFor = (panel: NotebookPanel, cell: Cell | null): ViewActions => ({
+      ...fixEffects(panel, cell),
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),
       showDetails: () => void app.commands.execute(COMMANDS.showSidebar),
       jumpTo: cellId => jumpTo(panel, cellId)
@@ -90,9 +103,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
           Notification.info('Select a code cell to check.', { autoClose: 4000 });
           return;
         }
-        await policyKnown;
-        const options = { ...switches.value, includeValues: switches.value.includeValues && serverIncludesValues };
-        await center.check(panel!, cell, options, jupyterCheckEffects(panel!, loadProvider, server.baseUrl, fetch));
+        await checkUnderCeiling(panel!, cell, { ...switches.value });
         void sidebar.refreshProvider();
       }
     });
@@ -120,7 +131,21 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
       label: 'Show the CRANE-LLM sidebar',
       execute: () => revealSidePanel(app, sidebar.id)
     });
-    for (const command of Object.values(COMMANDS)) palette?.addItem({ command, category: 'CRANE-LLM' });
+    // For other extensions and in-browser agents: returns the answer as JSON (not in the palette).
+    app.commands.addCommand(COMMANDS.check, {
+      label: 'CRANE-LLM: check a cell and return the verdict',
+      describedBy: { args: CHECK_ARGS_SCHEMA },
+      execute: args =>
+        runCheckCommand(readCheckArgs(args), {
+          tracker,
+          switches: () => switches.value,
+          refusal,
+          check: checkUnderCeiling
+        })
+    });
+    for (const command of Object.values(COMMANDS)) {
+      if (command !== COMMANDS.check) palette?.addItem({ command, category: 'CRANE-LLM' });
+    }
 
     toolbars?.addFactory('Notebook', 'crane-llm', () => new CraneToolbarItem(app.commands, COMMANDS.run, switches));
     watchNotebooks(tracker, center);

@@ -62,11 +62,7 @@ export class SwitchStore {
 
   /** What a check uses: the user's choices under the administrator's ceiling. */
   get value(): Readonly<Switches> {
-    const capped = cappedBy(this.policyValue);
-    if (capped.size === 0) return this.values;
-    const out = { ...this.values };
-    for (const name of capped) out[name] = false;
-    return out;
+    return this.policyValue === null ? this.values : this.cap(this.values);
   }
 
   get policy(): Policy | null {
@@ -78,6 +74,13 @@ export class SwitchStore {
     if (policy === this.policyValue) return;
     this.policyValue = policy;
     this.changedSignal.emit(this.value);
+  }
+
+  /** Any switches (a command's arguments, say) under the same ceiling. */
+  cap(switches: Switches): Switches {
+    const out = { ...switches };
+    for (const name of cappedBy(this.policyValue)) out[name] = false;
+    return out;
   }
 
   isCapped(name: SwitchName): boolean {

@@ -24,12 +24,14 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
+from .suggest import hint
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
@@ -43,6 +45,27 @@ _OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "E
 
 def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
+
+
+def prepared_names(source: str):
+    """The names the cell itself binds (for suggestions only: what could be meant)."""
+    try:
+        return names_bound(source)
+    except Exception:
+        return set()
+
+
+def _name_hint(outcome: Outcome, *pools) -> Outcome:
+    """A NameError claim names the closest defined name, as Python 3.12's own message does."""
+    crash = outcome.crash
+    if crash is None or crash.exception != "NameError" or not crash.variables:
+        return outcome
+    wrong = crash.variables[0]
+    candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
+    extra = hint(wrong, candidates)
+    if extra and crash.message.endswith("."):
+        crash.message += extra
+    return outcome
 
 
 def imported_value(target) -> Optional[Any]:
@@ -172,7 +195,10 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
     try:
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
                              annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        outcome = _interpret(tree, interp)
+        if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
+            return _name_hint(outcome, prepared_names(source), namespace, interp.builtin_names)
+        return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -223,7 +249,7 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        return _name_hint(_interpret(tree, interp), prepared_names(source), values, unsure, builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

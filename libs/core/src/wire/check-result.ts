@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Correction } from '../verdict';
 import { ExecutionLog } from './execution-log';
 import { RuntimeInfo } from './runtime-info';
 
@@ -10,7 +11,10 @@ export const CertainCrash = z
     column: z.number().int().nullable(),
     message: z.string().describe('One sentence: why the cell will raise.'),
     rule: z.string().describe('Which rule made the claim, e.g. "undefined-name".'),
-    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.')
+    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.'),
+    correction: Correction.nullable()
+      .optional()
+      .describe('A misspelt name, column or attribute and its closest existing match, for a "Replace" action.')
   })
   .strict();
 export type CertainCrash = z.infer<typeof CertainCrash>;
