@@ -48,6 +48,7 @@ export function preparePrompt(
   const built = buildPrompt(input);
   const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${facts.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
+  if (built.runtimeInfoCut) parts.push(`${built.runtimeInfoCut} lines of runtime information left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');
   parts.push(disclosureText(input.disclosure));
   return { text: built.text, detail: parts.join('; '), built, disclosure: input.disclosure };

@@ -193,13 +193,18 @@ function maskSummary(summary: VariableSummary, secret: boolean, includeValues: b
   const s = summary as Mutable<VariableSummary> & AnyRecord;
   let count = 0;
   switch (s.kind) {
-    case 'str':
+    case 'str': {
       if (!includeValues) return 0;
       if (secret) {
         s.value = placeholder(s.value);
-        return 1;
+        count = 1;
+      } else {
+        count = maskField(s, 'value');
       }
-      return maskField(s, 'value');
+      // The length shown is the masked text's, so it does not read as cut short.
+      if (count) s.length = countChars(s.value);
+      return count;
+    }
     case 'int':
       if (!includeValues || !secret) return 0;
       s.value = placeholder(s.value);

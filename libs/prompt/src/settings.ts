@@ -30,7 +30,9 @@ export const ServerSettings = z
     policy: z.string().nullable(),
     sources: z
       .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, includeValues: SettingSource, policy: SettingSource })
-      .strict()
+      .strict(),
+    /** Files that could not be read (a config.json that is not JSON, a .env that is not UTF-8), each named; absent when none. */
+    warnings: z.array(z.string()).optional()
   })
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;

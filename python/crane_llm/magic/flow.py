@@ -137,6 +137,8 @@ class Check:
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        if prompt["runtimeInfoCut"]:
+            detail += "; %d lines of runtime information left out to fit" % prompt["runtimeInfoCut"]
         detail += "; " + disclosure_text(disclosure)
         self._update(st.step_ended(self.state, "prompt", "done", detail))
         if self.options.preview:

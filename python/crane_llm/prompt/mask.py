@@ -200,8 +200,11 @@ def _mask_summary(s: Dict[str, Any], secret: bool, include_values: bool) -> int:
     count = 0
     if kind == "str" and include_values:
         if secret:
-            return _masked_value(s, s["value"])
-        s["value"], count = mask_text(s["value"])
+            count = _masked_value(s, s["value"])
+        else:
+            s["value"], count = mask_text(s["value"])
+        if count:  # the length shown is the masked text's, so it does not read as cut short
+            s["length"] = len(s["value"])
     elif kind == "int" and include_values and secret:
         return _masked_value(s, s["value"])
     elif kind == "float" and include_values and secret:
