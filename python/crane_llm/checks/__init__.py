@@ -178,6 +178,9 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
+    if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
+        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
+                                                  "consults would call it"))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -202,9 +205,6 @@ def _running_shell(namespace: Any) -> Any:
 
 
 def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
-    if not builtins_untouched():
-        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
-                                                  "consults would call it"))
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
         return early
@@ -261,6 +261,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     def lookup(name: str):
         found = values.get(name)
+        if found is None and name.startswith("__") and name.endswith("__"):
+            return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
         if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found

@@ -111,7 +111,7 @@ class Check:
         except Exception as exc:
             return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
         if settings.problem:
-            return self._update(st.failed(self.state, settings.problem, "no-key"))
+            return self._update(st.failed(self.state, settings.problem, "settings"))
         model = settings.model.value
         if not model:
             return self._update(st.failed(
