@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .class_facts import class_has_attr, safe_class_property
+
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
 
@@ -186,7 +188,6 @@ class FactValue(Value):
         if attr in self._attrs:
             return self._attrs[attr]
         if self.cls is not None:
-            from .live import class_has_attr, safe_class_property
             if safe_class_property(self.cls, attr):
                 return True
             return class_has_attr(self.cls, attr)
@@ -223,3 +224,25 @@ class FactValue(Value):
 
 
 NONE_VALUE_KIND = "none"
+
+
+class BoundMethod(Value):
+    """`owner.attr` where attr is a method: calling it is what a rule models."""
+
+    def __init__(self, owner: Value, attr: str, func: Any = None):
+        self.owner = owner
+        self.attr = attr
+        self.func = func
+
+    def kind(self):
+        return "method"
+
+
+class UserFunction(Value):
+    """A function or class the cell itself defines, or a lambda: calling it runs user code."""
+
+    def __init__(self, name: str):
+        self.fname = name
+
+    def kind(self):
+        return "function"
