@@ -1,4 +1,4 @@
-/** The two switches of a check (README, "Two switches"), both on by default. */
+/** The two switches of a check (README, "Switches"), both on by default. */
 export interface Switches {
   useLlm: boolean;
   includeRuntimeInfo: boolean;

@@ -63,6 +63,8 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     if crash is None or crash.exception != "NameError" or not crash.variables:
         return outcome
     wrong = crash.variables[0]
+    # A pool may be a function giving it: the cell's own names are read only when a hint is needed.
+    pools = tuple(pool() if callable(pool) else pool for pool in pools)
     candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
     extra = hint(wrong, candidates)
     if extra and crash.message.endswith("."):
@@ -107,6 +109,13 @@ def _syntax(prepared: Prepared):
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
     flags = prepared.flags
+    try:
+        # The whole cell compiling means every statement compiles alone too (a statement alone only
+        # loses the context that can make it an error); only on failure is each one tried.
+        compile(tree, "<cell>", "exec", flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        return tree, None, None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        pass
     for index, node in enumerate(tree.body):
         try:
             # Top-level await is allowed because IPython runs such cells.
@@ -225,7 +234,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, prepared_names(source), namespace, interp.builtin_names)
+            return _name_hint(outcome, lambda: prepared_names(source), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -261,6 +270,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     def lookup(name: str):
         found = values.get(name)
+        if found is None and name.startswith("__") and name.endswith("__"):
+            return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
         if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
@@ -278,7 +289,7 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
                              libraries_versioned_here=False)
-        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+        return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

@@ -1,4 +1,4 @@
-"""Settings resolution: the seed's order per field, the .env rule, Kaggle and Colab secrets, set_api_key."""
+"""Settings resolution: the README's order per field ("Set up a model"), the .env rule, Kaggle and Colab secrets, set_api_key."""
 
 import json
 import os
