@@ -15,6 +15,7 @@ from ..checks import run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage import recorder
+from ..policy import SwitchValues, capped, current_policy
 from ..runinfo import collect, not_summarised, used_names
 from ..settings import resolve_check_budget
 from ..switches import checks_run
@@ -50,11 +51,13 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     named in the reply's `budget.cut`, so the steps can say so.
     """
     source = request["source"]
-    use_llm = bool(request.get("useLlm", True))
+    # The administrator's ceiling holds here too, whatever the front end asked for.
+    use_llm, include_runtime_info, _ = capped(
+        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
     budget = resolve_check_budget(request.get("budgetSeconds"))
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
-    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
+    checks_on = checks_run(use_llm, include_runtime_info)
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
