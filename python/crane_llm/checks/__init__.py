@@ -287,7 +287,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
-                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
+                             libraries_versioned_here=False)
         return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
                           builtins.__dict__)
     except Exception as exc:

@@ -48,8 +48,12 @@ class Interpreter:
 
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
                  names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
-                 annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None):
+                 annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None,
+                 libraries_versioned_here: bool = True):
         self.lookup = lookup
+        # False in the replay: the values were recorded under other library versions, so rules whose
+        # outcome changes between versions (signatures, parameter validation) must not claim.
+        self.libraries_versioned_here = libraries_versioned_here
         # `python -O` strips asserts (None: the recording kernel's flags are unknown).
         self.optimize = optimize
         # Annotations are never evaluated (future import, Python 3.14); False: evaluated; None: unknown.

@@ -126,7 +126,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         fname = _callable_name(obj)
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
-    if t is types.FunctionType and not isinstance(func, BoundMethod):
+    if t is types.FunctionType and not isinstance(func, BoundMethod) and interp.libraries_versioned_here:
+        # (Library signatures change between versions: `pd.read_csv(f, ',')` ran before pandas 2.)
         call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
     np_mod = sys.modules.get("numpy")
