@@ -10,7 +10,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed

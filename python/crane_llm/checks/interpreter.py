@@ -19,7 +19,7 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
 from .values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value

@@ -14,7 +14,7 @@ import sys
 from typing import Any, Dict, Optional, Tuple
 
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
-from .live import LiveValue
+from .live_adapter import LiveValue
 from .values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
 
 

@@ -4,7 +4,7 @@ A rule never touches an object itself. It asks a `Value` ("columns?", "shape?", 
 "has attribute a?", "length?") and gets a definite answer or None (unknown). Three kinds of value
 answer the same questions:
 
-- `LiveValue` (see live.py) wraps a real object of the kernel and answers from it exactly,
+- `LiveValue` (see live_adapter.py) wraps a real object of the kernel and answers from it exactly,
   without calling user code or changing anything;
 - `FactValue` answers from a dict of facts: recorded runtime information (replay.py) or what the
   interpreter derived itself (the result of `df.drop(columns='a')`, a literal list, ...);

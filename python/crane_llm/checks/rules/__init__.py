@@ -12,7 +12,7 @@ import sys
 import types
 from typing import Any, Dict, List
 
-from ..live import LiveValue, is_estimator_class, is_simple_constant
+from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop

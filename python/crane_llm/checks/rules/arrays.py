@@ -12,7 +12,7 @@ import ast
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..live import LiveValue, is_simple_constant, ndarray_type
+from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..values import NOTHING, ArrayFacts, FactValue, Value

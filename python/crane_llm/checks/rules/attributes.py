@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 
-from ..live import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
+from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
                     pristine_pandas)
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ..live import LiveValue, is_simple_constant, pandas_types
+from ..live_adapter import LiveValue, is_simple_constant, pandas_types
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import hint
 from ..values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value

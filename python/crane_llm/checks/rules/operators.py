@@ -13,7 +13,7 @@ import ast
 import operator
 from typing import Any, Optional
 
-from ..live import LiveValue, is_simple_constant
+from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, FactValue, Opaque, Value
 from . import arrays
