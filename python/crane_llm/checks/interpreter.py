@@ -22,7 +22,7 @@ from . import rules
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
-from .values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
+from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
 DELETED = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up

@@ -18,7 +18,7 @@ from .provenance import (audit, class_dict, class_module, class_name, is_subclas
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
                           class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
-from .values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
+from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
 _BUILTIN_KINDS = {

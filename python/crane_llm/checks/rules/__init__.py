@@ -16,7 +16,7 @@ from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, BoundMethod, Opaque, Value
+from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
 from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
 

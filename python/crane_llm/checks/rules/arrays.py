@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
-from ..values import NOTHING, ArrayFacts, FactValue, Value
+from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
 from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"

@@ -15,7 +15,7 @@ from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descri
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
 from ..suggest import hint
-from ..values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
                 "itemsize", "nbytes"}

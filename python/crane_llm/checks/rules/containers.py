@@ -10,7 +10,7 @@ from typing import List, Optional
 
 from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, FactValue, Opaque, Value
 
 MAX_ELEMENTS = 100000
 

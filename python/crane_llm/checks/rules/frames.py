@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import hint
-from ..values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
 SERIES_TYPE = "pandas.core.series.Series"

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, FactValue, Opaque, Value
 from . import arrays
 
 BINOPS = {
