@@ -10,7 +10,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; abstract_values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -27,14 +27,14 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
 from .suggest import hint
-from .values import Opaque
+from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
@@ -287,7 +287,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
-                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
+                             libraries_versioned_here=False)
         return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
