@@ -10,7 +10,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; abstract_values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -26,14 +26,14 @@ import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
 from .suggest import hint
-from .values import Opaque
+from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}

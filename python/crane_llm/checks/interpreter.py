@@ -19,10 +19,10 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
-from .values import NOTHING, FactValue, Opaque, Value
+from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
 DELETED = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
@@ -41,28 +41,6 @@ def _src(node: ast.AST) -> str:
     except Exception:
         return "this expression"
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-class BoundMethod(Value):
-    """`owner.attr` where attr is a method: calling it is what a rule models."""
-
-    def __init__(self, owner: Value, attr: str, func: Any = None):
-        self.owner = owner
-        self.attr = attr
-        self.func = func
-
-    def kind(self):
-        return "method"
-
-
-class UserFunction(Value):
-    """A function or class the cell itself defines, or a lambda: calling it runs user code."""
-
-    def __init__(self, name: str):
-        self.fname = name
-
-    def kind(self):
-        return "function"
 
 
 class Interpreter:

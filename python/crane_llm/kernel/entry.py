@@ -10,7 +10,7 @@ import platform
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .. import __version__
+from ..version import __version__
 from ..checks import run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop

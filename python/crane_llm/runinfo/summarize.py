@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional
 from ..deadline import Deadline as CheckDeadline
 from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
-from .containers import dict_summary, keras_history_summary, scalar_summary, sequence_summary
+from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
 from .safe import cut, loaded, number
 
 _FUNCTION_TYPES = (
@@ -66,7 +66,7 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     np = loaded("numpy")
     if np is not None:
         if t is np.ndarray or t is np.memmap:
-            from .frames import ndarray_summary
+            from .frame_info import ndarray_summary
 
             return ndarray_summary(np, value, deadline)
         if np.generic in mro and t.__module__ == "numpy":
@@ -75,11 +75,11 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     pd = loaded("pandas")
     if pd is not None and np is not None:
         if t is pd.DataFrame:
-            from .frames import dataframe_summary
+            from .frame_info import dataframe_summary
 
             return dataframe_summary(np, pd, value, deadline)
         if t is pd.Series:
-            from .frames import series_summary
+            from .frame_info import series_summary
 
             return series_summary(np, pd, value, deadline)
 

@@ -14,10 +14,10 @@ import inspect
 import sys
 from typing import Any, Dict, List, Optional
 
-from ..live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import EstimatorFacts, FactValue, Value
+from ..abstract_values import EstimatorFacts, FactValue, Value
 from . import estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from .safe import NAME_MAX, cut, instance_dict, loaded, number, short_text
-from .values import list_values
+from .value_summary import list_values
 
 DICT_ENTRIES_SHOWN = 5
 DICT_VALUE_TEXT_MAX = 50

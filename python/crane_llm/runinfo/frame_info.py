@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .budget import Deadline
 from .safe import NAME_MAX, cut, loaded, short_text
-from .values import (
+from .value_summary import (
     EXACT_DISTINCT_MAX,
     LISTED_MAX,
     array_distinct,
