@@ -25,8 +25,7 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
-from .bound_names import names_bound
-from .interpreter import Interpreter, builtin_names, real_builtins
+from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
@@ -49,12 +48,10 @@ def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
 
 
-def prepared_names(source: str):
-    """The names the cell itself binds (for suggestions only: what could be meant)."""
-    try:
-        return names_bound(source)
-    except Exception:
-        return set()
+def bound_so_far(interp: Interpreter):
+    """The names the cell had bound when the reading stopped (what Python itself could suggest there:
+    a name the cell binds only further down is not one)."""
+    return [name for name, value in interp.bound.items() if value is not DELETED]
 
 
 def _name_hint(outcome: Outcome, *pools) -> Outcome:
@@ -234,7 +231,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, lambda: prepared_names(source), namespace, interp.builtin_names)
+            return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -289,7 +286,7 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
                              libraries_versioned_here=False)
-        return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
+        return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
