@@ -37,9 +37,9 @@ def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
 
 
 def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str, Any]], target: str,
-                include_runtime_info: bool) -> Dict[str, Any]:
+                include_runtime_info: bool, style: str = "product") -> Dict[str, Any]:
     text = runtime_info_text(runtime_info or {"variables": []}) if include_runtime_info else None
-    return build_prompt(executed, text, target)
+    return build_prompt(executed, text, target, style=style)
 
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,
