@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import json
 import statistics
 import sys
@@ -44,6 +45,8 @@ SPEED_STATEMENTS = [
     "d{i} = df.drop(columns=['a'])",
     "e{i} = np.vstack([m43, m43])",
     "print(df.shape)",
+    "mu{i} = np.mean(v4) + v4",
+    "sq{i} = sum(m43 ** 2)",
 ]
 
 
@@ -91,6 +94,9 @@ def speed(sizes=(10, 50, 100, 200, 500), reps: int = 30) -> list:
 
     ns: dict = {"__name__": "__main__"}
     exec(POOL_SETUP, ns)
+    # exec() leaves a copy of the builtins dict in the namespace; a kernel holds the builtins module,
+    # which is what the checker trusts (a namespace's own dict of builtins may be anything).
+    ns["__builtins__"] = builtins
     rows = []
     for size in sizes:
         cell = "\n".join(SPEED_STATEMENTS[i % len(SPEED_STATEMENTS)].format(i=i) for i in range(size))

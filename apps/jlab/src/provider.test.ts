@@ -28,11 +28,31 @@ describe('the provider settings from the server extension', () => {
     const message =
       'The base_url "localhost:11434/v1" from environment variable CRANE_LLM_BASE_URL cannot be used: it does not start with http:// or https://.';
     const settings = await serve(400, JSON.stringify({ message }));
-    await expect(fetchProviderSettings(settings)).rejects.toThrow(message);
+    await expect(fetchProviderSettings(settings)).rejects.toMatchObject({ message, problem: 'settings' });
   });
 
   it('fall back to the status when the answer says nothing readable', async () => {
     const settings = await serve(500, '<html>oops</html>');
     await expect(fetchProviderSettings(settings)).rejects.toThrow('answered HTTP 500 for its settings');
+    await expect(fetchProviderSettings(settings)).rejects.toMatchObject({ problem: 'server' });
+  });
+});
+
+describe('the provider box in the sidebar', () => {
+  it('names each file that could not be read', async () => {
+    // jsdom has no DragEvent, which Lumino's drag-and-drop module reads when the sidebar imports it.
+    (globalThis as { DragEvent?: unknown }).DragEvent ??= class extends Event {};
+    const { renderProvider } = await import('./sidebar');
+    const unset = { source: 'unset' as const, name: null, label: 'not set' };
+    const warning = '/home/me/.crane_llm/config.json is not valid JSON (Expecting value: line 1 column 2): its settings are ignored until it is fixed.';
+    const box = renderProvider(
+      {
+        model: 'gpt-5', baseUrl: null, apiKind: 'responses', providerHost: 'api.openai.com', keyFound: false, keyRequired: true,
+        sources: { model: unset, baseUrl: unset, apiKey: unset }, warnings: [warning]
+      },
+      null
+    );
+    expect(box.textContent).toContain(warning);
+    expect(box.querySelectorAll('.crane-provider-error')).toHaveLength(1);
   });
 });

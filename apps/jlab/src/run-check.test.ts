@@ -181,6 +181,22 @@ describe('runCheck', () => {
     expect(end).toMatchObject({ phase: 'failed', problem: 'server', error: 'not enabled' });
   });
 
+  it('settings the server cannot use are their own problem, with the server message, and nothing is sent', async () => {
+    const message = 'The base_url "ftp://x/v1" from environment variable CRANE_LLM_BASE_URL cannot be used: not ftp://.';
+    const error = Object.assign(new Error(message), { problem: 'settings' });
+    const h = harness({ provider: async () => Promise.reject(error) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'settings', error: message });
+    expect(h.calls.filter(c => c.startsWith('predict'))).toEqual([]);
+  });
+
+  it('a problem an effect names that is not a known kind stays a server problem', async () => {
+    const error = Object.assign(new Error('odd'), { problem: 'made-up' });
+    const h = harness({ provider: async () => Promise.reject(error) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'server' });
+  });
+
   it('kernel without crane_llm: the not-installed problem', async () => {
     const error = Object.assign(new Error('Run `%pip install crane-llm`'), { kind: 'not-installed' });
     const h = harness({ facts: async () => Promise.reject(error) });

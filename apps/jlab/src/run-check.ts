@@ -16,7 +16,7 @@ import {
   type CheckResult,
   type CheckState,
   type OriginItem,
-  type ProblemKind,
+  ProblemKind,
   type Switches,
   type Verdict
 } from '@crane-llm/core';
@@ -200,7 +200,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
 
     const settled = await provider!;
     if (signal.aborted) return state;
-    if ('error' in settled) return update(s => failed(s, settled.error, 'server'));
+    if ('error' in settled) return update(s => failed(s, settled.error, settled.problem ?? 'server'));
     const info = settled.value;
     if (!info.keyFound && info.keyRequired) return update(s => failed(s, noKeyMessage(info.host), 'no-key'));
 
@@ -258,6 +258,15 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
   }
 }
 
-type Settled<T> = { value: T } | { error: string };
+type Settled<T> = { value: T } | { error: string; problem?: ProblemKind };
 const ok = <T>(value: T): Settled<T> => ({ value });
-const bad = (error: unknown): Settled<never> => ({ error: error instanceof Error ? error.message : String(error) });
+const bad = (error: unknown): Settled<never> => ({
+  error: error instanceof Error ? error.message : String(error),
+  problem: problemOf(error)
+});
+
+/** An effect's error may say which kind of problem it is (the provider effect's settings check does). */
+function problemOf(error: unknown): ProblemKind | undefined {
+  const parsed = ProblemKind.safeParse((error as { problem?: unknown } | null)?.problem);
+  return parsed.success ? parsed.data : undefined;
+}

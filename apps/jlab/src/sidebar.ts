@@ -42,6 +42,12 @@ export function renderProvider(settings: ServerSettings | null, error: string | 
   row('API', settings.apiKind === 'responses' ? 'Responses API' : 'Chat Completions');
   const key = settings.keyFound ? 'found' : settings.keyRequired ? 'not found' : 'not needed (local server)';
   row('API key', key, settings.keyFound ? settings.sources.apiKey.label : undefined);
+  for (const warning of settings.warnings ?? []) {
+    const p = document.createElement('p');
+    p.className = 'crane-provider-error';
+    p.textContent = warning;
+    box.append(p);
+  }
   return box;
 }
 

@@ -17,6 +17,8 @@ import sys
 from functools import lru_cache
 from typing import Any, FrozenSet, Optional, Tuple
 
+from .provenance import class_dict, class_module, class_name, mro
+
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
@@ -49,14 +51,6 @@ class Prepared:
         if sys.version_info >= (3, 14) or self.flags & ANNOTATIONS_FLAG:
             return True
         return False if self.flags_known else None
-
-
-def _mro(cls: type) -> Tuple[type, ...]:
-    """A class's MRO read without any attribute lookup a metaclass could intercept."""
-    try:
-        return type.__dict__["__mro__"].__get__(cls)
-    except Exception:
-        return ()
 
 
 def _is_ipython_own_manager(manager: Any) -> bool:
@@ -163,14 +157,14 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
     except ImportError:
         return "IPython is not importable"
     cls = type(shell)
-    if InteractiveShell not in _mro(cls):
+    if InteractiveShell not in mro(cls):
         return "the shell is not IPython's"
     for attr in ("transform_cell", "run_cell", "run_cell_async", "transform_ast", "run_ast_nodes"):
         own = InteractiveShell.__dict__.get(attr)
-        for klass in _mro(cls):
-            if attr in klass.__dict__:
-                found = klass.__dict__[attr]
-                if found is not own and not (klass.__module__ or "").startswith(("ipykernel.", "IPython.")):
+        for klass in mro(cls):
+            if attr in class_dict(klass):
+                found = class_dict(klass)[attr]
+                if found is not own and not class_module(klass).startswith(("ipykernel.", "IPython.")):
                     return "the shell's cell handling was replaced"
                 break
     return None
@@ -192,7 +186,7 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
         return "IPython's emacs mode may rewrite this line"
     if ifun and type(namespace) is dict and ifun in namespace:
         obj = namespace[ifun]
-        names = {getattr(k, "__name__", "") for k in _mro(type(obj))}
+        names = {class_name(k) for k in mro(type(obj))}
         if names & {"Macro", "IPyAutocall"}:
             return f"IPython calls `{ifun}` automatically (a macro or an autocall object)"
     if info.the_rest and info.the_rest[0] in "=,":
@@ -213,7 +207,13 @@ def _line_magic_names(shell: Any) -> Optional[FrozenSet[str]]:
     magics = _trait(mm, "magics")
     if type(magics) is not dict or type(magics.get("line")) is not dict:
         return None
-    return frozenset(k for k in magics["line"] if type(k) is str)
+    names = {k for k in magics["line"] if type(k) is str}
+    lazy = _trait(mm, "lazy_magics")  # IPython 9 registers its own magics lazily
+    if type(lazy) is dict:
+        names.update(k for k in lazy if type(k) is str)
+    elif lazy is not None:
+        return None
+    return frozenset(names)
 
 
 @lru_cache(maxsize=1)
@@ -222,16 +222,20 @@ def default_line_magic_names() -> FrozenSet[str]:
     recording shell is gone): IPython's own magic classes and default aliases."""
     names = set()
     try:
-        from IPython.core import magics as core_magics
         from IPython.core.alias import default_aliases
-        from IPython.core.magic import Magics
     except ImportError:
         return frozenset()
-    for obj in core_magics.__dict__.values():
-        if isinstance(obj, type) and issubclass(obj, Magics):
-            table = obj.__dict__.get("magics")
-            if isinstance(table, dict):
-                names.update(table.get("line", {}))
+    try:
+        from IPython.core.magics._table import BUILTIN_LAZY_MAGICS
+        names.update(BUILTIN_LAZY_MAGICS.get("line", {}))
+    except ImportError:  # IPython before lazy magics: its magic classes list their own
+        from IPython.core import magics as core_magics
+        from IPython.core.magic import Magics
+        for obj in list(vars(core_magics).values()):
+            if isinstance(obj, type) and issubclass(obj, Magics):
+                table = obj.__dict__.get("magics")
+                if isinstance(table, dict):
+                    names.update(table.get("line", {}))
     names.update(alias[0] for alias in default_aliases())
     # Magics ipykernel and matplotlib add at kernel start.
     names.update({"matplotlib", "pylab", "gui", "connect_info", "qtconsole", "clear", "less", "more", "man",

@@ -98,7 +98,7 @@ class Check:
         except Exception as exc:
             return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
         if settings.problem:
-            return self._update(st.failed(self.state, settings.problem, "no-key"))
+            return self._update(st.failed(self.state, settings.problem, "settings"))
         model = settings.model.value
         if not model:
             return self._update(st.failed(
@@ -121,6 +121,8 @@ class Check:
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        if prompt["runtimeInfoCut"]:
+            detail += "; %d lines of runtime information left out to fit" % prompt["runtimeInfoCut"]
         self._update(st.step_ended(self.state, "prompt", "done", detail))
 
         where = settings.provider_host or "the provider"

@@ -11,7 +11,8 @@ import warnings
 from typing import Any, Dict, Optional
 
 from ..deadline import Deadline as CheckDeadline
-from .budget import BUDGET_RAN_OUT, HARD_SECONDS, SOFT_SECONDS, Deadline, SummaryTimeout, hard_limit
+from . import budget as limits
+from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .containers import dict_summary, keras_history_summary, scalar_summary, sequence_summary
 from .safe import cut, loaded, number
 
@@ -32,10 +33,11 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
 
     `within` is the whole check's budget: this summary's own limits never reach past it.
     """
-    soft, hard = SOFT_SECONDS, HARD_SECONDS
+    deadline = Deadline()
+    hard = limits.HARD_SECONDS  # read now: tests shorten it
     if within is not None:
-        soft, hard = min(soft, max(within.left() / 2, 0.0)), min(hard, max(within.left(), 0.0))
-    deadline = Deadline(soft)
+        deadline.seconds = min(deadline.seconds, max(within.left() / 2, 0.0))
+        hard = min(hard, max(within.left(), 0.0))
     try:
         # A library warning raised while we look (a cast, an empty slice) is ours, not the user's.
         with hard_limit(hard), warnings.catch_warnings():

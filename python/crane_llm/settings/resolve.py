@@ -89,6 +89,8 @@ class Settings:
             "keyRequired": self.key_required,
             "sources": {spec.public_name: self.values[spec.name].public() for spec in SPECS},
         })
+        if self.warnings:  # files that could not be read: the sidebar names them
+            out["warnings"] = list(self.warnings)
         return out
 
     def __repr__(self) -> str:
