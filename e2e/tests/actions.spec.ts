@@ -79,3 +79,28 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
     }
   });
 }
+
+for (const host of ['lab', 'notebook7'] as Host[]) {
+  test(`"Replace dff with df" edits the cell and runs nothing, in ${host}`, async ({ page }, info) => {
+    const name = `actions-replace-${host}.ipynb`;
+    createNotebook(name, [FRAME, 'x = 1\ndff.head()']);
+    await openNotebook(page, host, name);
+    await runCell(page, 0);
+    await waitIdle(page);
+    await selectCell(page, 1);
+    const box = await check(page, 1);
+    await expect(box).toContainText('Did you mean `df`?');
+    const replace = box.locator('.crane-action-replace');
+    await expect(replace).toHaveText('Replace dff with df');
+    await snap(page, info, `${host}-action-replace`);
+    await replace.click();
+    const editor = cell(page, 1).locator('.jp-InputArea-editor');
+    await expect(editor).toContainText('df.head()');
+    await expect(editor).not.toContainText('dff');
+    await expect(cell(page, 1).locator('.jp-InputPrompt')).toHaveText(/\[\s*\]:/);
+    await expect(box).toHaveAttribute('data-colour', 'grey');
+    await editor.click();
+    await page.keyboard.press('Control+z');
+    await expect(editor).toContainText('dff.head()');
+  });
+}
