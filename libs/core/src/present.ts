@@ -1,7 +1,7 @@
 import type { ProblemKind, StepStatus } from './check-state';
 import type { Verdict, VerdictKind } from './verdict';
 
-/** The seed's colours: red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
+/** The README's colours ("Use it"): red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
 export type Colour = 'red' | 'green' | 'amber' | 'blue' | 'grey';
 
 const COLOUR: Record<VerdictKind, Colour> = {

@@ -10,7 +10,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; abstract_values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -27,14 +27,14 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
 from .suggest import closest, correct, hint_for
-from .values import Opaque
+from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
@@ -63,6 +63,8 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     if crash is None or crash.exception != "NameError" or not crash.variables:
         return outcome
     wrong = crash.variables[0]
+    # A pool may be a function giving it: the cell's own names are read only when a hint is needed.
+    pools = tuple(pool() if callable(pool) else pool for pool in pools)
     candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
     found = closest(wrong, candidates)
     if found is not None and crash.message.endswith("."):
@@ -108,6 +110,13 @@ def _syntax(prepared: Prepared):
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
     flags = prepared.flags
+    try:
+        # The whole cell compiling means every statement compiles alone too (a statement alone only
+        # loses the context that can make it an error); only on failure is each one tried.
+        compile(tree, "<cell>", "exec", flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        return tree, None, None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        pass
     for index, node in enumerate(tree.body):
         try:
             # Top-level await is allowed because IPython runs such cells.
@@ -226,7 +235,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, prepared_names(source), namespace, interp.builtin_names)
+            return _name_hint(outcome, lambda: prepared_names(source), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -279,8 +288,9 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
-                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
+                             libraries_versioned_here=False)
+        return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

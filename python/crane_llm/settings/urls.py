@@ -39,9 +39,12 @@ def is_local_url(url: Optional[str]) -> bool:
     if not url:
         return False
     try:
-        host = (urlsplit(url).hostname or "").lower()
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
     except ValueError:
         return False
+    if parts.scheme == "unix" or parts.scheme.endswith("+unix"):  # a unix socket never leaves the machine
+        return True
     return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.") or host.endswith(".localhost")
 
 

@@ -38,7 +38,7 @@ class Job:
 def prompt_for(case: Case, version: str, include_runtime_info: bool, style: str = "paper") -> Dict[str, Any]:
     v = case.versions[version]
     runtime_info = to_runtime_info(v.facts or {}, v.target) if include_runtime_info else None
-    return make_prompt(v.executed, runtime_info, v.target, include_runtime_info, style)
+    return make_prompt(v.executed, runtime_info, v.target, include_runtime_info, style=style)
 
 
 def cache_key(settings: Settings, prompt: Dict[str, Any], run: int) -> str:
