@@ -9,8 +9,7 @@ const facts: CheckResult = {
   checks: { ran: true, crash: null, stoppedAt: null, elapsedMs: 1 },
   usedNames: ['n'],
   runtimeInfo: { variables: [{ name: 'n', type: 'int', attributes: [], summary: { kind: 'int', value: '3' } }] },
-  executed: [{ executionCount: 1, cellId: 'a', code: 'n = 3' }],
-  log: null,
+  log: { version: 1, runs: [{ executionCount: 1, cellId: 'a', code: 'n = 3', recorded: true, raised: null, effects: [] }] },
   problem: null
 } as unknown as CheckResult;
 

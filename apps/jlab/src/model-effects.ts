@@ -23,7 +23,7 @@ export function preparePrompt(facts: CheckResult, source: string, includeRuntime
   const input = promptInputFromCheck(facts, source);
   // The switch is the truth: with it off nothing about the live objects goes out, whatever arrived.
   const built = buildPrompt(includeRuntimeInfo ? input : { ...input, runtimeInfoText: null });
-  const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${facts.executed.length} executed cells`];
+  const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${input.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');
   return { text: built.text, detail: parts.join('; '), payload: built };

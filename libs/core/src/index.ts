@@ -2,3 +2,4 @@ export * from './wire';
 export * from './verdict';
 export * from './present';
 export * from './check-state';
+export * from './schedule';

@@ -1,6 +1,8 @@
 """The built-in checks: crashes that are certain from the cell and the kernel state, found without a model.
 
-    run_checks(source, namespace)      -> Outcome   (live kernel objects; what the kernel calls)
+    parse_for_checks(source)           -> ParsedCell (the tree, or the crash/stop that parsing is)
+    run_checks(source, namespace, parsed=None)
+                                       -> Outcome   (live kernel objects; what the kernel calls)
     run_checks_on_facts(source, facts, names_complete=False, maybe_defined=())
                                        -> Outcome   (recorded runtime information; the benchmark)
     parse_runinfo(text)                -> (facts, target cell) of a JunoBench runinfo file
@@ -17,10 +19,12 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 
 from __future__ import annotations
 
+import ast
 import gc
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Optional
 
+from ..kernel.source import python_source
 from .interpreter import Interpreter, builtin_names
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
@@ -30,15 +34,23 @@ from .values import Opaque
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
 
-__all__ = ["run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
+__all__ = ["parse_for_checks", "ParsedCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
 
 
-def _syntax(source: str):
+class ParsedCell:
+    """A cell parsed once per check: `tree` (None when it does not parse) and `early`, the outcome
+    parsing already decides (a SyntaxError is a certain crash), or None. The kernel reply reads the
+    used names from the same tree the checks walk."""
+
+    __slots__ = ("tree", "early")
+
+    def __init__(self, tree: Optional[ast.Module], early: Optional[Outcome]):
+        self.tree = tree
+        self.early = early
+
+
+def parse_for_checks(source: str) -> ParsedCell:
     """Parse as the kernel would; a SyntaxError is itself a certain crash."""
-    import ast
-
-    from ..kernel.source import python_source
-
     try:
         # Plain Python is what IPython's transformer leaves unchanged (its rewrites all start from
         # syntax Python rejects: %magic, !cmd, obj?, prompts): parse it directly, which is faster.
@@ -50,9 +62,9 @@ def _syntax(source: str):
         if tree is None:
             code = python_source(source)
     except SyntaxError as exc:
-        return None, _syntax_crash(exc)
+        return ParsedCell(tree, _syntax_crash(exc))
     except Exception as exc:  # IPython's transformer failed: leave the cell to the model
-        return None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})"))
+        return ParsedCell(None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})")))
     try:
         if tree is None:
             tree = ast.parse(code, filename="<cell>", mode="exec")
@@ -60,10 +72,10 @@ def _syntax(source: str):
         # top-level await is allowed because IPython runs such cells.
         compile(tree, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as exc:
-        return None, _syntax_crash(exc)
+        return ParsedCell(tree, _syntax_crash(exc))
     except (ValueError, RecursionError, MemoryError) as exc:
-        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})"))
-    return tree, None
+        return ParsedCell(tree, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")))
+    return ParsedCell(tree, None)
 
 
 def _syntax_crash(exc: SyntaxError) -> Outcome:
@@ -87,23 +99,24 @@ def _interpret(tree, interp: Interpreter) -> Outcome:
     return Outcome()
 
 
-def run_checks(source: str, namespace: Mapping[str, Any]) -> Outcome:
-    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell."""
+def run_checks(source: str, namespace: Mapping[str, Any], parsed: Optional[ParsedCell] = None) -> Outcome:
+    """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
+    `parsed`: the cell already parsed by `parse_for_checks` (the kernel reply parses it once)."""
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace)
+        return _run_live(parsed if parsed is not None else parse_for_checks(source), namespace)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run_live(source: str, namespace: Mapping[str, Any]) -> Outcome:
-    tree, early = _syntax(source)
-    if early is not None:
-        return early
+def _run_live(parsed: ParsedCell, namespace: Mapping[str, Any]) -> Outcome:
+    if parsed.early is not None:
+        return parsed.early
+    tree = parsed.tree
 
     def lookup(name: str):
         try:
@@ -130,9 +143,10 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     except the names in `maybe_defined` (for instance every name the executed cells assign, since
     a recorder may have missed one).
     """
-    tree, early = _syntax(source)
-    if early is not None:
-        return early
+    parsed = parse_for_checks(source)
+    if parsed.early is not None:
+        return parsed.early
+    tree = parsed.tree
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
 

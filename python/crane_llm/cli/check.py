@@ -18,6 +18,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
+from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
     cells_to_run,
@@ -163,7 +164,7 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:
-        prompt = make_prompt(facts.get("executed") or [], facts.get("runtimeInfo"), target.source, include_runinfo)
+        prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), target.source, include_runinfo)
         report["prompt"] = prompt["text"]
         progress.say("Asking %s at %s..." % (settings.model, settings.host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))

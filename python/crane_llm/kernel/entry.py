@@ -11,7 +11,10 @@ import time
 from typing import Any, Dict, Optional
 
 from .. import __version__
-from .history import executed_cells
+from ..checks import parse_for_checks, run_checks
+from ..lineage.log import ExecutionLog
+from ..runinfo import collect, kernel_reads
+from .history import execution_log
 
 
 class Reply:
@@ -23,8 +26,10 @@ class Reply:
     def _repr_json_(self):
         return self.payload
 
+    # IPython formats a user expression in every MIME type it can: a short text/plain keeps the
+    # reply from being serialised and sent a second time.
     def __repr__(self):
-        return json.dumps(self.payload)
+        return "<CRANE-LLM check reply>"
 
 
 def _shell():
@@ -36,21 +41,24 @@ def _shell():
 
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
-    """The facts about `request['source']` against `namespace`, as a check-result dict."""
-    from ..checks import run_checks
-    from ..runinfo import collect, used_names
+    """The facts about `request['source']` against `namespace`, as a check-result dict.
 
+    Each thing is done once: the cell is parsed once, its reads are found once (the used names and
+    the runtime information share them), and the executed cells travel once, inside the log.
+    """
     source = request["source"]
     use_llm = bool(request.get("useLlm", True))
-    # The seed's switch semantics: runtime information off means the code alone, so no checks
+    # The README's switch semantics: runtime information off means the code alone, so no checks
     # either (they read live state), but that switch has no effect while the LLM is off.
     checks_on = bool(request.get("includeRuntimeInfo", True)) or not use_llm
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
-    names = used_names(source, namespace)
+    parsed = parse_for_checks(source)
+    # Read before the checks walk the tree, so nothing they do to it can change the names.
+    reads = kernel_reads(source, namespace, parsed.tree) if parsed.tree is not None else []
     if checks_on:
-        outcome = run_checks(source, namespace)
+        outcome = run_checks(source, namespace, parsed)
         checks = {
             "ran": True,
             "crash": outcome.crash.to_json() if outcome.crash else None,
@@ -59,20 +67,18 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = collect(source, namespace)
-    from ..lineage import recorder
-
-    # What each run assigned, modified and where it raised: the origin of the crash reads it.
-    execution_log = recorder.current(shell) if shell is not None else None
+            runtime_info = collect(source, namespace, reads)
+    # What each run assigned, modified and where it raised: the origin of the crash reads it, and
+    # the prompt reads the executed cells from it.
+    log = execution_log(shell) if shell is not None else ExecutionLog()
     return {
         "protocol": 1,
         "craneVersion": __version__,
         "python": platform.python_version(),
         "checks": checks,
-        "usedNames": names,
+        "usedNames": [name for name, _ in reads],
         "runtimeInfo": runtime_info,
-        "executed": executed_cells(shell) if shell is not None else [],
-        "log": execution_log.to_json() if execution_log is not None else None,
+        "log": log.to_json(),
         "problem": None,
     }
 
@@ -96,7 +102,6 @@ def _problem(kind: str, message: str) -> Dict[str, Any]:
         "checks": {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0},
         "usedNames": [],
         "runtimeInfo": None,
-        "executed": [],
         "log": None,
         "problem": {"kind": kind, "message": message},
     }

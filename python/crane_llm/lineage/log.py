@@ -63,9 +63,6 @@ class ExecutionLog:
     def add(self, run: Run) -> None:
         self.runs.append(run)
 
-    def executed_cells(self) -> List[Dict[str, Any]]:
-        return [{"executionCount": r.execution_count, "cellId": r.cell_id, "code": r.code} for r in self.runs]
-
     def to_json(self) -> Dict[str, Any]:
         self._resolve_pending()
         return {"version": LOG_VERSION, "runs": [r.to_json() for r in self.runs]}

@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import state as st
 from .options import Options
+from ..prompt.from_check import executed_cells
 from .present import NOTHING_CERTAIN_EXPLANATION
 
 Emit = Callable[[st.State], None]
@@ -158,7 +159,7 @@ class Check:
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
         runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(executed_for_prompt(facts.get("executed") or []), runinfo_text, self.source)
+        prompt = build_prompt(executed_for_prompt(executed_cells(facts)), runinfo_text, self.source)
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:

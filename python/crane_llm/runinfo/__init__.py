@@ -8,13 +8,13 @@ samples excepted, see `torch_info`), and neither imports a library the user has 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .names import kernel_reads
 from .safe import type_name
 from .summarize import summarize
 
-__all__ = ["collect", "used_names", "summarize"]
+__all__ = ["collect", "kernel_reads", "used_names", "summarize"]
 
 
 def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
@@ -22,10 +22,11 @@ def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
     return [name for name, _ in kernel_reads(source, namespace)]
 
 
-def collect(source: str, namespace: Dict[str, Any]) -> Dict[str, Any]:
-    """The runtime information for one cell: a summary per used name, with its attributes."""
+def collect(source: str, namespace: Dict[str, Any], reads: Optional[List[tuple]] = None) -> Dict[str, Any]:
+    """The runtime information for one cell: a summary per used name, with its attributes.
+    `reads`: the cell's `kernel_reads`, when the caller already has them."""
     variables = []
-    for name, attributes in kernel_reads(source, namespace):
+    for name, attributes in (reads if reads is not None else kernel_reads(source, namespace)):
         value = namespace[name]
         variables.append({
             "name": name,

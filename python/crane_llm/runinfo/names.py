@@ -259,22 +259,24 @@ def _locals_of(body: List[ast.stmt]) -> Set[str]:
     return assigned - declared_global
 
 
-def cell_reads(source: str) -> Optional[List[tuple]]:
+def cell_reads(source: str, tree: Optional[ast.Module] = None) -> Optional[List[tuple]]:
     """[(name, [attribute, ...]), ...] for every global the cell reads before assigning it.
 
+    `tree`: the cell already parsed (the kernel reply parses it once for the checks and this).
     None when the cell does not parse (the built-in checks report the SyntaxError).
     """
-    try:
-        tree = parse_cell(source)
-    except (SyntaxError, ValueError):
-        return None
+    if tree is None:
+        try:
+            tree = parse_cell(source)
+        except (SyntaxError, ValueError):
+            return None
     reads = _Reads()
     for stmt in tree.body:
         reads.visit(stmt)
     return [(name, reads.attributes[name]) for name in reads.order]
 
 
-def kernel_reads(source: str, namespace: dict) -> List[tuple]:
+def kernel_reads(source: str, namespace: dict, tree: Optional[ast.Module] = None) -> List[tuple]:
     """`cell_reads` restricted to names that exist in the kernel namespace."""
-    found = cell_reads(source) or []
+    found = cell_reads(source, tree) or []
     return [(name, attrs) for name, attrs in found if name in namespace]
