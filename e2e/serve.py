@@ -119,6 +119,8 @@ def main() -> None:
         # galata-style: tests drive the app through window.jupyterapp.
         "--LabApp.expose_app_in_browser=True",
         "--JupyterNotebookApp.expose_app_in_browser=True",
+        # jupyter-server-mcp (the test extra) serves the check_cell tool: any free port, never 3001.
+        "--MCPExtensionApp.mcp_port=0",
     ]
     os.execvp(cmd[0], cmd)
 

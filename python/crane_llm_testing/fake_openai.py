@@ -38,6 +38,8 @@ A reply is a JSON object; every field is optional:
     "chunk_size":   characters per streamed delta (default 7)
     "hang":         true: never answer (until /_reset or the server stops)
     "redirect":     a URL: answer 307 with that Location
+    "page":         text: answer it as is, with "content_type" (default text/html) and "status"
+                    (default 200), like a captive portal's login page or a gateway's error page
     "reject_format": true: if the request asks for structured output (Chat "response_format" or
                     Responses "text.format"), answer 400 naming that parameter WITHOUT consuming
                     this reply; otherwise answer "text" and consume it (a server without
@@ -300,6 +302,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         status = int(reply.get("status", 200))
+        if "page" in reply:
+            data = str(reply["page"]).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", reply.get("content_type", "text/html; charset=utf-8"))
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
         if status >= 400 and "body" in reply:
             self._send_json(status, reply["body"], headers)
             return

@@ -1,8 +1,7 @@
 import type { Cell } from '@jupyterlab/cells';
 import { Signal, type ISignal } from '@lumino/signaling';
 import { PanelLayout, Widget } from '@lumino/widgets';
-import { madeStale, type CheckState, type StaleReason } from '@crane-llm/core';
-import { CheckRenderer, type ViewActions } from './verdict-view';
+import { CheckRenderer, madeStale, type CheckState, type StaleReason, type ViewActions } from '@crane-llm/core';
 
 /**
  * The box under a cell that shows its latest check. It owns the rendering and the cell's staleness

@@ -1,11 +1,10 @@
 import type { Cell } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { Signal, type ISignal } from '@lumino/signaling';
-import { outlinedCells, refused, type CheckState, type ProblemKind, type StaleReason } from '@crane-llm/core';
+import { outlinedCells, refused, type CheckState, type ProblemKind, type StaleReason, type ViewActions } from '@crane-llm/core';
 import { CellVerdict } from './cell-verdict';
 import { applyOriginMarks } from './origin-marks';
-import { runCheck, type CheckEffects, type CheckOptions, type StopReason } from './run-check';
-import type { ViewActions } from './verdict-view';
+import { runCheck, type CheckEffects, type CheckOptions, type ProviderInfo, type StopReason } from './run-check';
 
 /**
  * Which check belongs to which notebook: the latest one (what the sidebar shows), the running one
@@ -33,7 +32,12 @@ export class CheckCenter {
     return this.running.has(panel);
   }
 
-  async check(panel: NotebookPanel, cell: Cell, options: CheckOptions, effects: CheckEffects): Promise<CheckState> {
+  async check<Provider extends ProviderInfo, Built>(
+    panel: NotebookPanel,
+    cell: Cell,
+    options: CheckOptions,
+    effects: CheckEffects<Provider, Built>
+  ): Promise<CheckState> {
     this.stop(panel, { kind: 'cancel', message: 'A new check started.' });
     const box = this.boxFor(panel, cell);
     const controller = new AbortController();

@@ -8,50 +8,45 @@ import {
   type FetchLike,
   type ServerSettings
 } from '@crane-llm/prompt';
-import type { ModelAnswer, PreparedPrompt, ProviderInfo } from './run-check';
+import type { CheckEffects, ModelAnswer, PreparedPrompt, ProviderInfo } from './run-check';
 
 /**
  * The model half of a check, from libs/prompt: the prompt from the kernel's facts, and the call
  * through the Jupyter server extension's proxy (the key is added there, never in the browser).
  */
 
+/** The provider as the check flow reads it, with the server's settings the call is made with. */
+export type ServerProvider = ProviderInfo & { settings: ServerSettings };
+
+/** The effects a JupyterLab check has, with the provider and prompt types they carry to predict. */
+export type JupyterCheckEffects = CheckEffects<ServerProvider, BuiltPrompt>;
+
 export function providerInfo(settings: ServerSettings): ProviderInfo {
   return { model: settings.model, host: settings.providerHost, keyFound: settings.keyFound, keyRequired: settings.keyRequired };
 }
 
-export function preparePrompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt {
+export function serverProvider(settings: ServerSettings): ServerProvider {
+  return { ...providerInfo(settings), settings };
+}
+
+export function preparePrompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt<BuiltPrompt> {
   const input = promptInputFromCheck(facts, source);
   // The switch is the truth: with it off nothing about the live objects goes out, whatever arrived.
   const built = buildPrompt(includeRuntimeInfo ? input : { ...input, runtimeInfoText: null });
   const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${input.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');
-  return { text: built.text, detail: parts.join('; '), payload: built };
+  return { text: built.text, detail: parts.join('; '), built };
 }
 
 export async function predict(
-  call: {
-    prompt: PreparedPrompt;
-    checkerRanFirst: boolean;
-    onText: (chunk: string) => void;
-    signal: AbortSignal;
-  },
-  settings: ServerSettings,
+  call: Parameters<JupyterCheckEffects['predict']>[0],
   serverBaseUrl: string,
   fetch: FetchLike
 ): Promise<ModelAnswer> {
-  if (!settings.model) {
-    return {
-      verdict: null,
-      raw: '',
-      problem: {
-        kind: 'other',
-        message: `No model is set for ${settings.providerHost}. Set one with crane_llm.set_api_key(model="...") or the CRANE_LLM_MODEL variable.`
-      }
-    };
-  }
+  const { settings } = call.provider;
   const result = await callModel({
-    prompt: call.prompt.payload as BuiltPrompt,
+    prompt: call.prompt.built,
     model: settings.model,
     apiKind: settings.apiKind,
     baseURL: proxyBaseUrl(serverBaseUrl),

@@ -47,7 +47,7 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
     },
     prompt: (_f, source, runinfo) => {
       calls.push(`prompt:${runinfo}`);
-      return { text: `PROMPT ${source}`, detail: 'about 10 tokens' };
+      return { text: `PROMPT ${source}`, detail: 'about 10 tokens', built: null };
     },
     predict: async call => {
       calls.push(`predict:${call.checkerRanFirst}`);

@@ -1,5 +1,6 @@
 import {
   cancelled,
+  checksRun,
   certainCrash,
   concluded,
   failed,
@@ -16,8 +17,10 @@ import {
   type CheckState,
   type OriginItem,
   type ProblemKind,
+  type Switches,
   type Verdict
 } from '@crane-llm/core';
+import type { Problem } from '@crane-llm/prompt';
 
 /** What the provider side reports before a model call: enough to say where it goes and whether it can. */
 export interface ProviderInfo {
@@ -28,30 +31,34 @@ export interface ProviderInfo {
   keyRequired: boolean;
 }
 
-export interface PreparedPrompt {
+/** A prompt ready to send: what the sidebar shows, and the built prompt the predict effect sends. */
+export interface PreparedPrompt<Built> {
   /** What the sidebar shows as the prompt. */
   text: string;
   /** Shown as the step's detail, e.g. "about 1,200 tokens; cells 1-3 left out". */
   detail: string;
-  /** Whatever the predict effect needs of it (the built prompt). */
-  payload?: unknown;
+  built: Built;
 }
 
 export interface ModelAnswer {
   verdict: Verdict | null;
   raw: string;
   /** Why there is no verdict; `cancelled` when the signal stopped it. */
-  problem: { kind: string; message: string } | null;
+  problem: Problem | null;
 }
 
-/** The effects a check needs, injected so the flow itself can be tested without a kernel or a server. */
-export interface CheckEffects {
+/**
+ * The effects a check needs, injected so the flow itself can be tested without a kernel or a server.
+ * What the provider effect answers (Provider) and the prompt effect builds (Built) is handed to
+ * predict as it is: the flow reads the ProviderInfo part and passes the rest through.
+ */
+export interface CheckEffects<Provider extends ProviderInfo = ProviderInfo, Built = null> {
   facts(req: CheckRequest): Promise<CheckResult>;
-  provider(): Promise<ProviderInfo>;
-  prompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt;
+  provider(): Promise<Provider>;
+  prompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt<Built>;
   predict(call: {
-    prompt: PreparedPrompt;
-    provider: ProviderInfo;
+    prompt: PreparedPrompt<Built>;
+    provider: Provider;
     checkerRanFirst: boolean;
     onText: (chunk: string) => void;
     onRetry: () => void;
@@ -61,10 +68,7 @@ export interface CheckEffects {
   origin?(verdict: Verdict, facts: CheckResult, cellId: string | null): OriginItem[];
 }
 
-export interface CheckOptions {
-  useLlm: boolean;
-  includeRuntimeInfo: boolean;
-}
+export type CheckOptions = Switches;
 
 /** Why a running check was stopped from outside: the user, a kernel restart, a closed notebook. */
 export interface StopReason {
@@ -98,10 +102,10 @@ function checksDetail(facts: CheckResult): string {
  * UI shows the steps as they happen; a stop (cancel, kernel restart, closed notebook) ends it at
  * once, and whatever arrives afterwards is ignored.
  */
-export async function runCheck(
+export async function runCheck<Provider extends ProviderInfo, Built>(
   cell: { id: string | null; source: string },
   options: CheckOptions,
-  effects: CheckEffects,
+  effects: CheckEffects<Provider, Built>,
   emit: (state: CheckState) => void,
   signal: AbortSignal = new AbortController().signal
 ): Promise<CheckState> {
@@ -116,8 +120,9 @@ export async function runCheck(
   };
   const onStop = () => {
     const reason = signal.reason as StopReason | undefined;
-    if (!reason || reason.kind === 'cancel') update(cancelled);
-    else update(s => failed(s, reason.message, reason.kind as ProblemKind));
+    const kind = reason?.kind ?? 'cancel';
+    if (kind === 'cancel') update(cancelled);
+    else update(s => failed(s, reason!.message, kind));
   };
   // The kernel request goes out before anything is drawn: the kernel answers while the browser
   // shows the steps, instead of after.
@@ -144,7 +149,7 @@ export async function runCheck(
   }
 
   async function flow(factsAnswer: Promise<CheckResult>): Promise<CheckState> {
-    const checksOn = options.includeRuntimeInfo || !options.useLlm;
+    const checksOn = checksRun(options);
     update(s =>
       stepStarted(s, 'checks', checksOn ? 'Built-in checker on the live kernel state' : 'Reading the executed cells from the kernel')
     );
@@ -174,7 +179,7 @@ export async function runCheck(
     if (!info.keyFound && info.keyRequired) return update(s => failed(s, noKeyMessage(info.host), 'no-key'));
 
     update(s => stepStarted(s, 'prompt', options.includeRuntimeInfo ? 'Building the prompt (code and runtime information)' : 'Building the prompt (code only)'));
-    let prompt: PreparedPrompt;
+    let prompt: PreparedPrompt<Built>;
     try {
       prompt = effects.prompt(facts, cell.source, options.includeRuntimeInfo);
     } catch (error) {

@@ -3,7 +3,7 @@ import { Widget } from '@lumino/widgets';
 import type { ServerSettings } from '@crane-llm/prompt';
 import type { CheckCenter } from './check-center';
 import { switchControls, type SwitchStore } from './switches';
-import { CheckRenderer, type ViewActions } from './verdict-view';
+import { CheckRenderer, type ViewActions } from '@crane-llm/core';
 
 export const SIDEBAR_ID = 'crane-llm-sidebar';
 
@@ -82,7 +82,7 @@ export class CraneSidebar extends Widget {
     this.title.caption = 'CRANE-LLM';
     // The sidebar is where Details leads, so it has no Details button of its own.
     this.verdict = new CheckRenderer(this.verdictHost, () => (this.panel ? { ...this.actionsFor(this.panel), showDetails: undefined } : {}), {
-      stepsOpen: true
+      finishedSteps: 'open'
     });
 
     const head = document.createElement('header');

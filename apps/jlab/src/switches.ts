@@ -1,10 +1,7 @@
 import { Signal, type ISignal } from '@lumino/signaling';
+import type { Switches } from '@crane-llm/core';
 
-/** The two switches of the seed, both on by default. */
-export interface Switches {
-  useLlm: boolean;
-  includeRuntimeInfo: boolean;
-}
+export type { Switches } from '@crane-llm/core';
 
 export type SwitchName = keyof Switches;
 

@@ -10,10 +10,13 @@ import {
   rawReceived,
   started,
   stepStarted,
+  CheckRenderer,
+  RAW_TAIL_CHARS,
+  rawTail,
+  renderCheck,
   type CheckState,
   type Verdict
 } from '@crane-llm/core';
-import { CheckRenderer, RAW_TAIL_CHARS, rawTail, renderCheck } from './verdict-view';
 import { applyOriginMarks, originNote, ORIGIN_CLASS } from './origin-marks';
 
 const llm = (kind: Verdict['kind'], checkerRanFirst = true): Verdict => ({

@@ -1,10 +1,43 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
+import { renderCheck, renderPromptAndRaw, renderUnreadable } from '@crane-llm/core';
 import { MAGIC_MIME_TYPE, MagicDocument } from './document';
-import { renderMagic, renderUnreadable } from './view';
 
-export { MAGIC_MIME_TYPE, MagicDocument, MagicState } from './document';
-export { renderMagic, renderUnreadable } from './view';
+export { MAGIC_MIME_TYPE, MagicDocument } from './document';
+
+/**
+ * The magic's document drawn by libs/core's verdict view, the one the toolbar button uses, so a
+ * magic verdict looks like a button verdict. The magic has no sidebar: its settings notes, prompt
+ * and raw response go below the verdict, and the whole streamed response shows while it grows.
+ */
+export function renderMagic(doc: MagicDocument): HTMLElement {
+  const box = renderCheck(
+    doc.state,
+    {},
+    {
+      fullRaw: true,
+      finishedSteps: 'hidden',
+      footer: () => [doc.notes.length ? notes(doc.notes) : null, renderPromptAndRaw(doc.state)]
+    }
+  );
+  box.classList.add('crane-magic');
+  box.dataset.displayId = doc.displayId;
+  return box;
+}
+
+function notes(lines: readonly string[]): HTMLElement {
+  const node = document.createElement('div');
+  node.className = 'crane-settings-source crane-note';
+  node.textContent = lines.join(' ');
+  return node;
+}
+
+/** What a malformed payload shows instead of a verdict: never a guess. */
+export function renderUnreadableMagic(reason: string): HTMLElement {
+  const box = renderUnreadable('This CRANE-LLM output could not be read', reason);
+  box.classList.add('crane-magic');
+  return box;
+}
 
 /**
  * Renders the %%crane_llm output in JupyterLab and Notebook 7. The kernel updates the output in
@@ -23,7 +56,7 @@ export class MagicVerdictRenderer extends Widget implements IRenderMime.IRendere
     this.node.replaceChildren(
       parsed.success
         ? renderMagic(parsed.data)
-        : renderUnreadable(
+        : renderUnreadableMagic(
             'Its data does not have the form this extension reads; the kernel and JupyterLab may have different crane-llm versions.'
           )
     );

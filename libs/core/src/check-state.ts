@@ -1,71 +1,83 @@
 import { produce } from 'immer';
-import type { Verdict } from './verdict';
+import { z } from 'zod';
+import { Verdict } from './verdict';
 
 /** One visible step of a check, shown as it happens under the cell and in the sidebar. */
-export type StepId = 'checks' | 'prompt' | 'model';
-export type StepStatus = 'running' | 'done' | 'skipped' | 'failed';
-export interface Step {
-  id: StepId;
-  label: string;
-  status: StepStatus;
-  detail: string | null;
-}
+export const StepId = z.enum(['checks', 'prompt', 'model']);
+export type StepId = z.infer<typeof StepId>;
+export const StepStatus = z.enum(['running', 'done', 'skipped', 'failed']);
+export type StepStatus = z.infer<typeof StepStatus>;
+export const Step = z.object({ id: StepId, label: z.string(), status: StepStatus, detail: z.string().nullable() });
+export type Step = z.infer<typeof Step>;
 
-export type StaleReason = 'edited' | 'other-cell-ran' | 'kernel-restarted';
+export const StaleReason = z.enum(['edited', 'other-cell-ran', 'kernel-restarted']);
+export type StaleReason = z.infer<typeof StaleReason>;
 
-export type Phase = 'running' | 'done' | 'failed' | 'cancelled';
+export const Phase = z.enum(['running', 'done', 'failed', 'cancelled']);
+export type Phase = z.infer<typeof Phase>;
 
 /**
  * Why a check could not finish, so a host can say what to do about it. `no-key` is reached only
- * after the built-in checks ran: their outcome stays visible next to the message.
+ * after the built-in checks ran: their outcome stays visible next to the message. A provider
+ * failure is `provider` here; libs/prompt's Problem says which kind of provider failure it was.
  */
-export type ProblemKind =
-  | 'no-kernel'
-  | 'not-python'
-  | 'busy'
-  | 'not-installed'
-  | 'kernel'
-  | 'kernel-restarted'
-  | 'closed'
-  | 'no-key'
-  | 'server'
-  | 'provider'
-  | 'internal';
+export const ProblemKind = z.enum([
+  'no-kernel',
+  'not-python',
+  'busy',
+  'not-installed',
+  'kernel',
+  'kernel-restarted',
+  'closed',
+  'no-key',
+  'server',
+  'provider',
+  'internal'
+]);
+export type ProblemKind = z.infer<typeof ProblemKind>;
 
 /**
  * One entry of "Origin of the crash", as a host draws it: a cell that gave a variable involved in
  * the crash its current state (or, for a missing variable, a cell that would have defined it).
  */
-export interface OriginItem {
+export const OriginItem = z.object({
   /** The notebook cell id to jump to; null when the cell is no longer in the notebook. */
-  cellId: string | null;
-  variable: string;
+  cellId: z.string().nullable(),
+  variable: z.string(),
   /** What the cell did, short enough for a note on the cell, e.g. "line 1: assigned `df`". */
-  note: string;
-  /** The same as a full sentence, for the list under the verdict. */
-  sentence: string;
+  note: z.string(),
+  /** The same as a full sentence, for the list under the verdict; without it the run and the note say it. */
+  sentence: z.string().optional(),
+  /** The run that did it (the magic names runs, as it has no cells to jump to). */
+  executionCount: z.number().int().nullable().optional(),
   /** 1-based line in that cell, when known. */
-  line: number | null;
+  line: z.number().int().nullable(),
   /** Known from its code only: it ran before recording began. */
-  codeOnly: boolean;
+  codeOnly: z.boolean(),
   /** The cell's code no longer matches what ran. */
-  editedSinceRun: boolean;
-}
+  editedSinceRun: z.boolean()
+});
+export type OriginItem = z.infer<typeof OriginItem>;
 
-/** Everything a host needs to draw one check of one cell. */
-export interface CheckState {
-  cellId: string | null;
-  phase: Phase;
-  steps: Step[];
-  verdict: Verdict | null;
+/**
+ * Everything a host needs to draw one check of one cell. The JupyterLab extension builds it with
+ * the transitions below; the %%crane_llm magic builds it in the kernel and sends it as JSON, read
+ * back with this same schema.
+ */
+export const CheckState = z.object({
+  cellId: z.string().nullable(),
+  phase: Phase,
+  steps: z.array(Step),
+  verdict: Verdict.nullable(),
   /** A plain message when the check could not finish (busy kernel, no key, provider error...). */
-  error: string | null;
-  problem: ProblemKind | null;
-  stale: StaleReason | null;
-  prompt: string | null;
-  raw: string;
-  origin: OriginItem[];
-}
+  error: z.string().nullable(),
+  problem: ProblemKind.nullable(),
+  stale: StaleReason.nullable(),
+  prompt: z.string().nullable(),
+  raw: z.string(),
+  origin: z.array(OriginItem)
+});
+export type CheckState = z.infer<typeof CheckState>;
 
 export function started(cellId: string | null): CheckState {
   return {

@@ -1,25 +1,28 @@
+import { z } from 'zod';
+
 /**
  * The verdict of one check on one cell, as pure data. Hosts render it; they never decide it.
+ * certain-crash: a built-in check proved the cell raises; predicted-crash / no-crash: the model's
+ * prediction; unreadable: the model answered, but not with a verdict we can read;
+ * nothing-certain: only the checks ran, and they found no certain crash.
  */
-export type VerdictKind =
-  | 'certain-crash' // a built-in check proved the cell raises
-  | 'predicted-crash' // the model predicts a crash
-  | 'no-crash' // the model predicts no crash
-  | 'unreadable' // the model answered, but not with a verdict we can read
-  | 'nothing-certain'; // only the checks ran, and they found no certain crash
+export const VerdictKind = z.enum(['certain-crash', 'predicted-crash', 'no-crash', 'unreadable', 'nothing-certain']);
+export type VerdictKind = z.infer<typeof VerdictKind>;
 
-export type VerdictSource = { type: 'checks' } | { type: 'llm'; model: string };
+export const VerdictSource = z.union([z.object({ type: z.literal('checks') }), z.object({ type: z.literal('llm'), model: z.string() })]);
+export type VerdictSource = z.infer<typeof VerdictSource>;
 
-export interface Verdict {
-  kind: VerdictKind;
-  source: VerdictSource;
-  exception: string | null;
-  line: number | null;
-  explanation: string;
-  variables: string[];
+export const Verdict = z.object({
+  kind: VerdictKind,
+  source: VerdictSource,
+  exception: z.string().nullable(),
+  line: z.number().int().nullable(),
+  explanation: z.string(),
+  variables: z.array(z.string()),
   /** For a model verdict: the checker ran first and found nothing certain. */
-  checkerRanFirst: boolean;
-}
+  checkerRanFirst: z.boolean()
+});
+export type Verdict = z.infer<typeof Verdict>;
 
 export function certainCrash(crash: {
   exception: string;

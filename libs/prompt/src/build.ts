@@ -30,7 +30,7 @@ export const INSTRUCTIONS_CODE_ONLY = SHARED_HEAD + SHARED_TAIL;
 const NO_CELLS = 'No cell has been executed.\n\n';
 
 export interface PromptInput {
-  /** Cells in the order they ran (the kernel's `executed`). */
+  /** Cells in the order they ran (the kernel's `executed`); `%%crane_llm` cells are left out. */
   executed: ExecutedCell[];
   /** The rendered runtime information; null when "Include runtime information" is off. */
   runtimeInfoText: string | null;
@@ -103,9 +103,15 @@ function compose(blocks: string[], dropped: number, runtimeInfoText: string | nu
   return parts.join('');
 }
 
+/** A `%%crane_llm` cell analysed its body and never ran it: it changed nothing in the kernel. */
+export function isCraneLlmCell(code: string): boolean {
+  return code.trimStart().startsWith('%%crane_llm');
+}
+
 export function buildPrompt(input: PromptInput): BuiltPrompt {
   const budget = input.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const { executed, runtimeInfoText, target } = input;
+  const { runtimeInfoText, target } = input;
+  const executed = input.executed.filter(cell => !isCraneLlmCell(cell.code));
   const instructions = runtimeInfoText === null ? INSTRUCTIONS_CODE_ONLY : INSTRUCTIONS_WITH_RUNINFO;
   const blocks = executed.map((cell, i) => cellBlock(i + 1, cell.code));
   // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.

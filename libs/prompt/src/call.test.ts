@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildPrompt, type PromptInput } from './build';
-import { callModel, PLACEHOLDER_API_KEY, proxyBaseUrl, runModelCheck } from './call';
+import { callModel, PLACEHOLDER_API_KEY, proxyBaseUrl } from './call';
 import type { ServerSettings } from './settings';
 import { FakeOpenAIProcess, verdictText } from './testing/fake-openai';
 
@@ -177,7 +177,7 @@ describe('callModel against the local OpenAI-compatible server', () => {
   });
 });
 
-describe('runModelCheck', () => {
+describe('a check\'s call through the server proxy', () => {
   const settings = (over: Partial<ServerSettings> = {}): ServerSettings => ({
     model: 'qwen2.5-coder:32b',
     baseUrl: 'http://localhost:11434/v1',
@@ -196,10 +196,13 @@ describe('runModelCheck', () => {
   it('builds the prompt and calls through the proxy path under the server base URL', async () => {
     await fake.script({ text: crash });
     const seen: string[] = [];
-    const result = await runModelCheck({
-      ...promptInput,
-      settings: settings(),
-      serverBaseUrl: `${fake.url}/user/someone/`,
+    const s = settings();
+    const result = await callModel({
+      prompt: buildPrompt(promptInput),
+      model: s.model,
+      apiKind: s.apiKind,
+      providerHost: s.providerHost,
+      baseURL: proxyBaseUrl(`${fake.url}/user/someone/`),
       fetch: (input, init) => {
         seen.push(String(input instanceof Request ? input.url : input));
         return fetch(input, init);
@@ -212,18 +215,19 @@ describe('runModelCheck', () => {
     expect(req.body.model).toBe('qwen2.5-coder:32b');
   });
 
-  it('lets an explicit model win, and says so plainly when there is none', async () => {
+  it('sends the resolved model to the Responses path, and says so plainly when there is none', async () => {
     await fake.script({ text: crash });
-    const withModel = await runModelCheck({
-      ...promptInput,
-      settings: settings({ apiKind: 'responses', baseUrl: null, providerHost: 'api.openai.com' }),
-      serverBaseUrl: `${fake.url}/`,
-      fetch,
-      model: 'gpt-5-mini'
+    const withModel = await callModel({
+      prompt,
+      model: settings({ model: 'gpt-5-mini' }).model,
+      apiKind: 'responses',
+      providerHost: 'api.openai.com',
+      baseURL: proxyBaseUrl(`${fake.url}/`),
+      fetch
     });
     expect(withModel.verdict?.source).toEqual({ type: 'llm', model: 'gpt-5-mini' });
     expect((await fake.requests())[0].path).toBe('/crane-llm/v1/responses');
-    const none = await runModelCheck({ ...promptInput, settings: settings({ model: null }), serverBaseUrl: '/', fetch });
+    const none = await callModel({ prompt, model: settings({ model: null }).model, apiKind: 'chat', providerHost: 'localhost:11434', baseURL: proxyBaseUrl('/'), fetch });
     expect(none.problem?.message).toMatch(/No model is set for localhost:11434/);
   });
 

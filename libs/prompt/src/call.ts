@@ -10,11 +10,10 @@
  */
 import OpenAI from 'openai';
 import type { Verdict } from '@crane-llm/core';
-import { buildPrompt, type BuiltPrompt, type PromptInput } from './build';
+import type { BuiltPrompt } from './build';
 import { describeFailure, isFormatRejection, type Failure, type Problem } from './errors';
 import { parseVerdict, toVerdict, type ParsedVerdict } from './parse';
 import { requestBody, type ApiKind, type RequestBody } from './request';
-import type { ServerSettings } from './settings';
 
 export const DEFAULT_TIMEOUT_MS = 300_000; // reasoning models can think for minutes before the first token
 export const DEFAULT_MAX_RETRIES = 3;
@@ -25,7 +24,8 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 
 export interface ModelCallOptions {
   prompt: BuiltPrompt;
-  model: string;
+  /** null when no model is set anywhere: the call then ends at once with a problem that says so. */
+  model: string | null;
   apiKind: ApiKind;
   /** Where the SDK sends requests: the proxy in JupyterLab, the provider itself elsewhere. */
   baseURL: string;
@@ -147,6 +147,21 @@ async function streamText(
 
 /** One model call for a built prompt. Never throws for a provider problem. */
 export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult> {
+  if (!opts.model) {
+    return {
+      verdict: null,
+      parsed: null,
+      raw: '',
+      prompt: opts.prompt,
+      problem: {
+        kind: 'other',
+        message: `No model is set for ${opts.providerHost}. Set one with crane_llm.set_api_key(model="...") or the CRANE_LLM_MODEL variable.`
+      },
+      structuredFallback: false,
+      requestBody: requestBody(opts.apiKind, opts.prompt, '', true)
+    };
+  }
+  const model = opts.model;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const client = new OpenAI({
@@ -170,7 +185,7 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
   if (opts.signal?.aborted) controller.abort();
   let structured = true;
   let structuredFallback = false;
-  let body = requestBody(opts.apiKind, opts.prompt, opts.model, structured);
+  let body = requestBody(opts.apiKind, opts.prompt, model, structured);
   const result = (partial: Partial<ModelCallResult>): ModelCallResult => ({
     verdict: null,
     parsed: null,
@@ -190,7 +205,7 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
           maxRetries
         });
         const parsed = parseVerdict(raw);
-        return result({ raw, parsed, verdict: toVerdict(parsed, opts.model, opts.checkerRanFirst ?? true) });
+        return result({ raw, parsed, verdict: toVerdict(parsed, model, opts.checkerRanFirst ?? true) });
       } catch (err) {
         const refusal = jupyterRefusal(err, opts.baseURL);
         if (refusal) return result({ problem: refusal });
@@ -201,13 +216,13 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
         if (structured && isFormatRejection(failure.status, failure.code, failure.message)) {
           structured = false;
           structuredFallback = true;
-          body = requestBody(opts.apiKind, opts.prompt, opts.model, structured);
+          body = requestBody(opts.apiKind, opts.prompt, model, structured);
           continue;
         }
         const problem = describeFailure({
           ...failure,
           host: opts.providerHost,
-          model: opts.model,
+          model,
           keyFound: opts.keyFound ?? true,
           retries: maxRetries,
           timeoutSeconds: timeoutMs / 1000
@@ -221,59 +236,7 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
   }
 }
 
-export interface ModelCheckOptions extends PromptInput {
-  settings: ServerSettings;
-  /** The server's base URL, e.g. ServerConnection.makeSettings().baseUrl ("/" or "/user/me/"). */
-  serverBaseUrl: string;
-  fetch: FetchLike;
-  /** An explicit model (the extension's setting) wins over the server's resolved one. */
-  model?: string | null;
-  onText?: (chunk: string) => void;
-  timeoutMs?: number;
-  maxRetries?: number;
-  signal?: AbortSignal;
-  checkerRanFirst?: boolean;
-}
-
 /** The proxy's URL under a Jupyter server base URL (which may carry a JupyterHub prefix). */
 export function proxyBaseUrl(serverBaseUrl: string): string {
   return `${serverBaseUrl.replace(/\/+$/, '')}/crane-llm/v1`;
-}
-
-/**
- * A check's model call in JupyterLab: the prompt from the kernel's facts, then the call through
- * the server extension's proxy. Returns the verdict (or the problem), the prompt and the raw text.
- */
-export async function runModelCheck(opts: ModelCheckOptions): Promise<ModelCallResult> {
-  const prompt = buildPrompt(opts);
-  const model = opts.model || opts.settings.model;
-  if (!model) {
-    const body = requestBody(opts.settings.apiKind, prompt, '', true);
-    return {
-      verdict: null,
-      parsed: null,
-      raw: '',
-      prompt,
-      problem: {
-        kind: 'other',
-        message: `No model is set for ${opts.settings.providerHost}. Set one with crane_llm.set_api_key(model="...") or CRANE_LLM_MODEL.`
-      },
-      structuredFallback: false,
-      requestBody: body
-    };
-  }
-  return callModel({
-    prompt,
-    model,
-    apiKind: opts.settings.apiKind,
-    baseURL: proxyBaseUrl(opts.serverBaseUrl),
-    providerHost: opts.settings.providerHost,
-    keyFound: opts.settings.keyFound || !opts.settings.keyRequired,
-    fetch: opts.fetch,
-    onText: opts.onText,
-    timeoutMs: opts.timeoutMs,
-    maxRetries: opts.maxRetries,
-    signal: opts.signal,
-    checkerRanFirst: opts.checkerRanFirst
-  });
 }

@@ -3,7 +3,8 @@
  * python/crane_llm/provider/errors.py; fixtures/errors/cases.json holds both to the same words).
  */
 
-export type ProblemKind =
+/** Which way a provider call failed (the check as a whole then fails with libs/core's ProblemKind 'provider'). */
+export type ProviderFailureKind =
   | 'auth'
   | 'model-not-found'
   | 'rate-limit'
@@ -16,7 +17,7 @@ export type ProblemKind =
   | 'other';
 
 export interface Problem {
-  kind: ProblemKind;
+  kind: ProviderFailureKind;
   message: string;
 }
 

@@ -29,6 +29,5 @@ export const ServerSettings = z
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;
 
-/** The server-relative paths of the extension's endpoints (join them to the server's base URL). */
+/** The server-relative path of the settings endpoint (join it to the server's base URL). */
 export const SETTINGS_PATH = 'crane-llm/settings';
-export const PROXY_PATH = 'crane-llm/v1';

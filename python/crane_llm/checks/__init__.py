@@ -1,7 +1,7 @@
 """The built-in checks: crashes that are certain from the cell and the kernel state, found without a model.
 
-    parse_for_checks(source)           -> ParsedCell (the tree, or the crash/stop that parsing is)
-    run_checks(source, namespace, parsed=None)
+    read_cell(source, namespace)       -> ReadCell  (the cell as the shell compiles it, parsed once)
+    run_checks(source, namespace, read=None)
                                        -> Outcome   (live kernel objects; what the kernel calls)
     run_checks_on_facts(source, facts, names_complete=False, maybe_defined=())
                                        -> Outcome   (recorded runtime information; the benchmark)
@@ -19,63 +19,86 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 
 from __future__ import annotations
 
-import ast
+import builtins
 import gc
 import os
-from typing import Any, Iterable, Mapping, Optional
+import sys
+import types
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
-from ..kernel.source import python_source
-from .interpreter import Interpreter, builtin_names
+from .interpreter import Interpreter, builtin_names, real_builtins
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
+from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
+from .shell_source import Prepared, prepare_live, prepare_recorded
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
 
-__all__ = ["parse_for_checks", "ParsedCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
+# Builtins of some Python 3 version other than this one, and IPython's numbered history names
+# (`_5`, `_i5`, `__`): a recorded kernel may have had them, so their absence here proves nothing.
+_OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "ExceptionGroup",
+                   "PythonFinalizationError", "dreload", "help", "copyright", "credits", "license"}
 
 
-class ParsedCell:
-    """A cell parsed once per check: `tree` (None when it does not parse) and `early`, the outcome
-    parsing already decides (a SyntaxError is a certain crash), or None. The kernel reply reads the
-    used names from the same tree the checks walk."""
-
-    __slots__ = ("tree", "early")
-
-    def __init__(self, tree: Optional[ast.Module], early: Optional[Outcome]):
-        self.tree = tree
-        self.early = early
+def _never_claimed(name: str) -> bool:
+    return name.startswith("_") or name in _OTHER_BUILTINS
 
 
-def parse_for_checks(source: str) -> ParsedCell:
-    """Parse as the kernel would; a SyntaxError is itself a certain crash."""
-    try:
-        # Plain Python is what IPython's transformer leaves unchanged (its rewrites all start from
-        # syntax Python rejects: %magic, !cmd, obj?, prompts): parse it directly, which is faster.
-        tree = ast.parse(source, filename="<cell>", mode="exec")
-        code = source
-    except (SyntaxError, ValueError):
-        tree = None
+def imported_value(target) -> Optional[Any]:
+    """The installed module or object an executed `import` bound, when this process has the module."""
+    module_name, attr = target
+    module = sys.modules.get(module_name)
+    if type(module) is not types.ModuleType:
+        return Opaque("module") if attr is None else None
+    if attr is None:
+        return LiveValue(module)
+    if attr in module.__dict__:
+        return LiveValue(module.__dict__[attr])
+    sub = sys.modules.get(f"{module_name}.{attr}")
+    return LiveValue(sub) if type(sub) is types.ModuleType else None
+
+
+__all__ = ["read_cell", "ReadCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
+
+
+def _syntax(prepared: Prepared):
+    """Parse what the shell will compile, with its flags; a SyntaxError is itself a certain crash."""
+    import ast
+
+    tree = prepared.tree
     try:
         if tree is None:
-            code = python_source(source)
-    except SyntaxError as exc:
-        return ParsedCell(tree, _syntax_crash(exc))
-    except Exception as exc:  # IPython's transformer failed: leave the cell to the model
-        return ParsedCell(None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})")))
-    try:
-        if tree is None:
-            tree = ast.parse(code, filename="<cell>", mode="exec")
+            tree = compile(prepared.code, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ONLY_AST,
+                           dont_inherit=True)
         # Compiling finds what the parser lets through (`return` outside a function, ...);
         # top-level await is allowed because IPython runs such cells.
-        compile(tree, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        compile(tree, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as exc:
-        return ParsedCell(tree, _syntax_crash(exc))
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return ParsedCell(tree, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")))
-    return ParsedCell(tree, None)
+        if not prepared.flags_known:
+            # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
+            return None, Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's "
+                                                            "compile flags, which the recorded facts do not give"))
+        return None, _syntax_crash(exc)
+    except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})"))
+    return tree, None
+
+
+def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
+    """Run a `prepare_*` function: IPython's transformer may itself raise SyntaxError (a certain
+    crash: the shell raises it too) or fail (then the cell is left to the model)."""
+    try:
+        prepared = make()
+    except SyntaxError as exc:
+        return None, _syntax_crash(exc)
+    except Exception as exc:
+        return None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})"))
+    if prepared.rewritten:
+        return None, Outcome(stopped_at=CheckStop(None, prepared.rewritten))
+    return prepared, None
 
 
 def _syntax_crash(exc: SyntaxError) -> Outcome:
@@ -99,24 +122,70 @@ def _interpret(tree, interp: Interpreter) -> Outcome:
     return Outcome()
 
 
-def run_checks(source: str, namespace: Mapping[str, Any], parsed: Optional[ParsedCell] = None) -> Outcome:
+class ReadCell:
+    """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it)
+    and `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain
+    crash, a shell rewrite the checker cannot follow is a stop), or None. The kernel reply reads the
+    cell's used names from the same tree the checks walk."""
+
+    __slots__ = ("tree", "early", "prepared")
+
+    def __init__(self, tree: Any, early: Optional[Outcome], prepared: Optional[Prepared]):
+        self.tree = tree
+        self.early = early
+        self.prepared = prepared
+
+
+def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:
+    """The cell as `shell` (found by itself when `namespace` is the running shell's `user_ns`)
+    will compile it, parsed once."""
+    shell = shell if shell is not None else _running_shell(namespace)
+    prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
+    if early is not None:
+        return ReadCell(None, early, None)
+    tree, early = _syntax(prepared)
+    return ReadCell(tree, early, prepared)
+
+
+def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None,
+               read: Optional[ReadCell] = None) -> Outcome:
     """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
-    `parsed`: the cell already parsed by `parse_for_checks` (the kernel reply parses it once)."""
+
+    `deadline` (a crane_llm.deadline.Deadline) is the check's time budget: the reading stops at
+    the first statement reached after it has passed. `shell` is the IPython shell that will run
+    the cell (found by itself when `namespace` is the running shell's `user_ns`): its input
+    transformers and compile flags decide what runs. `read`: the cell already read by `read_cell`
+    (the kernel reply reads it once for the checks and the used names).
+    """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(parsed if parsed is not None else parse_for_checks(source), namespace)
+        return _run_live(read if read is not None else read_cell(source, namespace, shell), namespace, deadline)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run_live(parsed: ParsedCell, namespace: Mapping[str, Any]) -> Outcome:
-    if parsed.early is not None:
-        return parsed.early
-    tree = parsed.tree
+def _running_shell(namespace: Any) -> Any:
+    """The running IPython shell when `namespace` is its user namespace, else None."""
+    getipython = sys.modules.get("IPython.core.getipython")
+    if getipython is None:
+        return None
+    try:
+        shell = getipython.__dict__["get_ipython"]()
+        d = object.__getattribute__(shell, "__dict__")
+        ns = d.get("_user_ns", d.get("user_ns"))
+    except Exception:
+        return None
+    return shell if ns is namespace else None
+
+
+def _run_live(read: ReadCell, namespace: Mapping[str, Any], deadline: Any) -> Outcome:
+    if read.early is not None:
+        return read.early
+    tree, prepared = read.tree, read.prepared
 
     def lookup(name: str):
         try:
@@ -127,7 +196,9 @@ def _run_live(parsed: ParsedCell, namespace: Mapping[str, Any]) -> Outcome:
         return None
 
     try:
-        return _interpret(tree, Interpreter(lookup, builtin_names(namespace)))
+        interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
+                             annotations_deferred=prepared.annotations_deferred)
+        return _interpret(tree, interp)
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -135,32 +206,50 @@ def _run_live(parsed: ParsedCell, namespace: Mapping[str, Any]) -> Outcome:
 
 
 def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool = False,
-                        maybe_defined: Iterable[str] = ()) -> Outcome:
+                        maybe_defined: Iterable[str] = (), executed: Optional[Sequence[str]] = None) -> Outcome:
     """Check `source` against recorded facts, one dict per variable (the paper's runtime information).
 
     Anything the facts do not say is unknown. A name the facts lack ends the reading, unless
     `names_complete` says the facts list every name that existed: then it is undefined (NameError),
     except the names in `maybe_defined` (for instance every name the executed cells assign, since
-    a recorder may have missed one).
+    a recorder may have missed one). The recording kernel's flags (`python -O`, future imports) and
+    its shell settings are unknown, so whatever depends on them is left to the model.
+
+    `executed`, the sources of every cell the kernel ran before, in order, adds what they show
+    (see recorded_kernel.py): the names are complete when no cell can bind one dynamically, every
+    name a cell binds is possibly defined, names bound only by one import are that module or object
+    of the installed library, and modules they imported can be imported again.
     """
-    parsed = parse_for_checks(source)
-    if parsed.early is not None:
-        return parsed.early
-    tree = parsed.tree
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
+    kernel = read_executed(executed) if executed is not None else None
+    if kernel is not None:
+        unsure |= kernel.names
+        names_complete = names_complete or kernel.dynamic is None
+        for name, target in kernel.aliases.items():
+            found = imported_value(target)
+            if found is not None:
+                values[name] = found.named(name)
 
     def lookup(name: str):
         found = values.get(name)
-        if found is None and (name in _IPYTHON_NAMES or name in unsure):
+        if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
 
-    import builtins
+    def bound(name: str) -> bool:
+        return lookup(name) is not None or name in builtins.__dict__
 
+    prepared, early = _prepare(lambda: prepare_recorded(source, bound))
+    if early is not None:
+        return early
+    tree, early = _syntax(prepared)
+    if early is not None:
+        return early
     try:
-        return _interpret(tree, Interpreter(lookup, builtins.__dict__, names_complete=names_complete,
-                                            identities_known=False))
+        interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
+        return _interpret(tree, interp)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

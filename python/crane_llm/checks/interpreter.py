@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
 from .live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
 from .values import NOTHING, FactValue, Opaque, Value
 
@@ -67,18 +68,33 @@ class UserFunction(Value):
 class Interpreter:
     """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
 
-    def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Dict[str, Any],
-                 names_complete: bool = True, identities_known: bool = True):
+    def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
+                 names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
+                 annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None):
         self.lookup = lookup
+        # `python -O` strips asserts (None: the recording kernel's flags are unknown).
+        self.optimize = optimize
+        # Annotations are never evaluated (future import, Python 3.14); False: evaluated; None: unknown.
+        self.annotations_deferred = annotations_deferred
+        # The check's time budget (crane_llm.deadline.Deadline), looked at between statements and
+        # comprehension steps: once it has passed, the reading stops there and says so.
+        self.deadline = deadline
+        # Replay only: the RecordedKernel of the executed cells (modules they loaded), else None.
+        self.recorded = recorded
         # Live objects show which names share one object; recorded facts do not, so after an
         # in-place change the replay reading must stop (another name may be the same object).
         self.identities_known = identities_known
-        self.builtin_names = builtin_names
+        # None when the namespace's `__builtins__` is something the checker cannot read.
+        self.builtin_names = builtin_names if builtin_names is not None else {}
+        self.builtins_known = builtin_names is not None
         self.names_complete = names_complete
         self.bound: Dict[str, Any] = {}
-        self.scopes: List[Dict[str, Any]] = []
+        self.scopes: List[Dict[str, Any]] = []  # innermost last: class bodies and comprehensions
+        self.scope_kinds: List[str] = []  # "class" or "comprehension", one per scope
         self.star_import = False
         self.shadow: Dict[int, Value] = {}  # id(live object) -> facts after an in-place change
+        self.memo: Dict[str, Any] = {}  # answers about the process that hold for this one reading
+        new_audit()  # library classes may have been patched since the last check
         self.keepalive: List[Any] = []
 
     # ---- statements -------------------------------------------------------------------------
@@ -86,7 +102,13 @@ class Interpreter:
         for stmt in body:
             self.stmt(stmt)
 
+    def out_of_time(self, node: ast.AST) -> None:
+        if self.deadline is not None and self.deadline.passed():
+            raise Stop(getattr(node, "lineno", None),
+                       f"the check's time budget ({self.deadline.describe()}) ran out here")
+
     def stmt(self, node: ast.stmt) -> None:
+        self.out_of_time(node)
         name = type(node).__name__
         handler = getattr(self, "s_" + name, None)
         if handler is not None:
@@ -95,6 +117,10 @@ class Interpreter:
         if name in ("If", "While"):
             self.ev(node.test)
         elif name == "Assert":
+            if self.optimize:
+                return  # `python -O` compiled the assert away: nothing of it runs
+            if self.optimize is None:
+                raise Stop(node.lineno, "an assert statement (the kernel may run with `python -O`)")
             self.ev(node.test)
         elif name in ("For",):
             self.ev(node.iter)
@@ -119,14 +145,25 @@ class Interpreter:
             self.assign(target, value, node)
 
     def s_AnnAssign(self, node):
-        # Annotations are evaluated unless `from __future__ import annotations` is in force, which an
-        # earlier cell may have set: so a name in one is never claimed.
+        # `x: A = v` runs v, binds x, then evaluates A (unless annotations are deferred); it also
+        # creates `__annotations__`, a name the checker never claims undefined.
         if node.value is None:
             raise Stop(node.lineno, "an annotation without a value")
-        if not self._names_known(node.annotation):
-            raise Stop(node.lineno, "an annotation the checker cannot read")
+        if self.scopes:
+            raise Stop(node.lineno, "an annotation in a class body")
         value = self.ev(node.value)
         self.assign(node.target, value, node)
+        self._annotation(node.annotation, node)
+
+    def _annotation(self, ann: ast.AST, node) -> None:
+        """An annotation evaluated where Python evaluates it: never a claim (whether it runs at all
+        depends on flags an earlier cell may set), but the reading goes on only if it cannot raise."""
+        if self.annotations_deferred:
+            return
+        try:
+            self.ev(ann)
+        except Crash:
+            raise Stop(node.lineno, "an annotation the checker cannot vouch for")
 
     def s_AugAssign(self, node):
         target = node.target
@@ -171,29 +208,70 @@ class Interpreter:
         return False
 
     def s_Import(self, node):
+        self._import_is_real(node)
         for alias in node.names:
             top = alias.name.split(".")[0]
+            if self._recorded_elsewhere(alias.name):
+                self.bind(alias.asname or top, Opaque("module"))
+                continue
             module = self._loaded_module(alias.name, node)
             if alias.asname:
                 self.bind(alias.asname, LiveValue(module))
             else:
-                self.bind(top, LiveValue(sys.modules[top]))
+                self.bind(top, LiveValue(self._loaded_module(top, node)))
+
+    def _recorded_elsewhere(self, name: str) -> bool:
+        """Replay: a module the recorded kernel had loaded that this process has not: importing it
+        again cannot fail, but what it holds is unknown."""
+        return self.recorded is not None and name in self.recorded.modules and not isinstance(
+            sys.modules.get(name), types.ModuleType)
 
     def s_ImportFrom(self, node):
         if node.level:
             raise Stop(node.lineno, "a relative import")
+        self._import_is_real(node)
+        if self._recorded_elsewhere(node.module or ""):
+            for alias in node.names:
+                known = ((node.module, alias.name) in self.recorded.from_imports
+                         or f"{node.module}.{alias.name}" in self.recorded.modules)
+                if alias.name == "*" or not known:
+                    raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}`")
+                self.bind(alias.asname or alias.name, Opaque())
+            return
         module = self._loaded_module(node.module or "", node)
+        if node.module == "__future__" and any(a.name == "annotations" for a in node.names):
+            self.annotations_deferred = True  # future imports come first: the whole cell is compiled so
         for alias in node.names:
             if alias.name == "*":
-                self.star_import = True
+                self._star_import(module, node)
                 continue
-            found = module.__dict__.get(alias.name, NOTHING) if isinstance(module, types.ModuleType) else NOTHING
+            found = module.__dict__.get(alias.name, NOTHING)
             if found is NOTHING:
                 sub = sys.modules.get(f"{node.module}.{alias.name}")
-                if sub is None:
+                if sub is None or type(sub) is not types.ModuleType:
                     raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}` may run its code")
                 found = sub
             self.bind(alias.asname or alias.name, LiveValue(found))
+
+    def _star_import(self, module: types.ModuleType, node) -> None:
+        """`from m import *` binds `m.__all__`, or m's public names; later names the checker cannot
+        place are never claimed undefined."""
+        self.star_import = True
+        d = module.__dict__
+        names = d.get("__all__", NOTHING)
+        if names is NOTHING:
+            names = [k for k in d if type(k) is str and not k.startswith("_")]
+        if type(names) not in (list, tuple) or not all(type(n) is str for n in names):
+            raise Stop(node.lineno, f"`from {node.module} import *` with an `__all__` the checker cannot read")
+        for n in names:
+            if n not in d:
+                raise Stop(node.lineno, f"`from {node.module} import *`, which may run the module's code")
+            self.bind(n, LiveValue(d[n]))
+
+    def _import_is_real(self, node) -> None:
+        """An import statement calls `__import__` from the builtins: only Python's own is modelled."""
+        if real_builtin_name(self.builtin_names.get("__import__")) != "__import__":
+            raise Stop(node.lineno, "an import, and `__import__` is not Python's own")
 
     def _loaded_module(self, name: str, node) -> Any:
         # A module the kernel has not imported yet would run its code now, which may fail.
@@ -220,8 +298,7 @@ class Interpreter:
         if node.returns is not None:
             annotations.append(node.returns)
         for ann in annotations:
-            if not self._names_known(ann):
-                raise Stop(node.lineno, "an annotation the checker cannot read")
+            self._annotation(ann, node)
         if node.decorator_list:
             raise Stop(node.lineno, f"a decorator applied to `{node.name}`")
 
@@ -234,7 +311,8 @@ class Interpreter:
             self.ev(kw.value)
         if node.decorator_list or node.bases or node.keywords:
             raise Stop(node.lineno, f"creating the class `{node.name}`, which runs library code")
-        self.scopes.append({})
+        # Python fills these in before the body runs.
+        self._push("class", {"__module__": Opaque("str"), "__qualname__": Opaque("str")})
         try:
             for stmt in node.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -250,7 +328,7 @@ class Interpreter:
                 else:
                     raise Stop(stmt.lineno, f"the body of class `{node.name}`")
         finally:
-            self.scopes.pop()
+            self._pop()
         self.bind(node.name, UserFunction(node.name))
 
     # ---- bindings ---------------------------------------------------------------------------
@@ -284,10 +362,23 @@ class Interpreter:
         else:
             raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
 
+    def _push(self, kind: str, scope: Dict[str, Any]) -> None:
+        self.scopes.append(scope)
+        self.scope_kinds.append(kind)
+
+    def _pop(self) -> None:
+        self.scopes.pop()
+        self.scope_kinds.pop()
+
     def load(self, name: str, node: ast.AST) -> Value:
-        for scope in reversed(self.scopes):
-            if name in scope:
-                return scope[name]
+        last = len(self.scopes) - 1
+        for i in range(last, -1, -1):
+            # A class body's names are seen by its own statements only, not by the comprehensions
+            # (nor functions) inside it.
+            if self.scope_kinds[i] == "class" and i != last:
+                continue
+            if name in self.scopes[i]:
+                return self.scopes[i][name]
         if name in self.bound:
             v = self.bound[name]
             if v is DELETED and name in self.builtin_names:
@@ -305,6 +396,12 @@ class Interpreter:
             return self.unshadow(found).named(name) if isinstance(found, LiveValue) else found
         if name in self.builtin_names:
             return LiveValue(self.builtin_names[name])
+        if not self.builtins_known:
+            raise Stop(node.lineno, f"`{name}` may come from the namespace's own `__builtins__`")
+        if name.startswith("__") and name.endswith("__"):
+            # Python and IPython make dunder names on their own (`__annotations__`, `__builtins__`,
+            # `__module__`, ...): one is never claimed undefined.
+            raise Stop(node.lineno, f"`{name}`, a name Python may define by itself")
         if self.star_import:
             raise Stop(node.lineno, f"`{name}` may come from the star import above")
         if not self.names_complete:
@@ -358,12 +455,14 @@ class Interpreter:
 
     def e_NamedExpr(self, node):
         value = self.ev(node.value)
-        # The walrus binds in the enclosing function scope, which for a comprehension is the module.
+        # The walrus binds in the nearest scope that is not a comprehension: a class body it is
+        # written in directly, else the module.
         target = node.target.id
-        if self.scopes:
-            self.bound[target] = value
-        else:
-            self.bind(target, value)
+        for i in range(len(self.scopes) - 1, -1, -1):
+            if self.scope_kinds[i] == "class":
+                self.scopes[i][target] = value
+                return value
+        self.bound[target] = value
         return value
 
     def e_Attribute(self, node):
@@ -539,11 +638,11 @@ class Interpreter:
         first = self.ev(gens[0].iter)
         results: List[List[Value]] = []
         budget = [MAX_ITERATIONS]
-        self.scopes.append({})
+        self._push("comprehension", {})
         try:
             self._comp_level(node, gens, 0, first, parts, results, budget)
         finally:
-            self.scopes.pop()
+            self._pop()
         if kind is list:
             items = [r[0] for r in results]
             vals = [i.concrete() for i in items]
@@ -566,6 +665,7 @@ class Interpreter:
         if elems is None:
             raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")
         for elem in elems:
+            self.out_of_time(node)
             budget[0] -= 1
             if budget[0] < 0:
                 raise Stop(node.lineno, "a comprehension too long to follow")
@@ -616,19 +716,28 @@ def _owned(v: Value) -> bool:
     return c is not NOTHING and is_simple_constant(c) or (getattr(v, "owned", False) and is_plain_data(c))
 
 
-def builtin_names(namespace: Any) -> Dict[str, Any]:
-    """The builtins a cell sees: the namespace's `__builtins__` if it has one, else the module's."""
-    b = None
+def builtin_names(namespace: Any) -> Optional[Dict[str, Any]]:
+    """The builtins a cell sees: the builtins module's dict when the namespace's `__builtins__` is
+    that module (or absent: `exec` puts it there); None for anything else, which the checker
+    does not read (a dict or module of the user's may answer differently)."""
     try:
-        b = namespace.get("__builtins__") if hasattr(namespace, "get") else None
+        if type(namespace) is not dict:
+            return None
+        b = namespace.get("__builtins__", _builtins)
     except Exception:
-        b = None
-    if isinstance(b, types.ModuleType):
-        return b.__dict__
-    if isinstance(b, dict):
-        return b
-    return _builtins.__dict__
+        return None
+    if b is _builtins:
+        return _builtins.__dict__
+    return None
 
 
-__all__ = ["Interpreter", "BoundMethod", "UserFunction", "builtin_names", "DELETED", "getattr_static",
-           "is_estimator_class"]
+def real_builtins() -> Dict[str, Any]:
+    """The genuine builtins of this interpreter (for recorded facts, where no namespace says more);
+    `__debug__` is left out, since the recording kernel's `-O` flag is unknown."""
+    return {k: v for k, v in _builtins.__dict__.items()
+            if k != "__debug__" and (real_builtin_name(v) == k or v is None or type(v) is bool
+                                     or v is Ellipsis or v is NotImplemented)}
+
+
+__all__ = ["Interpreter", "BoundMethod", "UserFunction", "builtin_names", "real_builtins", "DELETED",
+           "getattr_static", "is_estimator_class"]

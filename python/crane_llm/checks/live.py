@@ -14,7 +14,9 @@ import types
 from inspect import getattr_static
 from typing import Any, List, Optional
 
-from .values import ArrayFacts, EstimatorFacts, FrameFacts, Value
+from .provenance import (audit, class_dict, class_module, class_name, is_subclass, lookup_static, mro, own,
+                         own_module_function, plain_class)
+from .values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _MISSING = object()
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
@@ -36,14 +38,32 @@ def _module(name: str) -> Any:
 
 def pandas_types():
     pd = _module("pandas")
-    if pd is None:
+    if type(pd) is not types.ModuleType:
         return None, None, None
-    return getattr_static(pd, "DataFrame", None), getattr_static(pd, "Series", None), pd
+    return pd.__dict__.get("DataFrame"), pd.__dict__.get("Series"), pd
+
+
+def pandas_index_types() -> tuple:
+    pd = _module("pandas")
+    if type(pd) is not types.ModuleType:
+        return ()
+    return tuple(c for c in (pd.__dict__.get("Index"), pd.__dict__.get("RangeIndex")) if c is not None)
+
+
+def pristine_pandas(cls: Any) -> bool:
+    """`cls` is one of pandas' classes and nothing in it or its bases was replaced."""
+    return audit().pristine(cls, "pandas")
+
+
+def plain_label(x: Any) -> bool:
+    """A column / index label whose hashing and comparing run no user code."""
+    t = type(x)
+    return t is str or t is int or t is float or t is bool
 
 
 def ndarray_type():
     np = _module("numpy")
-    return getattr_static(np, "ndarray", None) if np is not None else None
+    return np.__dict__.get("ndarray") if type(np) is types.ModuleType else None
 
 
 def is_plain_data(obj: Any, depth: int = 0) -> bool:
@@ -52,48 +72,55 @@ def is_plain_data(obj: Any, depth: int = 0) -> bool:
         return True
     if depth > 4:
         return False
-    if type(obj) in (list, tuple) and len(obj) <= 10000:
+    t = type(obj)
+    if (t is list or t is tuple) and len(obj) <= 10000:
         return all(is_plain_data(x, depth + 1) for x in obj)
-    if type(obj) is dict and len(obj) <= 10000:
+    if t is dict and len(obj) <= 10000:
         return all(is_simple_constant(k) and is_plain_data(v, depth + 1) for k, v in obj.items())
     return False
 
 
 def is_simple_constant(obj: Any) -> bool:
-    if type(obj) in _SIMPLE_CONST:
+    """Builtin constants (and tuples / frozensets of them): hashing, comparing, printing them runs
+    no user code. Exact types only, compared by identity (a metaclass could answer `==`)."""
+    t = type(obj)
+    if t is int or t is str or t is float or t is bool or obj is None or t is bytes or t is complex:
         return True
-    if type(obj) in (tuple, frozenset):
+    if t is tuple or t is frozenset:
         return len(obj) <= 10000 and all(is_simple_constant(x) for x in obj)
     return False
 
 
 def _plain_getattribute(cls: type) -> bool:
     """True when attribute lookup on instances of `cls` is the standard one (no hidden code)."""
-    meta_ok = True
-    try:
-        ga = getattr_static(cls, "__getattribute__")
-    except AttributeError:
+    if not plain_class(cls):
         return False
-    return meta_ok and ga in (object.__getattribute__, types.ModuleType.__getattribute__)
+    ga = lookup_static(cls, "__getattribute__", _MISSING)
+    return ga is object.__dict__["__getattribute__"] or ga is types.ModuleType.__dict__["__getattribute__"]
+
+
+def _plain_value(found: Any) -> bool:
+    """A class attribute that reading yields without running code: a function, a C descriptor, or an
+    object whose type has no `__get__`."""
+    t = type(found)
+    if not plain_class(t):
+        return False
+    return issubclass(t, _PLAIN_DESCRIPTORS) or lookup_static(t, "__get__", _MISSING) is _MISSING
 
 
 def class_has_attr(cls: type, attr: str) -> Optional[bool]:
     """Whether instances of `cls` (read on the class only, instance dict unknown) have `attr`."""
-    try:
-        found = getattr_static(cls, attr)
-    except AttributeError:
-        found = _MISSING
+    if not plain_class(cls):
+        return None
+    found = lookup_static(cls, attr, _MISSING)
     if found is not _MISSING:
-        return True if isinstance(found, _PLAIN_DESCRIPTORS) or not hasattr(type(found), "__get__") else None
+        return True if _plain_value(found) else None
     if not _plain_getattribute(cls):
         return None
-    try:
-        getattr_static(cls, "__getattr__")
+    if lookup_static(cls, "__getattr__", _MISSING) is not _MISSING:
         return None
-    except AttributeError:
-        pass
     # Instances of classes with a __dict__ may carry the attribute themselves.
-    if cls.__dictoffset__ != 0 or "__dict__" in dir(cls):
+    if lookup_static(cls, "__dict__", _MISSING) is not _MISSING or type.__dict__["__dictoffset__"].__get__(cls):
         return None
     return False
 
@@ -110,9 +137,9 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
         if isinstance(names, dict) and attr in names:
             return True
     fn = module.__dict__.get("__getattr__")
-    code = getattr(fn, "__code__", None)
-    if code is None:
+    if type(fn) is not types.FunctionType or not own(fn, "numpy"):
         return None
+    code = fn.__code__
     handled = set()
     stack = [code]
     while stack:
@@ -134,80 +161,81 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
 def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
     """Whether reading `obj.attr` succeeds (True), raises AttributeError (False), or unknown."""
     cls = type(obj)
-    try:
-        found = getattr_static(obj, attr)
-    except AttributeError:
-        found = _MISSING
-    except Exception:
+    if not plain_class(cls):
         return None
-    if found is not _MISSING:
-        if cls is types.ModuleType:
-            return True
-        inst_dict = _instance_dict(obj)
-        if inst_dict is not None and attr in inst_dict and not _is_data_descriptor_on(cls, attr):
-            return True
-        if isinstance(found, _PLAIN_DESCRIPTORS) or not hasattr(type(found), "__get__"):
-            return True
-        if isinstance(found, (types.GetSetDescriptorType, types.MemberDescriptorType)) and cls in _BUILTIN_KINDS:
-            return True
-        if _safe_property(obj, attr):
-            return True
+    if cls is not types.ModuleType and not issubclass(cls, type) and cls not in _BUILTIN_TYPES \
+            and not _plain_getattribute(cls):
         return None
     if cls is types.ModuleType:
-        if "__getattr__" in obj.__dict__:
+        d = obj.__dict__
+        if attr in d:
+            return True
+        if "__getattr__" in d:
             np = _module("numpy")
             if np is not None and obj is np and numpy_missing(obj, attr):
                 return False
             return None
         return False
-    if isinstance(obj, type):
+    if issubclass(cls, type):
         # A class: the metaclass decides how its attributes are found.
-        if type(obj) is not type and not _plain_metaclass(type(obj)):
+        if not plain_class(obj):
             return None
+        found = lookup_static(obj, attr, _MISSING)
+        meta_found = lookup_static(cls, attr, _MISSING)
+        if found is not _MISSING:
+            return True if _plain_value(found) else None
+        if meta_found is not _MISSING:
+            return True if _plain_value(meta_found) else None
         return False
-    if cls in _BUILTIN_KINDS:
-        return False  # builtin types have a fixed set of attributes and no __getattr__
-    if not _plain_getattribute(cls):
+    found = lookup_static(cls, attr, _MISSING)
+    inst_dict = _instance_dict(obj)
+    if inst_dict is not None and attr in inst_dict and (found is _MISSING or not _is_data_descriptor(found)):
+        return True
+    if found is not _MISSING:
+        if _plain_value(found):
+            return True
+        if issubclass(type(found), (types.GetSetDescriptorType, types.MemberDescriptorType)) \
+                and cls in _BUILTIN_TYPES:
+            return True
+        if _safe_property(obj, attr):
+            return True
         return None
-    try:
-        custom = getattr_static(cls, "__getattr__")
-    except AttributeError:
-        return False
+    if cls in _BUILTIN_TYPES:
+        return False  # builtin types have a fixed set of attributes and no __getattr__
+    custom = lookup_static(cls, "__getattr__", _MISSING)
+    if custom is _MISSING:
+        return False if inst_dict is not None or lookup_static(cls, "__dict__", _MISSING) is _MISSING else None
     frame_cls, series_cls, pd = pandas_types()
-    if cls is frame_cls and custom is getattr_static(frame_cls, "__getattr__", None):
+    if cls is frame_cls and pristine_pandas(cls):
         # NDFrame.__getattr__ hands out columns as attributes (only identifier-like labels).
         if attr.startswith("_"):
             return False
-        try:
-            return False if attr not in obj.columns else None
-        except Exception:
+        f = LiveValue(obj).frame()
+        if f is None or not f.flat:
             return None
+        return False if f.has_column(attr) is False else None
     return None
 
 
-def _plain_metaclass(meta: type) -> bool:
-    try:
-        getattr_static(meta, "__getattr__")
-        return False
-    except AttributeError:
-        pass
-    return getattr_static(meta, "__getattribute__", None) is type.__getattribute__
-
-
 def _instance_dict(obj: Any) -> Optional[dict]:
+    """The instance's own `__dict__`, read through the standard slot only (a class may define
+    `__dict__` as a property, which would run its code)."""
+    slot = lookup_static(type(obj), "__dict__", _MISSING)
+    if slot is _MISSING or type(slot) is not types.GetSetDescriptorType:
+        return None
     try:
-        d = object.__getattribute__(obj, "__dict__")
+        d = slot.__get__(obj)
     except Exception:
         return None
     return d if type(d) is dict else None
 
 
-def _is_data_descriptor_on(cls: type, attr: str) -> bool:
-    for klass in cls.__mro__:
-        if attr in klass.__dict__:
-            d = klass.__dict__[attr]
-            return hasattr(type(d), "__set__") or hasattr(type(d), "__delete__")
-    return False
+def _is_data_descriptor(d: Any) -> bool:
+    t = type(d)
+    if not plain_class(t):
+        return True
+    return lookup_static(t, "__set__", _MISSING) is not _MISSING or \
+        lookup_static(t, "__delete__", _MISSING) is not _MISSING
 
 
 # Properties of the exact pandas / NumPy classes that are pure and never raise.
@@ -226,9 +254,9 @@ def safe_class_property(cls: type, attr: str) -> bool:
     """Properties of the exact pandas / NumPy classes that are pure and never raise."""
     frame_cls, series_cls, _ = pandas_types()
     if frame_cls is not None and cls is frame_cls:
-        return attr in _FRAME_PROPS
+        return attr in _FRAME_PROPS and pristine_pandas(cls)
     if series_cls is not None and cls is series_cls:
-        return attr in _SERIES_PROPS
+        return attr in _SERIES_PROPS and pristine_pandas(cls)
     arr = ndarray_type()
     if arr is not None and cls is arr:
         return attr in _ARRAY_PROPS
@@ -236,15 +264,14 @@ def safe_class_property(cls: type, attr: str) -> bool:
 
 
 def is_estimator_class(cls: Any) -> bool:
+    """One of scikit-learn's own estimator classes, with nothing in it replaced."""
     skb = _module("sklearn.base")
-    if skb is None or not isinstance(cls, type):
+    if type(skb) is not types.ModuleType or not plain_class(cls) or not issubclass(type(cls), type):
         return False
-    base = getattr_static(skb, "BaseEstimator", None)
-    mod = getattr(cls, "__module__", "") or ""
-    try:
-        return base is not None and issubclass(cls, base) and mod.startswith("sklearn.")
-    except Exception:
+    base = skb.__dict__.get("BaseEstimator")
+    if base is None or not is_subclass(cls, base) or not class_module(cls).startswith("sklearn."):
         return False
+    return audit().pristine(cls, "sklearn")
 
 
 def _sklearn_fitted(obj: Any) -> Optional[bool]:
@@ -252,12 +279,18 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
     they need no fit), on its own classes only, so no user code runs."""
     validation = _module("sklearn.utils.validation")
     exceptions = _module("sklearn.exceptions")
-    if validation is None or exceptions is None:
+    if type(validation) is not types.ModuleType or type(exceptions) is not types.ModuleType:
         return None
     check = validation.__dict__.get("check_is_fitted")
     not_fitted = exceptions.__dict__.get("NotFittedError")
-    if check is None or not_fitted is None:
+    if check is None or not_fitted is None or not own_module_function(validation.__name__, "check_is_fitted",
+                                                                      check, "sklearn"):
         return None
+    if not plain_class(not_fitted) or not class_module(not_fitted).startswith("sklearn."):
+        return None
+    inst = _instance_dict(obj)
+    if inst is None or not all(type(k) is str for k in inst):
+        return None  # check_is_fitted reads the attribute names
     try:
         check(obj)
         return True
@@ -290,10 +323,31 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
 
 
 def _wraps_estimator(v: Any) -> bool:
-    if type(v) in (list, tuple, dict):
-        items = list(v.values()) if type(v) is dict else list(v)
+    t = type(v)
+    if t is list or t is tuple or t is dict:
+        items = list(v.values()) if t is dict else list(v)
         return any(_wraps_estimator(x) for x in items[:1000])
-    return any("fit" in klass.__dict__ or "get_params" in klass.__dict__ for klass in type(v).__mro__)
+    if not plain_class(t):
+        return True
+    return any("fit" in class_dict(klass) or "get_params" in class_dict(klass) for klass in mro(t))
+
+
+def _plain_row_labels(index: Any) -> bool:
+    """Row labels whose membership test runs no user code: a RangeIndex, a numeric Index, or an
+    object Index of at most 100,000 plain labels."""
+    pd = _module("pandas")
+    if type(index) is pd.__dict__.get("RangeIndex"):
+        return True
+    try:
+        kind = index.dtype.kind
+    except Exception:
+        return False
+    if type(kind) is str and kind in "iuf":
+        return True
+    return len(index) <= 100000 and all(plain_label(x) for x in index)
+
+
+_BUILTIN_TYPES = frozenset(_BUILTIN_KINDS)
 
 
 class LiveValue(Value):
@@ -305,14 +359,16 @@ class LiveValue(Value):
 
     def kind(self):
         cls = type(self.obj)
+        if not plain_class(cls):
+            return "object"
         k = _BUILTIN_KINDS.get(cls)
         if k:
             return k
         frame_cls, series_cls, _ = pandas_types()
         if frame_cls is not None and cls is frame_cls:
-            return "frame"
+            return "frame" if pristine_pandas(cls) else "object"
         if series_cls is not None and cls is series_cls:
-            return "series"
+            return "series" if pristine_pandas(cls) else "object"
         arr = ndarray_type()
         if arr is not None and cls is arr:
             return "ndarray"
@@ -324,40 +380,55 @@ class LiveValue(Value):
             return "function"
         if cls in (types.BuiltinFunctionType, types.BuiltinMethodType):
             return "builtin"
-        if isinstance(self.obj, type):
+        if issubclass(cls, type):
             return "class"
         return "object"
 
     def type_name(self):
         cls = type(self.obj)
-        return f"{cls.__module__}.{cls.__qualname__}"
+        if not plain_class(cls):
+            return "object"
+        return f"{class_module(cls)}.{class_name(cls)}"
 
     def concrete(self):
-        return self.obj
+        # An object whose class has its own metaclass may answer `type(x) == ...` or hashing of
+        # its class with user code: the rules never see it as a concrete value.
+        return self.obj if plain_class(type(self.obj)) else NOTHING
 
     def has_attr(self, attr):
         return object_has_attr(self.obj, attr)
 
     def frame(self):
         frame_cls, _, pd = pandas_types()
-        if frame_cls is None or type(self.obj) is not frame_cls:
+        if frame_cls is None or type(self.obj) is not frame_cls or not pristine_pandas(frame_cls):
             return None
         df = self.obj
-        cols = df.columns
-        flat = type(cols) in (getattr_static(pd, "Index", None), getattr_static(pd, "RangeIndex", None))
+        cols, index = df.columns, df.index
+        flat_types = pandas_index_types()
+        if not any(type(cols) is t for t in flat_types) or not pristine_pandas(type(cols)) \
+                or not pristine_pandas(type(index)):
+            return None
+        if len(cols) > 100000:
+            return None
+        labels = list(cols)
+        # Labels of user classes would run their __hash__ / __eq__ / __repr__ in any lookup.
+        flat = all(plain_label(c) for c in labels)
         try:
-            names = list(df.index.names)
+            names = list(index.names)
         except Exception:
             names = None
-        index = df.index
-        plain_index = type(index) in (getattr_static(pd, "Index", None), getattr_static(pd, "RangeIndex", None))
-        return FrameFacts(columns=list(cols), nrows=len(index), index_names=names, flat=flat, exact=True,
-                          live_columns=cols, live_index=index if plain_index else None)
+        if names is not None and not all(n is None or plain_label(n) for n in names):
+            names = None
+        plain_index = any(type(index) is t for t in flat_types) and _plain_row_labels(index)
+        return FrameFacts(columns=labels, nrows=len(index), index_names=names, flat=flat, exact=True,
+                          live_columns=cols if flat else None, live_index=index if plain_index else None)
 
     def series_length(self):
         _, series_cls, _ = pandas_types()
-        if series_cls is not None and type(self.obj) is series_cls:
-            return len(self.obj.index)
+        if series_cls is not None and type(self.obj) is series_cls and pristine_pandas(series_cls):
+            index = self.obj.index
+            if pristine_pandas(type(index)):
+                return len(index)
         return None
 
     def array(self):
@@ -368,6 +439,8 @@ class LiveValue(Value):
 
     def length(self):
         obj = self.obj
+        if not plain_class(type(obj)):
+            return None
         if type(obj) in (list, tuple, str, bytes, dict, set, frozenset, range):
             return len(obj)
         f = self.frame()
@@ -382,7 +455,8 @@ class LiveValue(Value):
         return None
 
     def items(self):
-        if type(self.obj) in (list, tuple) and len(self.obj) <= 100000:
+        t = type(self.obj)
+        if (t is list or t is tuple) and len(self.obj) <= 100000:
             return [LiveValue(x) for x in self.obj]
         return None
 

@@ -18,6 +18,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
+from ..present import CHECKER_RAN_FIRST, badge_of, certain_crash_verdict, headline_of, nothing_certain_verdict
 from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
@@ -32,16 +33,6 @@ EXIT_NO_CRASH = 0
 EXIT_CRASH = 1
 EXIT_UNDECIDED = 2
 
-_HEADLINE = {
-    "certain-crash": "This cell will crash",
-    "predicted-crash": "Crash predicted",
-    "no-crash": "No crash predicted",
-    "unreadable": "The response could not be read as a verdict",
-    "nothing-certain": "The built-in checks found no certain crash",
-}
-_NOTHING_CERTAIN = 'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of.'
-
-
 def exit_code_for(verdict: Optional[Dict[str, Any]]) -> int:
     if verdict is None:
         return EXIT_UNDECIDED
@@ -51,23 +42,6 @@ def exit_code_for(verdict: Optional[Dict[str, Any]]) -> int:
     if kind in ("no-crash", "nothing-certain"):
         return EXIT_NO_CRASH
     return EXIT_UNDECIDED
-
-
-def certain_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "kind": "certain-crash",
-        "source": {"type": "checks"},
-        "exception": crash["exception"],
-        "line": crash.get("line"),
-        "explanation": crash["message"],
-        "variables": list(crash.get("variables") or []),
-        "checkerRanFirst": True,
-    }
-
-
-def nothing_certain_verdict() -> Dict[str, Any]:
-    return {"kind": "nothing-certain", "source": {"type": "checks"}, "exception": None, "line": None,
-            "explanation": _NOTHING_CERTAIN, "variables": [], "checkerRanFirst": True}
 
 
 class Progress:
@@ -104,7 +78,8 @@ class Progress:
 def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    report: Dict[str, Any] = {"notebook": args.notebook, "cell": None, "cellId": None, "verdict": None,
+    # The fields of schema/check-answer.json (shared with the MCP tool), then the command's own.
+    report: Dict[str, Any] = {"notebook": args.notebook, "cell": None, "cellId": None, "cellIndex": None, "verdict": None,
                               "checks": None, "failedCells": [], "problem": None, "prompt": None,
                               "raw": None, "usage": None, "origin": [], "exitCode": EXIT_UNDECIDED}
     progress = Progress(err)
@@ -127,12 +102,14 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     target = find_target(cells, args.cell, args.cell_id)
     order = parse_order(args.order) if args.order else None
     before = cells_to_run(cells, target, order)
-    report["cell"], report["cellId"] = target.number, target.cell_id
+    report["cell"], report["cellId"], report["cellIndex"] = target.number, target.cell_id, target.index
     use_llm = not args.no_llm
     include_runinfo = not args.no_runinfo
     settings = None
     if use_llm:  # say so before spending seconds on the earlier cells
         settings = resolve_settings(args.model)
+        for warning in settings.warnings:
+            progress.say("Warning: %s" % warning)
         problem = settings_problem(settings)
         if problem:
             raise CliError(problem, kind="settings")
@@ -160,13 +137,13 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     report["checks"] = facts["checks"]
     crash = facts["checks"].get("crash")
     if crash:
-        report["verdict"] = certain_verdict(crash)
+        report["verdict"] = certain_crash_verdict(crash)
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:
         prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), target.source, include_runinfo)
         report["prompt"] = prompt["text"]
-        progress.say("Asking %s at %s..." % (settings.model, settings.host))
+        progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
         report["raw"], report["usage"] = answer["raw"], answer["usage"]
         if answer["problem"]:
@@ -199,13 +176,6 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _badge(verdict: Dict[str, Any]) -> str:
-    source = verdict["source"]
-    if source["type"] == "llm":
-        return "LLM prediction · %s" % source["model"]
-    return "Built-in check · certain" if verdict["kind"] == "certain-crash" else "Built-in checks only"
-
-
 def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> None:
     if as_json:
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -214,16 +184,13 @@ def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> No
         err.write("crane-llm: %s\n" % report["problem"]["message"])
         return
     v = report["verdict"]
-    headline = _HEADLINE[v["kind"]]
-    if v.get("exception") and v["kind"] in ("certain-crash", "predicted-crash"):
-        headline += ": %s" % v["exception"] + ("" if v.get("line") is None else " at line %d" % v["line"])
-    out.write("Cell %d: %s  [%s]\n" % (report["cell"], headline, _badge(v)))
+    out.write("Cell %d: %s  [%s]\n" % (report["cell"], headline_of(v), badge_of(v)))
     if v.get("explanation"):
         out.write("  %s\n" % v["explanation"])
     if v["kind"] == "unreadable" and report.get("raw"):
         out.write("  Raw response: %s\n" % report["raw"][:2000])
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
-        out.write("  The built-in checker ran first and found no certain crash.\n")
+        out.write("  %s\n" % CHECKER_RAN_FIRST)
     if report.get("origin"):
         out.write("  Origin of the crash:\n")
         for entry in report["origin"]:

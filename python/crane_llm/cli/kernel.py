@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
+from ..kernel.request import KernelAnswerError, check_expression, read_reply
+
 KERNEL_NAME = "crane-llm-cli"
 FACTS_TIMEOUT_SECONDS = 120
 
@@ -100,20 +102,16 @@ class NotebookKernel:
         self.cwd = cwd
         self.log_path = os.path.join(self._tmp.name, "kernel.log")
 
-    async def _ask(self, expression: str) -> Dict[str, Any]:
+    async def _ask(self, expression: str) -> Any:
         kc = self.client.kc
         msg_id = kc.execute("", silent=True, store_history=False, user_expressions={"r": expression})
         reply = await self.client.async_wait_for_reply(msg_id)
         if reply is None:
             raise RuntimeError("the kernel did not answer the check request")
-        content = reply["content"]
-        result = content.get("user_expressions", {}).get("r", {})
-        if result.get("status") != "ok":
-            raise RuntimeError("%s: %s" % (result.get("ename", "error"), result.get("evalue", "")))
-        data = result.get("data", {})
-        if "application/json" in data:
-            return data["application/json"]
-        return json.loads(data.get("text/plain", "null"))
+        try:
+            return read_reply(reply["content"])
+        except KernelAnswerError as exc:
+            raise RuntimeError(exc.message)
 
     async def run(
         self,
@@ -156,8 +154,7 @@ class NotebookKernel:
                     failures.append(failure)
                     if stop_on_error:
                         return {"facts": None, "failures": failures, "stoppedAfter": cell.number}
-            expression = "__import__('crane_llm.kernel.entry', fromlist=['check']).check(%r)" % json.dumps(request)
-            facts = await asyncio.wait_for(self._ask(expression), FACTS_TIMEOUT_SECONDS)
+            facts = await asyncio.wait_for(self._ask(check_expression(request)), FACTS_TIMEOUT_SECONDS)
         return {"facts": facts, "failures": failures, "stoppedAfter": None}
 
     def _index(self, cell: Any) -> int:

@@ -10,53 +10,21 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 from ..prompt import build_prompt, to_verdict
-from ..provider import call_model, provider_host
-
-
-class Settings:
-    """The model, where requests go, and the key (never printed: see __repr__)."""
-
-    def __init__(self, model: Optional[str], base_url: Optional[str], api_kind: str, api_key: Optional[str],
-                 key_required: bool = True):
-        self.model = model
-        self.base_url = base_url
-        self.api_kind = api_kind
-        self.api_key = api_key
-        self.key_required = key_required
-
-    @property
-    def host(self) -> str:
-        return provider_host(self.base_url)
-
-    def __repr__(self) -> str:
-        return "Settings(model=%r, base_url=%r, api_kind=%r, key=%s)" % (
-            self.model, self.base_url, self.api_kind, "found" if self.api_key else "none")
-
-
-def resolve_settings(model: Optional[str]) -> Settings:
-    """crane_llm.settings' resolution (argument, environment, .env, config file, secrets)."""
-    from ..settings import resolve_settings as resolve
-
-    resolved = resolve(explicit_model=model)
-    # Responses API requests go to settings.endpoint: OpenAI, or the tests' local server.
-    endpoint = resolved.base_url.value or resolved.endpoint
-    return Settings(
-        model=resolved.model.value,
-        base_url=endpoint,
-        api_kind=resolved.api_kind,
-        api_key=resolved.api_key.value,
-        key_required=resolved.key_required,
-    )
+from ..provider import call_model
+# The one settings type and resolution, shared with the server extension and the magic.
+from ..settings import Settings, resolve_settings  # noqa: F401
 
 
 def settings_problem(settings: Settings) -> Optional[str]:
     """Why no model can be called with these settings, or None."""
-    if not settings.model:
+    if settings.problem:
+        return settings.problem
+    if not settings.model.value:
         return ("No model is configured. Pass --model NAME, set CRANE_LLM_MODEL, or run "
                 "crane_llm.set_api_key(..., model=...); or use --no-llm for the built-in checks only.")
-    if not settings.api_key and settings.key_required:
+    if not settings.api_key.value and settings.key_required:
         return ("No API key was found for %s. Set CRANE_LLM_API_KEY or run crane_llm.set_api_key(\"...\"); "
-                "or use --no-llm for the built-in checks only." % settings.host)
+                "or use --no-llm for the built-in checks only." % settings.provider_host)
     return None
 
 
@@ -77,10 +45,11 @@ def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str,
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,
               on_text: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """{"verdict" (libs/core Verdict or None), "raw", "problem", "usage" (when reported)}."""
-    result = call_model(prompt, model=settings.model or "", api_kind=settings.api_kind,
-                        base_url=settings.base_url, api_key=settings.api_key, on_text=on_text)
+    model = settings.model.value or ""
+    result = call_model(prompt, model=model, api_kind=settings.api_kind,
+                        base_url=settings.endpoint, api_key=settings.api_key.value, on_text=on_text)
     verdict = None
     if result.get("parsed") is not None:
-        verdict = to_verdict(result["parsed"], settings.model or "", checker_ran_first)
+        verdict = to_verdict(result["parsed"], model, checker_ran_first)
     return {"verdict": verdict, "raw": result.get("raw", ""), "problem": result.get("problem"),
             "usage": result.get("usage")}

@@ -22,10 +22,12 @@ class CliError(Exception):
 
 
 class CodeCell:
-    """One code cell: its 1-based number among code cells, its id (may be None), its source."""
+    """One code cell: its 1-based number among code cells, its 0-based index among all cells, its id
+    (may be None), its source."""
 
-    def __init__(self, number: int, cell_id: Optional[str], source: str, node: Any):
+    def __init__(self, number: int, cell_id: Optional[str], source: str, node: Any, index: int = 0):
         self.number = number
+        self.index = index
         self.cell_id = cell_id
         self.source = source
         self.node = node  # the nbformat NotebookNode, for nbclient
@@ -58,9 +60,9 @@ def load_notebook(path: str) -> Any:
 
 def code_cells(nb: Any) -> List[CodeCell]:
     cells = []
-    for node in nb.cells:
+    for index, node in enumerate(nb.cells):
         if node.get("cell_type") == "code":
-            cells.append(CodeCell(len(cells) + 1, node.get("id"), node.get("source", ""), node))
+            cells.append(CodeCell(len(cells) + 1, node.get("id"), node.get("source", ""), node, index))
     return cells
 
 

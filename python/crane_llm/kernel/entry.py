@@ -11,9 +11,10 @@ import time
 from typing import Any, Dict, Optional
 
 from .. import __version__
-from ..checks import parse_for_checks, run_checks
+from ..checks import read_cell, run_checks
 from ..lineage.log import ExecutionLog
 from ..runinfo import collect, kernel_reads
+from ..switches import checks_run
 from .history import execution_log
 
 
@@ -48,17 +49,16 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     """
     source = request["source"]
     use_llm = bool(request.get("useLlm", True))
-    # The README's switch semantics: runtime information off means the code alone, so no checks
-    # either (they read live state), but that switch has no effect while the LLM is off.
-    checks_on = bool(request.get("includeRuntimeInfo", True)) or not use_llm
+    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
-    parsed = parse_for_checks(source)
-    # Read before the checks walk the tree, so nothing they do to it can change the names.
-    reads = kernel_reads(source, namespace, parsed.tree) if parsed.tree is not None else []
+    read = read_cell(source, namespace, shell)
+    # The names are read before the checks walk the tree, so nothing they do to it can change
+    # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
+    reads = kernel_reads(source, namespace, read.tree)
     if checks_on:
-        outcome = run_checks(source, namespace, parsed)
+        outcome = run_checks(source, namespace, shell=shell, read=read)
         checks = {
             "ran": True,
             "crash": outcome.crash.to_json() if outcome.crash else None,

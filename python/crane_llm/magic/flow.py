@@ -14,57 +14,11 @@ from typing import Any, Callable, Dict, List, Optional
 from . import state as st
 from .options import Options
 from ..prompt.from_check import executed_cells
-from .present import NOTHING_CERTAIN_EXPLANATION
+from ..switches import checks_run
+from ..present import certain_crash_verdict, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
-MAGIC_PREFIX = "%%crane_llm"
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
-
-
-def is_magic_cell(code: str) -> bool:
-    return code.lstrip().startswith(MAGIC_PREFIX)
-
-
-def executed_for_prompt(executed: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-    """The cells that ran, minus `%%crane_llm` cells: their bodies were never executed."""
-    return [c for c in executed if not is_magic_cell(c.get("code") or "")]
-
-
-def _checks_detail(checks: Dict[str, Any]) -> str:
-    """The same words as apps/jlab's step detail."""
-    ms = "%.1f ms" % checks.get("elapsedMs", 0.0)
-    crash = checks.get("crash")
-    if crash:
-        return "found a certain %s (%s)" % (crash["exception"], ms)
-    stop = checks.get("stoppedAt")
-    if not stop:
-        return "nothing certain; read the whole cell (%s)" % ms
-    where = "" if stop.get("line") is None else " at line %d" % stop["line"]
-    return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
-
-
-def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "kind": "certain-crash",
-        "source": {"type": "checks"},
-        "exception": crash["exception"],
-        "line": crash.get("line"),
-        "explanation": crash.get("message", ""),
-        "variables": list(crash.get("variables") or []),
-        "checkerRanFirst": True,
-    }
-
-
-def nothing_certain_verdict() -> Dict[str, Any]:
-    return {
-        "kind": "nothing-certain",
-        "source": {"type": "checks"},
-        "exception": None,
-        "line": None,
-        "explanation": NOTHING_CERTAIN_EXPLANATION,
-        "variables": [],
-        "checkerRanFirst": True,
-    }
 
 
 class Check:
@@ -99,7 +53,7 @@ class Check:
         from ..kernel.entry import gather
 
         opts = self.options
-        checks_on = opts.include_runtime_info or not opts.use_llm
+        checks_on = checks_run(opts.use_llm, opts.include_runtime_info)
         self._update(st.step_started(
             self.state, "checks",
             "Built-in checker on the live kernel state" if checks_on else "Reading the executed cells from the kernel"))
@@ -120,7 +74,7 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", _checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
@@ -143,15 +97,16 @@ class Check:
             return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
         if settings.problem:
             return self._update(st.failed(self.state, settings.problem, "no-key"))
-        if not settings.model:
+        model = settings.model.value
+        if not model:
             return self._update(st.failed(
                 self.state,
                 "No model is configured. Name one on the magic line (%%crane_llm gpt-5-mini), or set it with "
                 "crane_llm.set_api_key(model=...) or the CRANE_LLM_MODEL variable.",
                 "no-key",
             ))
-        if settings.key_required and not settings.api_key:
-            return self._update(st.failed(self.state, no_key_message(settings.host, checker_ran_first), "no-key"))
+        if settings.key_required and not settings.api_key.value:
+            return self._update(st.failed(self.state, no_key_message(settings.provider_host, checker_ran_first), "no-key"))
         self.notes = _source_notes(settings)
 
         self._update(st.step_started(
@@ -159,15 +114,15 @@ class Check:
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
         runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(executed_for_prompt(executed_cells(facts)), runinfo_text, self.source)
+        prompt = build_prompt(executed_cells(facts), runinfo_text, self.source)
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
         self._update(st.step_ended(self.state, "prompt", "done", detail))
 
-        where = settings.host or "the provider"
-        self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (settings.model, where)))
+        where = settings.provider_host or "the provider"
+        self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))
         last_draw = [time.monotonic()]
 
         def on_text(piece: str) -> None:
@@ -179,10 +134,10 @@ class Check:
 
         result = call_model(
             prompt,
-            model=settings.model,
+            model=model,
             api_kind=settings.api_kind,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
+            base_url=settings.endpoint,
+            api_key=settings.api_key.value,
             on_text=on_text,
         )
         # The final text is what the model said, whatever the redraws showed.
@@ -193,7 +148,7 @@ class Check:
         self._update(st.step_ended(
             self.state, "model", "done",
             "answered, but not with a readable verdict" if parsed["kind"] == "unreadable" else "answered"))
-        return self._conclude(to_verdict(parsed, settings.model, checker_ran_first))
+        return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
         self._update(st.concluded(self.state, verdict))
@@ -222,18 +177,18 @@ def no_key_message(host: str, checks_ran: bool) -> str:
 
 
 def _source_notes(settings: Any) -> List[str]:
-    """"Model gpt-5 from CRANE_LLM_MODEL; API key from the Kaggle secret CRANE_LLM_API_KEY" (no key text)."""
-    notes = []
-    labels = settings.sources or {}
-    if labels.get("model"):
-        said = labels["model"]
-        if said.startswith("default"):
+    """"Model gpt-5 from CRANE_LLM_MODEL; API key from the Kaggle secret CRANE_LLM_API_KEY" (no key
+    text), after any file that could not be read."""
+    notes = list(settings.warnings)
+    if settings.model.value:
+        said = settings.model.label
+        if settings.model.source == "default":
             said = "the default"
-        elif said == "the argument":
+        elif settings.model.source == "argument":
             said = "the %%crane_llm line"
-        notes.append("Model %s from %s." % (settings.model, said))
-    if settings.api_key and labels.get("apiKey"):
-        notes.append("API key from %s." % labels["apiKey"])
-    if labels.get("baseUrl"):
-        notes.append("base_url from %s." % labels["baseUrl"])
+        notes.append("Model %s from %s." % (settings.model.value, said))
+    if settings.api_key.value:
+        notes.append("API key from %s." % settings.api_key.label)
+    if settings.base_url.value:
+        notes.append("base_url from %s." % settings.base_url.label)
     return notes

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Dict, List
 
-from .present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, GREY_TEXT, HEX, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
+from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, GREY_TEXT, HEX, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
                       colour_of, headline_of, stale_text)
 
 FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;line-height:1.45"

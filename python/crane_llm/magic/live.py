@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Dict, List, Optional
 
+from ..prompt.build import is_crane_llm_cell
 from . import state as st
 from .html_view import render_html
 from .text_view import render_text
@@ -80,11 +81,9 @@ class StaleTracker:
         self.live.append(output)
 
     def post_run_cell(self, result: Any = None) -> None:
-        from .flow import is_magic_cell
-
         info = getattr(result, "info", None)
         raw = getattr(info, "raw_cell", None) or ""
-        if is_magic_cell(raw):
+        if is_crane_llm_cell(raw):
             return  # nothing was executed, so the state the verdicts read is unchanged
         waiting, self.live = self.live, []
         for output in waiting:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from .present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
+from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
                       colour_of, headline_of, stale_text)
 
 

@@ -10,45 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional
 
-
-class ModelSettings:
-    """What the magic needs to call a model, and where each part came from (never the key in text)."""
-
-    def __init__(self, model: Optional[str], base_url: Optional[str], api_kind: str, api_key: Optional[str],
-                 key_required: bool, host: str, sources: Dict[str, str], problem: Optional[str] = None):
-        self.model = model
-        self.base_url = base_url
-        self.api_kind = api_kind
-        self.api_key = api_key
-        self.key_required = key_required
-        self.host = host
-        self.sources = sources  # "model" / "baseUrl" / "apiKey" -> a sentence for people
-        self.problem = problem
-
-    def __repr__(self) -> str:  # the key must never reach a log, even through repr
-        return "ModelSettings(model=%r, base_url=%r, api_kind=%r, key=%s)" % (
-            self.model, self.base_url, self.api_kind, "found" if self.api_key else "none")
-
-
-def resolve_settings(model_argument: Optional[str]) -> ModelSettings:
-    """Settings from crane_llm.settings (argument, environment, config file, Kaggle/Colab secret)."""
-    from ..settings import resolve_settings as resolve
-
-    resolved = resolve(explicit_model=model_argument)
-    return ModelSettings(
-        model=resolved.model.value,
-        # Where requests go: the base_url, or OpenAI (tests redirect that to the local server).
-        base_url=resolved.endpoint,
-        api_kind=resolved.api_kind,
-        api_key=resolved.api_key.value,
-        key_required=resolved.key_required,
-        host=resolved.provider_host,
-        sources={
-            "model": resolved.model.label if resolved.model.value else "",
-            "baseUrl": resolved.base_url.label if resolved.base_url.value else "",
-            "apiKey": resolved.api_key.label if resolved.api_key.value else "",
-        },
-    )
+# The one settings resolution (argument, environment, .env, config file, Kaggle/Colab secret),
+# reached through the wiring so a test can replace it like the other connections.
+from ..settings import resolve_settings  # noqa: F401
 
 
 def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:

@@ -64,6 +64,14 @@ def _compose(blocks: Sequence[str], dropped: int, runinfo_text: Optional[str], t
     return "".join(parts)
 
 
+CELL_MAGIC = "%%crane_llm"
+
+
+def is_crane_llm_cell(code: str) -> bool:
+    """A `%%crane_llm` cell analysed its body and never ran it: it changed nothing in the kernel."""
+    return code.lstrip().startswith(CELL_MAGIC)
+
+
 def build_prompt(
     executed: Sequence[Dict[str, Any]],
     runtime_info_text: Optional[str],
@@ -72,13 +80,15 @@ def build_prompt(
 ) -> Dict[str, Any]:
     """The prompt for one check, as the JSON-shaped dict both implementations share.
 
-    executed: cells in the order they ran, each {"executionCount", "cellId", "code"}.
+    executed: cells in the order they ran, each {"executionCount", "cellId", "code"}; the
+    `%%crane_llm` cells among them are left out (their bodies never ran).
     runtime_info_text: the rendered runtime information, or None when "Include runtime
     information" is off (the section and its mention in the instructions are then left out).
     budget_tokens: drop the oldest executed cells until the estimate fits; the target cell and
     the runtime information are never dropped, so the result can still be over budget.
     """
     budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
+    executed = [cell for cell in executed if not is_crane_llm_cell(cell["code"])]
     instructions = INSTRUCTIONS_CODE_ONLY if runtime_info_text is None else INSTRUCTIONS_WITH_RUNINFO
     blocks = [_cell_block(i + 1, cell["code"]) for i, cell in enumerate(executed)]
     # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.

@@ -10,19 +10,19 @@ from __future__ import annotations
 import random
 import time
 from typing import Any, Callable, Dict, Optional, Tuple
-from urllib.parse import urlsplit
 
 from ..prompt.parse import parse_verdict
 from ..prompt.request import request_body
+from ..settings.urls import OPENAI_URL, host_of
 from .errors import describe_failure, is_format_rejection
 
-OPENAI_URL = "https://api.openai.com/v1"
 DEFAULT_TIMEOUT_SECONDS = 300.0  # reasoning models can think for minutes before the first token
 DEFAULT_MAX_RETRIES = 3
 
 
 def provider_host(base_url: Optional[str]) -> str:
-    return urlsplit(base_url or OPENAI_URL).netloc or (base_url or OPENAI_URL)
+    """The host named in messages: never the credentials a base_url may hold."""
+    return host_of(base_url)
 
 
 class _Failure(Exception):

@@ -1,6 +1,7 @@
 """A check's model call in the kernel (the cell magic): the prompt, then the call, with resolved settings.
 
-Twin of runModelCheck in libs/prompt/src/call.ts, minus the proxy: the kernel holds the key itself.
+Twin of the JupyterLab check's model step (buildPrompt and callModel in libs/prompt, used by
+apps/jlab/src/model-effects.ts), minus the proxy: the kernel holds the key itself.
 """
 
 from __future__ import annotations

@@ -9,11 +9,14 @@ import os
 
 
 def _load_jupyter_server_extension(serverapp):
+    from . import check_tool
     from .handlers import setup_handlers
 
     # "The directory you started Jupyter in" for the .env search: the process's working directory
     # at start-up, which is not necessarily the notebook root (--notebook-dir).
     setup_handlers(serverapp.web_app, start_dir=os.getcwd())
+    # The MCP tool (served by jupyter-server-mcp when installed) checks cells of this server's sessions.
+    check_tool.attach(serverapp)
     serverapp.log.info("CRANE-LLM server extension loaded: /crane-llm/settings, /crane-llm/v1/")
 
 

@@ -3,7 +3,9 @@
 Both are authenticated and XSRF-checked like every Jupyter API handler (APIHandler plus
 @tornado.web.authenticated). The proxy forwards only the OpenAI paths CRANE-LLM uses, only to the
 resolved provider, never follows redirects, replaces whatever Authorization the browser sent with
-the resolved key, and streams the answer back chunk by chunk.
+the resolved key, refuses bodies over MAX_BODY_BYTES, passes back only JSON and event streams, and
+streams the answer back chunk by chunk. Settings that cannot be used (a base_url that is not an
+http(s) address) are a 400 whose message names the setting and where it came from.
 """
 
 from __future__ import annotations
@@ -18,13 +20,19 @@ from jupyter_server.utils import url_path_join
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.httputil import HTTPHeaders
 
-from ..settings import resolve_settings
+from ..settings import Settings, resolve_settings
 
 # The only upstream paths the proxy serves: the two APIs a check uses, and the model list.
 ALLOWED_PATHS = {"responses", "chat/completions", "models"}
 # Provider headers the SDK in the browser needs (Retry-After for its backoff); nothing else leaks.
 PASSED_BACK = ("content-type", "retry-after", "retry-after-ms", "x-request-id")
 DEFAULT_PROXY_TIMEOUT = 600.0  # longer than the browser's own deadline, so the browser decides
+# A check's request is a prompt within the token budget: well under a megabyte. Anything near this
+# is not a check, and the proxy will not hand it to the provider at the user's expense.
+MAX_BODY_BYTES = 8 * 1024 * 1024
+# What a provider's answer may be to reach the browser: JSON and server-sent events, nothing a
+# page could render (an HTML login page of a captive portal, a script).
+PASSED_CONTENT_TYPES = ("application/json", "text/event-stream")
 
 
 def _proxy_timeout() -> float:
@@ -34,17 +42,31 @@ def _proxy_timeout() -> float:
         return DEFAULT_PROXY_TIMEOUT
 
 
+def _resolve(handler: APIHandler, explicit_model: Optional[str] = None) -> Settings:
+    settings = resolve_settings(explicit_model=explicit_model, cwd=handler.settings.get("crane_llm_start_dir"))
+    for warning in settings.warnings:
+        handler.log.warning("CRANE-LLM: %s", warning)
+    return settings
+
+
+def _media_type(content_type: Optional[str]) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
 class SettingsHandler(APIHandler):
-    """GET: {model, baseUrl, apiKind, providerHost, keyFound, keyRequired, sources}; never the key.
+    """GET: {model, baseUrl, apiKind, providerHost, keyFound, keyRequired, sources}; never the key,
+    never the credentials a base_url holds. Settings that cannot be used: 400 {"message"}.
 
     ?model=<name> is the explicit model (the extension's setting), reported as source "argument".
     """
 
     @tornado.web.authenticated
     def get(self) -> None:
-        settings = resolve_settings(
-            explicit_model=self.get_argument("model", None), cwd=self.settings.get("crane_llm_start_dir")
-        )
+        settings = _resolve(self, self.get_argument("model", None))
+        if settings.problem:
+            self.set_status(400)
+            self.finish(json.dumps({"message": settings.problem}))
+            return
         self.finish(json.dumps(settings.public_json()))
 
 
@@ -67,13 +89,21 @@ class ProxyHandler(APIHandler):
         if path not in ALLOWED_PATHS:
             self._error(404, "crane_llm_proxy_path", "The CRANE-LLM proxy does not forward /%s." % path)
             return
-        settings = resolve_settings(cwd=self.settings.get("crane_llm_start_dir"))
+        if len(self.request.body or b"") > MAX_BODY_BYTES:
+            self._error(413, "crane_llm_proxy_too_large",
+                        "The request is larger than the CRANE-LLM proxy forwards (%d MB)." % (MAX_BODY_BYTES // 2**20))
+            return
+        settings = _resolve(self)
+        if settings.problem:
+            self._error(400, "crane_llm_settings", settings.problem)
+            return
         upstream = settings.endpoint.rstrip("/") + "/" + path
         host = settings.provider_host
         headers = {"Content-Type": "application/json", "Accept": self.request.headers.get("Accept", "application/json")}
         if settings.api_key.value:
             headers["Authorization"] = "Bearer " + settings.api_key.value
-        state: Dict[str, Any] = {"status": None, "headers": HTTPHeaders(), "started": False, "redirect": None}
+        state: Dict[str, Any] = {"status": None, "headers": HTTPHeaders(), "started": False, "redirect": None,
+                                 "refused": None}
 
         def on_header(line: str) -> None:
             if line.startswith("HTTP/"):
@@ -91,6 +121,10 @@ class ProxyHandler(APIHandler):
             if 300 <= status < 400:
                 state["redirect"] = state["headers"].get("Location", "")
                 return
+            media = _media_type(state["headers"].get("Content-Type"))
+            if media not in PASSED_CONTENT_TYPES:
+                state["refused"] = media or "no content type"
+                return
             self.set_status(status)
             for name in PASSED_BACK:
                 value = state["headers"].get(name)
@@ -99,7 +133,7 @@ class ProxyHandler(APIHandler):
 
         def on_chunk(chunk: bytes) -> None:
             start()
-            if state["redirect"] is None:
+            if state["redirect"] is None and state["refused"] is None:
                 self.write(chunk)
                 self.flush()
 
@@ -140,8 +174,15 @@ class ProxyHandler(APIHandler):
                 "%s answered with a redirect, which CRANE-LLM does not follow: check the base_url." % host,
             )
             return
-        content_type: Optional[str] = state["headers"].get("Content-Type")
-        self.finish(set_content_type=content_type or "application/json")
+        if state["refused"] is not None:
+            self._error(
+                502,
+                "crane_llm_proxy_content_type",
+                "%s answered with %s instead of JSON, which CRANE-LLM does not pass on: check the base_url."
+                % (host, state["refused"]),
+            )
+            return
+        self.finish(set_content_type=state["headers"].get("Content-Type"))
 
 
 def setup_handlers(web_app: Any, start_dir: Optional[str] = None) -> None:

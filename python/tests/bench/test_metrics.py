@@ -62,6 +62,24 @@ def test_checks_figures_by_hand():
     assert f["recall"] == 0.5
     assert f["byException"]["KeyError"] == {"cases": 2, "claimed": 1, "rightType": 1, "recall": 0.5}
     assert f["byException"]["TypeError"] == {"cases": 1, "claimed": 1, "rightType": 0, "recall": 1.0}
+    assert f["byRule"] == {"r": {"claimed": 2, "rightType": 1, "onFixed": 1}}
+
+
+def test_checks_report_lists_rules_and_the_unclaimed_cells_with_the_stop_reason():
+    from crane_llm.bench.junobench.report import checks_markdown
+
+    claim = {"exception": "KeyError", "line": 1, "message": "m", "rule": "missing-column"}
+    records = [
+        {"case": "a", "ename": "KeyError", "crash": claim, "fixed": None},
+        {"case": "b", "ename": "TypeError", "crash": None, "fixed": None,
+         "crashStoppedAt": {"line": 3, "reason": "line 3: a for loop"}},
+        {"case": "c", "ename": "ValueError", "crash": None, "fixed": None, "crashStoppedAt": None},
+    ]
+    text = checks_markdown(checks_figures(records), records)
+    assert "| missing-column | 1 | 1 | 0 |" in text
+    assert "| b | TypeError | line 3: a for loop |" in text
+    assert "| c | ValueError | read to the end: nothing certain |" in text
+    assert "| a |" not in text.split("not claimed")[1]
 
 
 def test_usage_totals_and_cost():

@@ -1,9 +1,13 @@
 """Ground truth for the checker: runs cells for real, in a subprocess, and records what happened.
 
 Each case is setup code plus a target cell. In one subprocess per batch, for every case: the
-namespace of an IPython shell is reset, the setup runs in it, the checker reads the target cell
-against that live namespace (which must not change), and then the target cell really runs there.
+namespace of a real IPython InteractiveShell is reset, the setup runs in it (`setup` as plain
+Python, `shell` through the shell itself, so magics, `%autocall` and future imports take effect),
+the checker reads the target cell against that live namespace (which must not change), and then
+the shell really runs the target cell (`run_cell`: its transformers, prefilter and compile flags).
 The result records the checker's claim and the exception the cell raised (type and cell line).
+`teardown` undoes what a case patched; the runner refuses to go on if a library class, the
+builtins or the shell's settings stay changed.
 
 Used by the pytest suite and by bench/checks (import `run_batch`, or run this file with a JSON
 file of cases and an output path).
@@ -22,14 +26,17 @@ from typing import Any, Dict, List
 PYTHON_DIR = Path(__file__).resolve().parents[2]
 
 
-def run_batch(cases: List[Dict[str, str]], timeout: float = 600, python: str = sys.executable) -> List[Dict[str, Any]]:
-    """Run `cases` ([{setup, cell}, ...]) in one fresh subprocess; one result dict per case."""
+def run_batch(cases: List[Dict[str, str]], timeout: float = 600, python: str = sys.executable,
+              optimize: bool = False) -> List[Dict[str, Any]]:
+    """Run `cases` ([{setup, cell}, ...]) in one fresh subprocess (`python -O` when `optimize`);
+    one result dict per case."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "cases.json"
         out = Path(tmp) / "results.json"
         src.write_text(json.dumps(cases))
         env = dict(os.environ, CRANE_LLM_CHECKS_DEBUG="1", TF_CPP_MIN_LOG_LEVEL="3", PYTHONHASHSEED="0")
-        proc = subprocess.run([python, str(Path(__file__).resolve()), str(src), str(out)], cwd=tmp, env=env,
+        flags = ["-O"] if optimize else []
+        proc = subprocess.run([python, *flags, str(Path(__file__).resolve()), str(src), str(out)], cwd=tmp, env=env,
                               capture_output=True, text=True, timeout=timeout)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"runner failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
@@ -38,18 +45,28 @@ def run_batch(cases: List[Dict[str, str]], timeout: float = 600, python: str = s
 
 # ---- inside the subprocess ------------------------------------------------------------------
 
+_PICKLED_MODULES = ("builtins", "numpy", "pandas", "collections", "sklearn")
+
+
 def _fingerprint(ns: Dict[str, Any]) -> Dict[str, Any]:
-    """A value-level picture of the namespace, to prove the checker changed nothing."""
+    """A value-level picture of the namespace, to prove the checker changed nothing (only values of
+    library types are pickled: pickling a test's hostile object would run its code)."""
     import pickle
+
+    from crane_llm.checks.provenance import class_module, plain_class
 
     out = {}
     for k, v in ns.items():
         if k.startswith("_") or k in ("In", "Out", "exit", "quit", "get_ipython"):
             continue
-        try:
-            out[k] = (id(v), pickle.dumps(v))
-        except Exception:
-            out[k] = (id(v), None)
+        t = type(v)
+        if plain_class(t) and class_module(t).split(".")[0] in _PICKLED_MODULES:
+            try:
+                out[k] = (id(v), pickle.dumps(v))
+                continue
+            except Exception:
+                pass
+        out[k] = (id(v), None)
     return out
 
 
@@ -59,7 +76,7 @@ def _raised_line(exc: BaseException) -> Any:
     tb = exc.__traceback__
     line = None
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == "<cell>":
+        if tb.tb_frame.f_code.co_filename.startswith("<ipython-input-"):
             line = tb.tb_lineno
         tb = tb.tb_next
     return line
@@ -89,13 +106,57 @@ def _setup(code: str, ns: Dict[str, Any], cache: Dict[str, Any]) -> None:
     try:
         cache[code] = (pickle.dumps(data), refs)
     except Exception:
-        pass  # not picklable: the setup simply runs again next time
+        cache.pop(code, None)  # not picklable: the setup simply runs again next time
 
 
 def _mutable(v: Any) -> bool:
     import types
 
     return not isinstance(v, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
+
+
+def _world() -> Dict[str, Any]:
+    """What a case may patch and must restore: library classes, module functions, builtins."""
+    import builtins
+
+    out: Dict[str, Any] = {"builtins": dict(builtins.__dict__)}
+    for modname in ("pandas", "numpy", "sklearn.base", "sklearn.linear_model", "sklearn.preprocessing",
+                    "sklearn.model_selection", "sklearn.utils.validation", "IPython.core.display_functions",
+                    "IPython.core.getipython", "warnings"):
+        mod = sys.modules.get(modname)
+        if mod is not None:
+            out[modname] = dict(mod.__dict__)
+    for clsname in ("pandas.DataFrame", "pandas.Series", "pandas.Index", "pandas.RangeIndex",
+                    "pandas.core.generic.NDFrame", "sklearn.linear_model.LinearRegression",
+                    "sklearn.linear_model.LogisticRegression", "sklearn.preprocessing.StandardScaler",
+                    "sklearn.base.BaseEstimator"):
+        modname, _, name = clsname.rpartition(".")
+        mod = sys.modules.get(modname)
+        cls = getattr(mod, name, None) if mod is not None else None
+        if cls is not None:
+            out[clsname] = dict(cls.__dict__)
+    return out
+
+
+_VOLATILE = {"_", "__", "___", "__warningregistry__", "_showwarnmsg", "_filters_version", "_onceregistry"}
+
+
+def _code_like(v: Any) -> bool:
+    import types
+
+    return v is not None and (callable(v) or hasattr(type(v), "__get__")) and not isinstance(v, types.ModuleType)
+
+
+def _same_world(a: Dict[str, Any], b: Dict[str, Any]) -> List[str]:
+    changed = []
+    for k in set(a) | set(b):
+        da, db = a.get(k, {}), b.get(k, {})
+        names = (set(da) | set(db)) - _VOLATILE
+        # Libraries cache data on their classes as they run; what a case patches is code.
+        if any((n not in da or n not in db or da[n] is not db[n])
+               and (_code_like(da.get(n)) or _code_like(db.get(n))) for n in names):
+            changed.append(k)
+    return changed
 
 
 def _main(src: str, out: str) -> None:
@@ -108,16 +169,27 @@ def _main(src: str, out: str) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     from crane_llm.checks import run_checks
-    from crane_llm.kernel.source import python_source
 
     shell = InteractiveShell.instance()
+    shell.showtraceback = lambda *a, **k: None  # the tracebacks go nowhere; the runner reads the result
+    shell.showsyntaxerror = lambda *a, **k: None
     ns = shell.user_ns
     pristine = dict(ns)
+    base_flags = shell.compile.flags
+    base_filters = list(warnings.filters)
+    np = sys.modules.get("numpy")
     cases = json.loads(Path(src).read_text())
     results = []
     setups: Dict[str, Dict[str, Any]] = {}
     devnull = open(os.devnull, "w")
-    real_stdout = sys.stdout
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+    import pandas  # noqa: F401  (the world to watch)
+    import sklearn.linear_model  # noqa: F401
+    import sklearn.model_selection  # noqa: F401
+    import sklearn.preprocessing  # noqa: F401
+    np = sys.modules.get("numpy")
+    base_err = np.geterr() if np is not None else None
+    world = _world()
     for case in cases:
         for k in list(ns):
             if k not in pristine:
@@ -125,44 +197,57 @@ def _main(src: str, out: str) -> None:
         ns.update(pristine)
         result: Dict[str, Any] = {"claim": None, "stop": None, "raised": None, "setup_error": None,
                                   "mutated": False, "checker_error": None, "check_seconds": None}
-        sys.stdout = devnull
+        sys.stdout = sys.stderr = devnull
         try:
-            with shell.builtin_trap:
-                try:
-                    _setup(case.get("setup", ""), ns, setups)
-                except BaseException as exc:  # a broken case, reported as such
-                    result["setup_error"] = f"{type(exc).__name__}: {exc}"
-                    results.append(result)
-                    continue
-                before = _fingerprint(ns)
-                try:
-                    t0 = time.perf_counter()
-                    outcome = run_checks(case["cell"], ns)
-                    result["check_seconds"] = time.perf_counter() - t0
-                    result["claim"] = outcome.crash.to_json() if outcome.crash else None
-                    result["stop"] = outcome.stopped_at.to_json() if outcome.stopped_at else None
-                except Exception as exc:
-                    result["checker_error"] = f"{type(exc).__name__}: {exc}"
-                if case.get("replay"):
-                    # The same cell judged from recorded facts instead of the live objects.
-                    from crane_llm.checks import run_checks_on_facts
-                    from paper_facts import record_namespace
+            try:
+                _setup(case.get("setup", ""), ns, setups)
+                if case.get("shell"):
+                    r = shell.run_cell(case["shell"], store_history=False)
+                    if not r.success:
+                        raise RuntimeError(f"shell setup failed: {r.error_before_exec or r.error_in_exec!r}")
+            except BaseException as exc:  # a broken case, reported as such
+                result["setup_error"] = f"{type(exc).__name__}: {exc}"
+                results.append(result)
+                continue
+            before = _fingerprint(ns)
+            try:
+                t0 = time.perf_counter()
+                outcome = run_checks(case["cell"], ns)
+                result["check_seconds"] = time.perf_counter() - t0
+                result["claim"] = outcome.crash.to_json() if outcome.crash else None
+                result["stop"] = outcome.stopped_at.to_json() if outcome.stopped_at else None
+            except Exception as exc:
+                result["checker_error"] = f"{type(exc).__name__}: {exc}"
+            if case.get("replay"):
+                # The same cell judged from recorded facts instead of the live objects.
+                from crane_llm.checks import run_checks_on_facts
+                from paper_facts import record_namespace
 
-                    facts = record_namespace({k: v for k, v in ns.items() if k not in pristine})
-                    try:
-                        o = run_checks_on_facts(case["cell"], facts, names_complete=True)
-                        result["replay_claim"] = o.crash.to_json() if o.crash else None
-                    except Exception as exc:
-                        result["checker_error"] = f"replay: {type(exc).__name__}: {exc}"
-                result["mutated"] = _fingerprint(ns) != before
+                facts = record_namespace({k: v for k, v in ns.items() if k not in pristine})
                 try:
-                    code = compile(python_source(case["cell"]), "<cell>", "exec")
-                    exec(code, ns)
-                except BaseException as exc:
-                    result["raised"] = {"exception": type(exc).__name__, "line": _raised_line(exc),
-                                        "message": str(exc)[:300]}
+                    o = run_checks_on_facts(case["cell"], facts, names_complete=True)
+                    result["replay_claim"] = o.crash.to_json() if o.crash else None
+                except Exception as exc:
+                    result["checker_error"] = f"replay: {type(exc).__name__}: {exc}"
+            result["mutated"] = _fingerprint(ns) != before
+            r = shell.run_cell(case["cell"], store_history=False)
+            exc = r.error_before_exec or r.error_in_exec
+            if exc is not None:
+                result["raised"] = {"exception": type(exc).__name__, "line": _raised_line(exc),
+                                    "message": str(exc)[:300]}
         finally:
-            sys.stdout = real_stdout
+            if case.get("teardown"):
+                exec(compile(case["teardown"], "<teardown>", "exec"), ns)
+            sys.stdout, sys.stderr = real_stdout, real_stderr
+            shell.compile.flags = base_flags
+            shell.autocall = 0
+            shell.automagic = True
+            warnings.filters[:] = base_filters
+            if base_err is not None:
+                np.seterr(**base_err)
+        changed = _same_world(world, _world())
+        if changed:
+            raise RuntimeError(f"case left the world changed ({changed}): {case}")
         results.append(result)
     Path(out).write_text(json.dumps(results))
 

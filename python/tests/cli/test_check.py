@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
+import jsonschema
 import nbformat
 import pytest
 
@@ -22,6 +24,16 @@ def write_notebook(path, cells):
             nb.cells.append(nbformat.v4.new_code_cell(cell))
     nbformat.write(nb, str(path))
     return str(path)
+
+
+# `--json` answers in the shape the MCP tool and the JupyterLab command share.
+ANSWER_SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "crane_llm" / "schema" / "check-answer.json").read_text())
+
+
+def json_report(out: str) -> dict:
+    report = json.loads(out)
+    jsonschema.validate(report, ANSWER_SCHEMA)
+    return report
 
 
 FRAME = "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3]})"
@@ -56,10 +68,11 @@ def test_certain_crash_needs_no_model_and_exits_1(env, tmp_path, capsys):
 
 
 def test_json_report_of_a_certain_crash(env, tmp_path, capsys):
-    nb = write_notebook(tmp_path / "n.ipynb", [FRAME, "df['nope']"])
+    nb = write_notebook(tmp_path / "n.ipynb", [("md", "# Title"), FRAME, "df['nope']"])
     code, out, _ = run(capsys, "check", nb, "--cell", "2", "--json")
-    report = json.loads(out)
+    report = json_report(out)
     assert code == report["exitCode"] == 1
+    assert (report["cell"], report["cellIndex"]) == (2, 2)  # 2nd code cell, 3rd cell of all
     assert report["verdict"]["kind"] == "certain-crash"
     assert report["verdict"]["exception"] == "KeyError"
     assert report["checks"]["crash"]["rule"]
@@ -126,7 +139,7 @@ def test_an_earlier_cell_that_fails_stops_the_check(env, tmp_path, capsys):
     assert "--keep-going" in err
     assert "Running cell 3" not in err
     code, out, _ = run(capsys, "check", nb, "--cell", "4", "--no-llm", "--json")
-    report = json.loads(out)
+    report = json_report(out)
     assert code == report["exitCode"] == 2
     assert report["problem"]["kind"] == "earlier-cell"
     assert report["failedCells"] == [{"cell": 2, "ename": "ZeroDivisionError", "evalue": "division by zero"}]
@@ -219,7 +232,7 @@ def test_a_provider_failure_exits_2_with_its_message(env, tmp_path, capsys):
     env.script({"preset": "model_not_found"})
     nb = write_notebook(tmp_path / "n.ipynb", ["x = 1", "y = x.bit_length()"])
     code, out, _err = run(capsys, "check", nb, "--cell", "2", "--json")
-    report = json.loads(out)
+    report = json_report(out)
     assert code == report["exitCode"] == 2
     assert report["problem"]["kind"] == "provider:model-not-found"
     assert "404" in report["problem"]["message"] and "fake-model" in report["problem"]["message"]

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from crane_llm.magic import MIME_TYPE, USAGE
-from crane_llm.magic.present import CHECKER_RAN_FIRST, CODE_ONLY_NOTE, HEX, STALE_TEXT
+from crane_llm.present import CHECKER_RAN_FIRST, CODE_ONLY_NOTE, HEX, STALE_TEXT
 
 from .conftest import API_KEY, Html, verdict_json
 

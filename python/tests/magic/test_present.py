@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from crane_llm.magic import present
+from crane_llm import present
 
 CORE = Path(__file__).resolve().parents[3] / "libs" / "core" / "src"
 
@@ -29,8 +29,9 @@ def test_stale_texts_are_those_of_check_state_ts():
 
 
 def test_fixed_sentences_are_those_of_the_jupyterlab_flow():
+    # The JupyterLab flow (apps/jlab) and the verdict view it draws with (libs/core).
     apps = CORE.parents[2] / "apps" / "jlab" / "src"
-    text = "".join(p.read_text() for p in apps.glob("*.ts"))
+    text = "".join(p.read_text() for p in [*apps.glob("*.ts"), CORE / "verdict-view.ts"])
     assert "CHECKER_RAN_FIRST" in text
     assert present.NOTHING_CERTAIN_EXPLANATION.replace('"', '\\"') in text or present.NOTHING_CERTAIN_EXPLANATION in text
 
@@ -54,7 +55,7 @@ def test_problem_titles_icons_and_notes_are_those_of_present_ts():
     assert _record(source, "STEP_ICON") == present.STEP_ICON
     for sentence in (present.CODE_ONLY_NOTE, present.CHECKER_RAN_FIRST):
         assert sentence in source
-    view = (CORE.parents[2] / "apps" / "jlab" / "src" / "verdict-view.ts").read_text()
+    view = (CORE / "verdict-view.ts").read_text()
     for sentence in (present.CHECKING, present.CANCELLED):
         assert sentence in view
 

@@ -3,15 +3,17 @@
 The checker's questions are answered by the replay adapter of crane_llm.checks from the paper's
 recorded runtime information; anything the facts do not say is unknown. The recorded facts list
 the variables the paper's tool found relevant, not every name that existed, so a name missing from
-them is unknown too (`names_complete=False`): on the dev half, treating them as complete makes
-the checker claim NameError on four fixed cells whose names simply were not recorded.
+them alone proves nothing (treated as complete, they made the checker claim NameError on four fixed
+dev cells whose names simply were not recorded). The executed cells settle it: a name none of them
+binds, when none can bind one dynamically, is undefined (crane_llm.checks.recorded_kernel).
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .cases import Case, Version
 
@@ -36,7 +38,8 @@ def check_version(version: Version) -> Dict[str, Any]:
         facts = _facts_for_checker(version)
         if facts is None:
             return {"claim": None, "stoppedAt": None, "error": version.facts_problem or "no recorded facts", "elapsedMs": 0.0}
-        outcome = run_checks_on_facts(version.target, facts, names_complete=False)
+        cells = [cell.get("code") or "" for cell in version.executed]
+        outcome = run_checks_on_facts(version.target, facts, executed=cells)
     except Exception as exc:  # the benchmark reports a failing case, it does not stop
         return {"claim": None, "stoppedAt": None, "error": "%s: %s" % (type(exc).__name__, exc),
                 "elapsedMs": round((time.perf_counter() - started) * 1000, 3)}
@@ -55,17 +58,31 @@ def check_version(version: Version) -> Dict[str, Any]:
 MODELLED_LIBRARIES = ("numpy", "pandas", "sklearn")
 
 
-def _import_modelled_libraries() -> None:
-    for name in MODELLED_LIBRARIES:
+def _import_modelled_libraries(cases: List[Case]) -> None:
+    for name in MODELLED_LIBRARIES + _modelled_submodules(cases):
         try:
             importlib.import_module(name)
-        except ImportError:
+        except Exception:
             pass  # not installed here: the checker says "unknown" for its calls
+
+
+def _modelled_submodules(cases: List[Case]) -> Tuple[str, ...]:
+    """The submodules of the modelled libraries the cases import (`sklearn.linear_model`, ...): the
+    notebooks' kernels had them, and importing a package does not import them all."""
+    found = set()
+    for case in cases:
+        for version in case.versions.values():
+            for code in [c.get("code") or "" for c in version.executed] + [version.target]:
+                found.update(m for m in _SUBMODULE.findall(code) if m.split(".")[0] in MODELLED_LIBRARIES)
+    return tuple(sorted(found))
+
+
+_SUBMODULE = re.compile(r"^\s*(?:from|import)\s+((?:numpy|pandas|sklearn)(?:\.\w+)+)", re.M)
 
 
 def run_checks_track(cases: List[Case]) -> List[Dict[str, Any]]:
     """One record per case, as `metrics.checks_figures` reads them."""
-    _import_modelled_libraries()
+    _import_modelled_libraries(cases)
     records = []
     for case in cases:
         crash = check_version(case.versions["crash"])

@@ -59,6 +59,7 @@ def checks_figures(records: List[Dict[str, Any]]) -> Dict[str, Any]:
     its exception is the recorded one. Claims on fixed cells are false alarms and must be 0.
     """
     by_type: Dict[str, Dict[str, int]] = {}
+    by_rule: Dict[str, Dict[str, int]] = {}
     claims = right_type = fixed_claims = errors = 0
     for r in records:
         if r.get("error"):
@@ -68,12 +69,17 @@ def checks_figures(records: List[Dict[str, Any]]) -> Dict[str, Any]:
         if r.get("crash"):
             claims += 1
             row["claimed"] += 1
+            rule = by_rule.setdefault(r["crash"]["rule"], {"claimed": 0, "rightType": 0, "onFixed": 0})
+            rule["claimed"] += 1
             if r["crash"]["exception"] == r["ename"]:
                 right_type += 1
                 row["rightType"] += 1
+                rule["rightType"] += 1
         if r.get("fixed"):
             fixed_claims += 1
+            by_rule.setdefault(r["fixed"]["rule"], {"claimed": 0, "rightType": 0, "onFixed": 0})["onFixed"] += 1
     n = len(records)
     return {"cases": n, "claimsOnCrashing": claims, "rightType": right_type, "recall": _ratio(claims, n),
             "claimsOnFixed": fixed_claims, "errors": errors,
-            "byException": {k: dict(v, recall=_ratio(v["claimed"], v["cases"])) for k, v in sorted(by_type.items())}}
+            "byException": {k: dict(v, recall=_ratio(v["claimed"], v["cases"])) for k, v in sorted(by_type.items())},
+            "byRule": {k: by_rule[k] for k in sorted(by_rule)}}

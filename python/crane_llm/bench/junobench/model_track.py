@@ -16,7 +16,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Dict, List, Optional
 
-from ...cli.model import Settings, ask_model, make_prompt
+from ...cli.model import ask_model, make_prompt
+from ...settings import Settings
 from .cases import VERSIONS, Case
 from .metrics import majority
 from .recorded import to_runtime_info
@@ -41,7 +42,7 @@ def prompt_for(case: Case, version: str, include_runtime_info: bool) -> Dict[str
 
 
 def cache_key(settings: Settings, prompt: Dict[str, Any], run: int) -> str:
-    material = json.dumps({"model": settings.model, "api": settings.api_kind, "endpoint": settings.base_url,
+    material = json.dumps({"model": settings.model.value, "api": settings.api_kind, "endpoint": settings.endpoint,
                            "prompt": prompt["text"], "run": run}, sort_keys=True)
     return hashlib.sha256(material.encode("utf-8")).hexdigest()[:32]
 

@@ -25,12 +25,22 @@ def checks_markdown(figures: Dict[str, Any], records: List[Dict[str, Any]]) -> s
     out.append(_table(["exception", "cases", "claimed", "right type", "recall"],
                       [[k, str(v["cases"]), str(v["claimed"]), str(v["rightType"]), pct(v["recall"])]
                        for k, v in figures["byException"].items()]))
+    if figures.get("byRule"):
+        out += ["", "By rule:", ""]
+        out.append(_table(["rule", "claims on crashing cells", "right type", "claims on fixed cells"],
+                          [[k, str(v["claimed"]), str(v["rightType"]), str(v["onFixed"])]
+                           for k, v in figures["byRule"].items()]))
     claims = [r for r in records if r.get("crash")]
     if claims:
         out += ["", "Claims on crashing cells:", ""]
         out.append(_table(["case", "recorded", "claimed", "line", "rule", "message"],
                           [[r["case"], r["ename"], r["crash"]["exception"], str(r["crash"]["line"]), r["crash"]["rule"],
                             r["crash"]["message"].replace("|", "\\|")] for r in claims]))
+    unclaimed = [r for r in records if not r.get("crash")]
+    if unclaimed:
+        out += ["", "Crashing cells not claimed, with where the checker stopped and why:", ""]
+        out.append(_table(["case", "recorded", "stopped at"],
+                          [[r["case"], r["ename"], _stop_text(r).replace("|", "\\|")] for r in unclaimed]))
     alarms = [r for r in records if r.get("fixed")]
     if alarms:
         out += ["", "**FALSE ALARMS: claims on FIXED cells (must be 0):**", ""]
@@ -38,6 +48,15 @@ def checks_markdown(figures: Dict[str, Any], records: List[Dict[str, Any]]) -> s
                           [[r["case"], r["fixed"]["exception"], str(r["fixed"]["line"]), r["fixed"]["rule"],
                             r["fixed"]["message"].replace("|", "\\|")] for r in alarms]))
     return "\n".join(out)
+
+
+def _stop_text(record: Dict[str, Any]) -> str:
+    if record.get("error"):
+        return "error: %s" % record["error"]
+    stop = record.get("crashStoppedAt")
+    if not stop:
+        return "read to the end: nothing certain"
+    return str(stop.get("reason") or "")
 
 
 def _metric_row(label: str, m: Dict[str, Any]) -> List[str]:

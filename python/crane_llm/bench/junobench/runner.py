@@ -68,7 +68,7 @@ def run_model_track(cases: List[Case], options: Any, err: TextIO, records: List[
     items = items_from(jobs, answers)
     failed = [a for a in answers.values() if a.get("problem")]
     return {
-        "model": settings.model, "host": settings.host, "api": settings.api_kind, "runs": max(1, options.runs),
+        "model": settings.model.value, "host": settings.provider_host, "api": settings.api_kind, "runs": max(1, options.runs),
         "configs": model_figures(items + product_items(items, records)), "items": items, "cached": bar.cached, "failed": len(failed),
         "failures": sorted({a["problem"]["message"] for a in failed})[:10],
         "usage": usage_totals(list(answers.values()), options.price_in, options.price_out),

@@ -7,12 +7,14 @@ the reading with a Stop naming what was not modelled.
 
 from __future__ import annotations
 
-import builtins as _builtins
+import io
 import sys
 import types
 from typing import Any, Dict, List
 
 from ..live import LiveValue, is_estimator_class, is_simple_constant
+from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
+                          own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, Opaque, Value
 from . import arrays, attributes, containers, estimators, frames, operators  # noqa: F401
@@ -38,33 +40,97 @@ def safe_to_print(v: Value) -> bool:
             for x in inner:
                 flat.extend(x if type(c) is dict else [x])
             return all(is_simple_constant(x) for x in flat)
-    return v.kind() in ("frame", "series", "ndarray", "module") or (
-        isinstance(v, Opaque) and v.kind() in ("int", "float", "str", "bool"))
+    if isinstance(v, LiveValue) and v.kind() in ("frame", "series", "ndarray"):
+        # pandas and NumPy print the elements too: only elements of numeric / bool dtypes are safe.
+        return _numeric_elements(v.obj, v.kind())
+    return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("int", "float", "str", "bool"))
 
 
-def _builtin_name(obj: Any) -> str:
-    name = getattr(obj, "__name__", None)
-    if isinstance(name, str) and _builtins.__dict__.get(name) is obj:
-        return name
-    return ""
+def _numeric_elements(obj: Any, kind: str) -> bool:
+    try:
+        if kind == "frame":
+            kinds = [dt.kind for dt in obj.dtypes.tolist()]
+        else:
+            kinds = [obj.dtype.kind]
+    except Exception:
+        return False
+    return all(type(k) is str and k in "biuf" for k in kinds)
 
 
 def _is_display(obj: Any) -> bool:
-    for modname in ("IPython.core.display_functions", "IPython.core.display", "IPython.display"):
-        mod = sys.modules.get(modname)
-        if mod is not None and mod.__dict__.get("display") is obj:
-            return True
-    return False
+    """IPython's own `display` (not a function a notebook put in its place)."""
+    return type(obj) is types.FunctionType and any(
+        own_module_function(modname, "display", obj, "IPython")
+        for modname in ("IPython.core.display_functions", "IPython.core.display", "IPython.display"))
+
+
+def _stdout_is_plain() -> bool:
+    """print() writes to sys.stdout: only a stream of a known kind is trusted not to raise."""
+    out = sys.stdout
+    if out is None:
+        return True
+    t = type(out)
+    if t is io.TextIOWrapper or t is io.StringIO:
+        return True
+    return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
+
+
+def _warnings_plain() -> bool:
+    """Library calls the rules model may warn: under a filter that turns warnings into errors, or a
+    replaced `showwarning`, a warning could raise, so no library behaviour is modelled then."""
+    import warnings
+
+    filters = warnings.filters
+    if type(filters) is not list:
+        return False
+    for f in filters:
+        if type(f) is not tuple or len(f) != 5:
+            return False
+        if f[0] == "error" and plain_class(f[2]) and class_module(f[2]).startswith("IPython."):
+            continue  # IPython's own (its completer's provisional API): no library raises it
+        if f[0] not in ("default", "ignore", "always", "module", "once"):
+            return False
+    for attr in ("showwarning", "formatwarning", "_showwarnmsg"):
+        fn = warnings.__dict__.get(attr)
+        if type(fn) is not types.FunctionType or (fn.__module__ != "warnings" and fn.__module__ != "IPython.core.interactiveshell"):
+            return False
+    return True
+
+
+def library_state_plain(interp, node) -> None:
+    """Stop unless the process state lets library calls run as modelled (warnings, NumPy errstate)."""
+    ok = interp.memo.get("library_state")
+    if ok is None:
+        ok = _warnings_plain() and _numpy_errstate_plain()
+        interp.memo["library_state"] = ok
+    if not ok:
+        raise Stop(node.lineno, "warnings or NumPy errors are set to raise, so a library call may raise")
+
+
+def _numpy_errstate_plain() -> bool:
+    np = sys.modules.get("numpy")
+    if np is None:
+        return True
+    geterr = np.__dict__.get("geterr")
+    if geterr is None or not own_module_function("numpy", "geterr", geterr, "numpy"):
+        return False
+    try:
+        state = geterr()
+    except Exception:
+        return False
+    return type(state) is dict and all(v in ("ignore", "warn", "print") for v in state.values())
 
 
 def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     from ..interpreter import BoundMethod
 
     if isinstance(func, BoundMethod) and isinstance(func.owner, IPythonShell):
-        return _shell_call(func.attr, args, kwargs, node)
+        return _shell_call(func.owner, func.attr, args, kwargs, node)
     if isinstance(func, BoundMethod):
         owner = func.owner
         kind = owner.kind()
+        if kind in ("frame", "ndarray", "estimator"):
+            library_state_plain(interp, node)
         if kind == "frame":
             return frames.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "ndarray":
@@ -80,40 +146,64 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             pass
         else:
             raise Stop(node.lineno, f"a call to `.{func.attr}()` on {owner.name or kind or 'a value'}")
-    if isinstance(func, BoundMethod) and isinstance(func.owner, IPythonShell):
-        return _shell_call(func.attr, args, kwargs, node)
     if not isinstance(func, LiveValue):
         raise Stop(node.lineno, "a call the checker does not model")
     obj = func.obj
     if isinstance(func, BoundMethod):
         obj = func.func
+    t = type(obj)
+    if not plain_class(t):
+        raise Stop(node.lineno, "a call of an object the checker does not model")
+    bname = real_builtin_name(obj)
+    if bname:
+        return _builtin_call(interp, bname, obj, args, kwargs, node)
     if _is_display(obj):
         return _print_like(args, kwargs, node, "display")
     shell = _ipython_shell(obj)
     if shell is not None and not args and not kwargs:
         return IPythonShell(shell)
-    if isinstance(func, BoundMethod) and isinstance(func.owner, IPythonShell):
-        return _shell_call(func.attr, args, kwargs, node)
-    bname = _builtin_name(obj)
-    if bname:
-        return _builtin_call(interp, bname, obj, args, kwargs, node)
-    if isinstance(obj, type) and is_estimator_class(obj):
-        return estimators.construct(interp, obj, args, kwargs, node)
-    module = getattr(obj, "__module__", None)
-    module = module if isinstance(module, str) else ""
+    if issubclass(t, type):
+        if is_estimator_class(obj):
+            library_state_plain(interp, node)
+            return estimators.construct(interp, obj, args, kwargs, node)
+        raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
+    # Functions and C callables carry their name and module in C slots: reading them runs nothing.
+    if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
+        module = _callable_module(obj)
+        fname = _callable_name(obj)
+    else:
+        raise Stop(node.lineno, "a call of an object the checker does not model")
     top = module.split(".")[0]
     np_mod = sys.modules.get("numpy")
-    fname = getattr(obj, "__name__", None)
-    if top == "numpy" or (np_mod is not None and isinstance(fname, str) and np_mod.__dict__.get(fname) is obj):
+    if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):
+        library_state_plain(interp, node)
         return arrays.function(interp, obj, args, kwargs, node)  # (ufuncs carry no __module__ on old NumPy)
     if top == "sklearn":
+        library_state_plain(interp, node)
         return estimators.function(interp, obj, args, kwargs, node)
     if top == "pandas":
         return frames.function(interp, obj, args, kwargs, node)
-    if type(obj) is types.FunctionType and (module == "__main__" or top not in sys.modules):
+    if t is types.FunctionType and (module == "__main__" or top not in sys.modules):
         raise Stop(node.lineno, f"a call to your function `{fname}`")
-    raise Stop(node.lineno, f"a call to `{module + '.' if module else ''}{getattr(obj, '__name__', '?')}`, "
+    raise Stop(node.lineno, f"a call to `{module + '.' if module else ''}{fname or '?'}`, "
                             "whose effect the checker does not model")
+
+
+def _callable_module(obj: Any) -> str:
+    # Functions keep these in C slots; instances of C types answer from C: nothing user-defined runs.
+    try:
+        m = getattr(obj, "__module__", "")
+    except Exception:
+        return ""
+    return m if type(m) is str else ""
+
+
+def _callable_name(obj: Any) -> str:
+    try:
+        n = getattr(obj, "__name__", "")
+    except Exception:
+        return ""
+    return n if type(n) is str else ""
 
 
 class IPythonShell(Value):
@@ -131,22 +221,39 @@ class IPythonShell(Value):
 
 def _ipython_shell(obj: Any) -> Any:
     """The shell when `obj` is IPython's own `get_ipython` (bound method or module function)."""
-    if getattr(obj, "__name__", None) != "get_ipython":
-        return None
     mod = sys.modules.get("IPython.core.interactiveshell")
     if mod is None:
         return None
-    owner = getattr(obj, "__self__", None)
     base = mod.__dict__.get("InteractiveShell")
-    if base is not None and isinstance(owner, base):
-        return owner
-    gi = sys.modules.get("IPython.core.getipython")
-    if gi is not None and gi.__dict__.get("get_ipython") is obj:
-        return obj()
+    if base is None:
+        return None
+    if type(obj) is types.MethodType:
+        owner = obj.__self__
+        if obj.__func__ is base.__dict__.get("get_ipython") and is_subclass(type(owner), base):
+            return owner
+        return None
+    if type(obj) is types.FunctionType and own_module_function("IPython.core.getipython", "get_ipython", obj,
+                                                               "IPython"):
+        shell = obj()
+        return shell if is_subclass(type(shell), base) else None
     return None
 
 
-def _shell_call(attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+def _shell_method_own(shell: Any, attr: str) -> bool:
+    """`shell.attr` is IPython's (or ipykernel's) own method, not one a notebook put there."""
+    try:
+        inst = object.__getattribute__(shell, "__dict__")
+    except Exception:
+        return False
+    if type(inst) is not dict or attr in inst:
+        return False
+    found = lookup_static(type(shell), attr)
+    return type(found) is types.FunctionType and (own(found, "IPython") or own(found, "ipykernel"))
+
+
+def _shell_call(owner: "IPythonShell", attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    if not _shell_method_own(owner.shell, attr):
+        raise Stop(node.lineno, f"a call to the shell's `{attr}`, which is not IPython's own")
     consts = [a.concrete() for a in args]
     if attr == "system" and len(consts) == 1 and type(consts[0]) is str and not kwargs:
         return LiveValue(None)  # `!cmd`: a shell command, which leaves the namespace alone and never raises
@@ -158,6 +265,10 @@ def _shell_call(attr: str, args: List[Value], kwargs: Dict[str, Value], node) ->
 
 
 def _print_like(args, kwargs, node, what) -> Value:
+    if what == "print" and not _stdout_is_plain():
+        raise Stop(node.lineno, "print() to a replaced sys.stdout")
+    if what == "display":
+        raise Stop(node.lineno, "display(), whose formatters the checker does not model")
     for v in args:
         if not safe_to_print(v):
             raise Stop(node.lineno, f"{what}() of a value whose text the checker cannot vouch for")
@@ -191,14 +302,28 @@ def _builtin_call(interp, name: str, obj: Any, args: List[Value], kwargs: Dict[s
     if name == "isinstance" and len(args) == 2 and not kwargs:
         t = args[1].concrete()
         types_ = t if type(t) is tuple else (t,)
-        if all(type(x) is type for x in types_):  # no metaclass __instancecheck__ to run
+        # No metaclass __instancecheck__ to run, and the object's `__class__` (which isinstance
+        # reads when its type does not match) is the standard one.
+        if all(type(x) is type for x in types_) and _standard_class_attr(args[0]):
             return Opaque("bool")
-        raise Stop(node.lineno, "isinstance() with a class the checker does not model")
+        raise Stop(node.lineno, "isinstance() with a value or class the checker does not model")
     if name == "range":
         return _run_pure(range, args, kwargs, node, "range", None)
     if name in _PURE_BUILTINS:
         return _run_pure(obj, args, kwargs, node, name, None)
     raise Stop(node.lineno, f"a call to the builtin `{name}`")
+
+
+def _standard_class_attr(v: Value) -> bool:
+    c = v.concrete()
+    if c is NOTHING:
+        return v.kind() in ("int", "float", "str", "bool", "list", "tuple", "dict", "set", "none", "frame",
+                            "series", "ndarray")
+    t = type(c)
+    return plain_class(t) and lookup_static(t, "__class__") is object.__dict__["__class__"] and \
+        lookup_static(t, "__getattribute__") in (object.__dict__["__getattribute__"],
+                                                  types.ModuleType.__dict__["__getattribute__"],
+                                                  type.__dict__["__getattribute__"])
 
 
 def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str, owner) -> Value:
@@ -233,6 +358,8 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
 
 def getitem(interp, base: Value, index: Value, node) -> Value:
     kind = base.kind()
+    if kind in ("frame", "ndarray") or isinstance(base, attributes.Indexer):
+        library_state_plain(interp, node)
     if kind == "frame":
         return frames.getitem(interp, base, index, node)
     if isinstance(base, attributes.Indexer):
@@ -246,6 +373,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
 
 def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> None:
     if base.kind() == "frame":
+        library_state_plain(interp, target)
         frames.setitem(interp, base, index, value, target, stmt)
         return
     containers.setitem(interp, base, index, value, target, stmt)

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..live import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
+from ..provenance import own_module_function
 from ..values import NOTHING, ArrayFacts, FactValue, Value
 
 NUMERIC_KINDS = "iuf"
@@ -81,6 +82,9 @@ def _fits(c: Any, other: Optional[ArrayFacts]) -> bool:
 
 
 def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
+    from . import library_state_plain
+
+    library_state_plain(interp, node)
     la, ra = _arr(left), _arr(right)
     lc, rc = left.concrete(), right.concrete()
     scalar_l = la is None and _fits(lc, ra) and left.kind() != "ndarray"
@@ -225,7 +229,7 @@ def _concat(parts: List[Tuple[ArrayFacts, Value]], axis: int, node, what: str) -
 def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     name = getattr(fn, "__name__", "")
     np_mod = __import__("sys").modules.get("numpy")
-    if np_mod is None or np_mod.__dict__.get(name) is not fn:
+    if np_mod is None or not own_module_function("numpy", name, fn, "numpy"):
         raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
     if name in ("dot", "matmul") and len(args) == 2 and not kwargs:
         a, b = _arr(args[0]), _arr(args[1])

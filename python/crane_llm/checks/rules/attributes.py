@@ -9,9 +9,10 @@ attribute that exists yields what the checker can know of it without running a p
 from __future__ import annotations
 
 import types
-from inspect import getattr_static
 
-from ..live import LiveValue, ndarray_type, pandas_types
+from ..live import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
+                    pristine_pandas)
+from ..provenance import class_module, is_static_type, lookup_static, plain_class
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, ArrayFacts, FactValue, Opaque, Value
 
@@ -83,39 +84,44 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     from ..interpreter import BoundMethod
 
     obj = base.obj
-    if type(obj) is types.ModuleType:
+    cls = type(obj)
+    if cls is types.ModuleType:
         if attr not in obj.__dict__:
             raise Stop(node.lineno, f"reading `.{attr}` on a module")
         return interp.unshadow(LiveValue(obj.__dict__[attr]))
-    found = getattr_static(obj, attr)
-    inst = None
-    try:
-        inst = object.__getattribute__(obj, "__dict__")
-    except Exception:
-        pass
-    if type(inst) is dict and attr in inst:
+    is_class = issubclass(cls, type)
+    found = lookup_static(obj if is_class else cls, attr, _MISSING)
+    if found is _MISSING and is_class:
+        found = lookup_static(cls, attr, _MISSING)
+    inst = None if is_class else _instance_dict(obj)
+    if inst is not None and attr in inst and (found is _MISSING or not _is_data_descriptor(found)):
         return interp.unshadow(LiveValue(inst[attr]))
-    if isinstance(found, (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType,
-                          types.WrapperDescriptorType, classmethod, staticmethod, types.ClassMethodDescriptorType)):
-        if isinstance(obj, type):
-            if isinstance(found, (staticmethod, classmethod)):
+    if found is _MISSING:
+        raise Stop(node.lineno, f"reading `.{attr}`, which the checker cannot find")
+    ft = type(found)
+    if issubclass(ft, (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType,
+                       types.WrapperDescriptorType, classmethod, staticmethod, types.ClassMethodDescriptorType)):
+        if is_class:
+            if issubclass(ft, (staticmethod, classmethod)):
                 return BoundMethod(base, attr, found)
             return LiveValue(found)
         return BoundMethod(base, attr, found)
-    if not hasattr(type(found), "__get__"):
+    if plain_class(ft) and lookup_static(ft, "__get__", _MISSING) is _MISSING:
         return interp.unshadow(LiveValue(found))
     frame_cls, series_cls, _ = pandas_types()
-    cls = type(obj)
-    if attr in _PLAIN_PROPS and (cls in (frame_cls, series_cls) or cls is ndarray_type()):
+    plain_library = (cls is frame_cls or cls is series_cls) and pristine_pandas(cls) or cls is ndarray_type()
+    if attr in _PLAIN_PROPS and plain_library:
         return LiveValue(getattr(obj, attr))
-    if attr in ("loc", "iloc") and cls is frame_cls:
+    if attr in ("loc", "iloc") and cls is frame_cls and plain_library:
         return Indexer(base, attr)
-    if attr == "values" and cls is frame_cls:
+    if attr == "values" and cls is frame_cls and plain_library:
         f = base.frame()
-        return FactValue("ndarray", array=ArrayFacts(shape=(f.nrows, len(f.columns))))
+        if f is not None:
+            return FactValue("ndarray", array=ArrayFacts(shape=(f.nrows, len(f.columns))))
     if attr == "T" and cls is ndarray_type():
         return FactValue("ndarray", array=ArrayFacts(shape=tuple(reversed(obj.shape)), kind=obj.dtype.kind))
-    if isinstance(found, (types.GetSetDescriptorType, types.MemberDescriptorType)) and cls.__module__ == "builtins":
+    if issubclass(ft, (types.GetSetDescriptorType, types.MemberDescriptorType)) and plain_class(cls) \
+            and is_static_type(cls) and class_module(cls) == "builtins":
         return LiveValue(getattr(obj, attr))
     raise Stop(node.lineno, f"reading `.{attr}`, a computed attribute")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..live import LiveValue, is_simple_constant, pandas_types
+from ..live import LiveValue, is_simple_constant, pandas_index_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, FactValue, Opaque, Value
 
@@ -28,8 +28,7 @@ def elements(v: Value) -> Optional[List[Value]]:
         if t is bytes:
             return [LiveValue(x) for x in c]
         return [LiveValue(x) for x in c]
-    _, _, pd = pandas_types()
-    if pd is not None and t in (getattr(pd, "Index", None), getattr(pd, "RangeIndex", None)) and len(c) <= MAX_ELEMENTS:
+    if any(t is it for it in pandas_index_types()) and pristine_pandas(t) and len(c) <= MAX_ELEMENTS:
         return [LiveValue(x) for x in c.tolist()]
     return None
 

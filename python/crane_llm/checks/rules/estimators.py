@@ -14,7 +14,8 @@ import inspect
 import sys
 from typing import Any, Dict, List, Optional
 
-from ..live import LiveValue, is_plain_data, is_simple_constant
+from ..live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import EstimatorFacts, FactValue, Value
 
@@ -60,9 +61,7 @@ def unfitted_error(owner: Value, facts: EstimatorFacts, attr: str) -> Optional[s
     cls = facts.cls or getattr(owner, "cls", None)  # recorded facts: the installed class, default parameters
     if cls is None and isinstance(owner, LiveValue):
         cls = type(owner.obj)
-    if not isinstance(cls, type) or not (getattr(cls, "__module__", "") or "").startswith("sklearn."):
-        return None
-    if cls is None:
+    if not is_estimator_class(cls):
         return None
     params: Dict[str, Any] = {}
     if isinstance(owner, LiveValue):
@@ -165,11 +164,14 @@ def _supervised(owner: Value) -> bool:
 
 def _valid_params(owner: Value) -> bool:
     """scikit-learn validates parameters before data: only valid ones let the length check fire first."""
-    if isinstance(owner, LiveValue):
-        validate = getattr(type(owner.obj), "_validate_params", None)
+    if isinstance(owner, LiveValue) and is_estimator_class(type(owner.obj)):
+        validate = lookup_static(type(owner.obj), "_validate_params", None)
         if validate is None:
             return False
         try:
+            # Validation looks at every parameter: only plain data is handed to it.
+            if not all(is_plain_data(v) for v in owner.obj.get_params(deep=False).values()):
+                return False
             validate(owner.obj)
             return True
         except Exception:

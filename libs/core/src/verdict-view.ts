@@ -1,21 +1,10 @@
-import {
-  CHECKER_RAN_FIRST,
-  CODE_ONLY_NOTE,
-  ICON,
-  PROBLEM_TITLE,
-  STALE_TEXT,
-  STEP_ICON,
-  badgeOf,
-  colourOf,
-  headlineOf,
-  type CheckState,
-  type OriginItem,
-  type Step
-} from '@crane-llm/core';
+import { STALE_TEXT, type CheckState, type OriginItem, type Step } from './check-state';
+import { CHECKER_RAN_FIRST, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badgeOf, colourOf, headlineOf } from './present';
 
 /**
- * Draws a CheckState as DOM. Pure with respect to the notebook: it only builds elements, so the
- * same view serves the box under the cell and the sidebar. Actions arrive as callbacks.
+ * Draws a CheckState as DOM: the box under the cell, the sidebar and the %%crane_llm output are
+ * this one view. Pure with respect to the notebook: it only builds elements, and only ever sets
+ * textContent, so cell code, data and model text stay text. Actions arrive as callbacks.
  */
 
 export interface ViewActions {
@@ -37,7 +26,7 @@ export const RAW_TAIL_CHARS = 600;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  node.className = cls;
+  if (cls) node.className = cls;
   if (text !== undefined) node.textContent = text;
   return node;
 }
@@ -75,13 +64,21 @@ export function rawTail(raw: string, limit = RAW_TAIL_CHARS): string {
   return raw.length <= limit ? raw : `…${raw.slice(raw.length - limit)}`;
 }
 
+/** An origin entry in words: its sentence, or the run and what it did when no sentence came. */
+export function originText(item: OriginItem): string {
+  if (item.sentence) return item.sentence;
+  const run = item.executionCount === null || item.executionCount === undefined ? '' : `In [${item.executionCount}] `;
+  return `${run}${item.variable}: ${item.note}`;
+}
+
 export function renderOrigin(items: readonly OriginItem[], actions: ViewActions = {}): HTMLElement {
   const box = el('div', 'crane-origin');
   box.append(el('div', 'crane-origin-title', 'Origin of the crash'));
   const list = el('ul', 'crane-origin-list');
   for (const item of items) {
     const entry = el('li', 'crane-origin-item');
-    const label = item.sentence;
+    entry.dataset.variable = item.variable;
+    const label = originText(item);
     const target =
       item.cellId && actions.jumpTo
         ? button('crane-origin-entry', label, () => actions.jumpTo!(item.cellId!), 'Jump to this cell')
@@ -102,8 +99,10 @@ export function renderOrigin(items: readonly OriginItem[], actions: ViewActions 
 export interface ViewOptions {
   /** Show the whole streamed response rather than its tail. */
   fullRaw?: boolean;
-  /** Show a finished check's steps unfolded (the sidebar) rather than folded (under the cell). */
-  stepsOpen?: boolean;
+  /** A finished check's steps: folded (under the cell), open (the sidebar) or left out (the magic, which has its own). */
+  finishedSteps?: 'folded' | 'open' | 'hidden';
+  /** What a host adds below a finished or failed check (the magic's settings notes, prompt and raw response). */
+  footer?: () => (HTMLElement | null)[];
 }
 
 export function renderCheck(state: CheckState, actions: ViewActions = {}, options: ViewOptions = {}): HTMLElement {
@@ -140,6 +139,7 @@ export function renderCheck(state: CheckState, actions: ViewActions = {}, option
     head.append(el('span', 'crane-icon', '⚠'), el('span', 'crane-title', PROBLEM_TITLE[state.problem ?? 'internal']), tools);
     box.append(head, el('div', 'crane-explanation', state.error ?? 'The check could not finish.'));
     if (state.steps.length) box.append(renderSteps(state.steps));
+    appendFooter(box, options);
     return box;
   }
 
@@ -157,13 +157,38 @@ export function renderCheck(state: CheckState, actions: ViewActions = {}, option
   if (verdict.source.type === 'llm') box.append(el('div', 'crane-note', verdict.checkerRanFirst ? CHECKER_RAN_FIRST : CODE_ONLY_NOTE));
   if (state.origin.length) box.append(renderOrigin(state.origin, actions));
   if (state.stale) box.append(el('div', 'crane-stale', STALE_TEXT[state.stale]));
-  if (state.steps.length) {
+  const shown = options.finishedSteps ?? 'folded';
+  if (state.steps.length && shown !== 'hidden') {
     const steps = el('details', 'crane-steps-done');
-    steps.open = options.stepsOpen ?? false;
+    steps.open = shown === 'open';
     steps.append(el('summary', 'crane-steps-summary', 'Steps'), renderSteps(state.steps));
     box.append(steps);
   }
+  appendFooter(box, options);
   return box;
+}
+
+function appendFooter(box: HTMLElement, options: ViewOptions): void {
+  for (const child of options.footer?.() ?? []) if (child) box.append(child);
+}
+
+/** What a host shows instead of a verdict when what it was given cannot be read: never a guess. */
+export function renderUnreadable(title: string, reason: string): HTMLElement {
+  const box = el('div', 'crane-verdict crane-error');
+  const head = el('div', 'crane-headline');
+  head.append(el('span', 'crane-icon', '⚠'), el('span', 'crane-title', title));
+  box.append(head, el('div', 'crane-explanation', reason));
+  return box;
+}
+
+/** The prompt and the raw response, folded, for a host without a sidebar. */
+export function renderPromptAndRaw(state: CheckState): HTMLElement | null {
+  if (state.prompt === null && !state.raw) return null;
+  const details = el('details', 'crane-prompt-raw');
+  details.append(el('summary', '', 'Prompt and raw response'));
+  if (state.prompt !== null) details.append(el('div', 'crane-section-label', 'Prompt'), el('pre', 'crane-prompt', state.prompt));
+  details.append(el('div', 'crane-section-label', 'Raw response'), el('pre', 'crane-raw', state.raw));
+  return details;
 }
 
 /**

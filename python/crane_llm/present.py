@@ -1,5 +1,6 @@
-"""Colours, headlines, badges and the fixed sentences of a verdict: the Python twin of
-libs/core/src/present.ts and check-state.ts's STALE_TEXT.
+"""The one presentation of a verdict in Python: the verdicts the built-in checks give, their
+colours, headlines, badges and fixed sentences. The Python twin of libs/core/src/present.ts,
+verdict.ts and check-state.ts's STALE_TEXT, serving the magic, the CLI and the benchmark.
 
 The magic's output must look like the JupyterLab verdict, so every string here is the one the
 TypeScript side shows; tests/magic/test_present.py reads present.ts and holds the two to it.
@@ -86,6 +87,45 @@ def badge_of(verdict: Dict[str, Any]) -> str:
     if source["type"] == "llm":
         return "LLM prediction · %s" % source["model"]
     return CERTAIN_BADGE if verdict["kind"] == "certain-crash" else CHECKS_ONLY_BADGE
+
+
+def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
+    """The verdict of a crash the built-in checks proved (libs/core's certainCrash)."""
+    return {
+        "kind": "certain-crash",
+        "source": {"type": "checks"},
+        "exception": crash["exception"],
+        "line": crash.get("line"),
+        "explanation": crash.get("message", ""),
+        "variables": list(crash.get("variables") or []),
+        "checkerRanFirst": True,
+    }
+
+
+def nothing_certain_verdict() -> Dict[str, Any]:
+    """The checks ran alone and proved nothing (libs/core's nothingCertain): not a "no crash"."""
+    return {
+        "kind": "nothing-certain",
+        "source": {"type": "checks"},
+        "exception": None,
+        "line": None,
+        "explanation": NOTHING_CERTAIN_EXPLANATION,
+        "variables": [],
+        "checkerRanFirst": True,
+    }
+
+
+def checks_detail(checks: Dict[str, Any]) -> str:
+    """What the checks step says when it ends: the same words as apps/jlab's step detail."""
+    ms = "%.1f ms" % checks.get("elapsedMs", 0.0)
+    crash = checks.get("crash")
+    if crash:
+        return "found a certain %s (%s)" % (crash["exception"], ms)
+    stop = checks.get("stoppedAt")
+    if not stop:
+        return "nothing certain; read the whole cell (%s)" % ms
+    where = "" if stop.get("line") is None else " at line %d" % stop["line"]
+    return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
 
 
 def stale_text(reason: Optional[str]) -> Optional[str]:

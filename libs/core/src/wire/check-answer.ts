@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * The answer to "will this cell crash?" as every non-visual host returns it: the `crane-llm check
+ * --json` report, the MCP tool `check_cell` and the JupyterLab command `crane-llm:check`. One
+ * schema, so an agent or a script reads the same fields whichever door it came through.
+ */
+export const VerdictJson = z
+  .object({
+    kind: z.enum(['certain-crash', 'predicted-crash', 'no-crash', 'unreadable', 'nothing-certain']),
+    source: z.union([
+      z.object({ type: z.literal('checks') }).strict(),
+      z.object({ type: z.literal('llm'), model: z.string() }).strict()
+    ]),
+    exception: z.string().nullable().describe('Exception type name for a crash, e.g. "KeyError".'),
+    line: z.number().int().nullable().describe('1-based line in the target cell.'),
+    explanation: z.string(),
+    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.'),
+    checkerRanFirst: z.boolean().describe('For a model verdict: the built-in checker ran first and found nothing certain.')
+  })
+  .strict();
+
+export const OriginEntryJson = z
+  .object({
+    variable: z.string(),
+    kind: z.enum(['assigned', 'modified', 'maybe', 'deleted', 'raised-before', 'conditional', 'not-run', 'edited']),
+    cellId: z.string().nullable(),
+    executionCount: z.number().int().nullable(),
+    index: z.number().int().nullable().describe('0-based position of the cell in the notebook, when known.'),
+    line: z.number().int().nullable(),
+    recorded: z.boolean(),
+    edited: z.boolean(),
+    note: z.string(),
+    sentence: z.string()
+  })
+  .strict();
+
+export const AnswerProblem = z
+  .object({
+    kind: z.string().describe('A stable word for the problem: "no-session", "busy", "not-installed", "settings", ...'),
+    message: z.string().describe('A sentence for a person (or an agent) to act on.')
+  })
+  .strict();
+
+export const CheckAnswer = z
+  .object({
+    notebook: z.string().nullable(),
+    cellId: z.string().nullable(),
+    cellIndex: z.number().int().nullable().describe('0-based position of the target among all the notebook cells.'),
+    verdict: VerdictJson.nullable().describe('Null when the check could not be made: see problem.'),
+    origin: z.array(OriginEntryJson).describe('For a crash: the cells that gave the involved variables their state.'),
+    problem: AnswerProblem.nullable()
+  })
+  .loose()
+  .describe('Hosts may add fields of their own (the CLI adds its exit code, prompt and raw response).');
+export type CheckAnswer = z.infer<typeof CheckAnswer>;

@@ -1,0 +1,238 @@
+"""Whether an object is what it claims to be: the real builtin, the library's own function, a class
+nobody patched, a class whose attribute lookups run no user code.
+
+A rule models a library behaviour only when the code the cell would reach is the library's own.
+A function is the library's own when its code was compiled from a file inside the library's
+installed package (a user's lambda, or a `functools.wraps` wrapper, carries the user's file); a
+class is unpatched when every function, property and method its library classes hold is the
+library's own. Everything here reads type dictionaries directly: no attribute lookup a user's
+class or metaclass could intercept.
+"""
+
+from __future__ import annotations
+
+import abc
+import builtins as _builtins
+import functools
+import os
+import sys
+import types
+from typing import Any, Dict, Optional, Tuple
+
+_HEAPTYPE = 1 << 9
+_MRO = type.__dict__["__mro__"]
+_TYPE_DICT = type.__dict__["__dict__"]
+_TYPE_NAME = type.__dict__["__name__"]
+_TYPE_MODULE = type.__dict__["__module__"]
+_TYPE_FLAGS = type.__dict__["__flags__"]
+_BUILTIN_SELF = types.BuiltinFunctionType.__dict__["__self__"]
+_BUILTIN_NAME = types.BuiltinFunctionType.__dict__["__name__"]
+_ABC_DATA = type(abc.ABC.__dict__.get("_abc_impl"))
+_C_CALLABLES = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType,
+                types.GetSetDescriptorType, types.MemberDescriptorType, types.ClassMethodDescriptorType,
+                types.MethodWrapperType)
+_COMPILED_FUNCTIONS = ("cython_function_or_method", "fused_cython_function")
+_DATA = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset, dict, set, list)
+
+
+def plain_class(cls: Any) -> bool:
+    """A class whose own attribute lookups (`cls.x`, hashing, comparing it) run no user code: its
+    metaclass is `type` or `abc.ABCMeta` exactly."""
+    t = type(cls)
+    return t is type or t is abc.ABCMeta
+
+
+def mro(cls: Any) -> Tuple[type, ...]:
+    try:
+        return _MRO.__get__(cls)
+    except Exception:
+        return ()
+
+
+def class_dict(cls: Any) -> Dict[str, Any]:
+    try:
+        return _TYPE_DICT.__get__(cls)
+    except Exception:
+        return {}
+
+
+def class_name(cls: Any) -> str:
+    try:
+        return _TYPE_NAME.__get__(cls)
+    except Exception:
+        return "?"
+
+
+def class_module(cls: Any) -> str:
+    try:
+        m = _TYPE_MODULE.__get__(cls)
+    except Exception:
+        return ""
+    return m if type(m) is str else ""
+
+
+def is_static_type(cls: Any) -> bool:
+    """A type defined in C (not created by a class statement): nobody can assign to its attributes."""
+    try:
+        return not (_TYPE_FLAGS.__get__(cls) & _HEAPTYPE)
+    except Exception:
+        return False
+
+
+def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
+    """`attr` as the class's MRO holds it (no descriptor run, no metaclass consulted)."""
+    for klass in mro(cls):
+        d = class_dict(klass)
+        if attr in d:
+            return d[attr]
+    return default
+
+
+def is_subclass(cls: Any, base: type) -> bool:
+    return base in mro(cls)
+
+
+def real_builtin_name(obj: Any) -> str:
+    """The builtin `obj` genuinely is ('len', 'int', ...), or '' for anything else, whatever name it
+    is stored under or calls itself."""
+    t = type(obj)
+    if t is types.BuiltinFunctionType:
+        try:
+            if _BUILTIN_SELF.__get__(obj) is _builtins:
+                return _BUILTIN_NAME.__get__(obj)
+        except Exception:
+            return ""
+        return ""
+    if (t is type or t is abc.ABCMeta) and is_static_type(obj) and class_module(obj) == "builtins":
+        name = class_name(obj)
+        return name if _builtins.__dict__.get(name) is obj or name in _ORIGINAL_BUILTIN_TYPES else ""
+    return ""
+
+
+# Builtin types by identity, from before any notebook could replace a builtin name.
+_ORIGINAL_BUILTIN_TYPES = {class_name(v): v for v in _builtins.__dict__.values()
+                           if type(v) is type and is_static_type(v) and class_module(v) == "builtins"}
+
+
+# ---- library provenance ------------------------------------------------------------------------
+
+_ROOTS: Dict[str, Optional[str]] = {}
+_FILE_OWNER: Dict[Tuple[str, str], bool] = {}
+
+
+def _root(package: str) -> Optional[str]:
+    """The installed directory of a loaded top-level package (never imports one)."""
+    if package not in _ROOTS:
+        mod = sys.modules.get(package)
+        path = mod.__dict__.get("__file__") if type(mod) is types.ModuleType else None
+        _ROOTS[package] = os.path.dirname(os.path.realpath(path)) + os.sep if type(path) is str else None
+    return _ROOTS[package]
+
+
+def _file_in(filename: Any, package: str) -> bool:
+    if type(filename) is not str:
+        return False
+    key = (filename, package)
+    found = _FILE_OWNER.get(key)
+    if found is None:
+        root = _root(package)
+        found = root is not None and os.path.realpath(filename).startswith(root)
+        _FILE_OWNER[key] = found
+    return found
+
+
+def own(value: Any, package: str, depth: int = 0) -> bool:
+    """Whether `value`, found in a class or module of `package`, is that library's own code."""
+    if depth > 4:
+        return False
+    t = type(value)
+    if t is types.FunctionType:
+        return _file_in(value.__code__.co_filename, package)
+    if t is staticmethod or t is classmethod:
+        return own(value.__func__, package, depth + 1)
+    if t is property:
+        return all(f is None or own(f, package, depth + 1) for f in (value.fget, value.fset, value.fdel))
+    if t is functools.cached_property:
+        return own(value.func, package, depth + 1)
+    if t in _DATA or t in _C_CALLABLES or class_name(t) in _COMPILED_FUNCTIONS:
+        return True  # data, or compiled code (which a notebook cannot write)
+    if t is types.ModuleType or t is _ABC_DATA:
+        return True
+    if t is type or t is abc.ABCMeta:
+        return True  # a class as an attribute: what it does is judged where it is used
+    return own_type(t, package, depth + 1)
+
+
+def own_type(cls: Any, package: str, depth: int = 0) -> bool:
+    """A class of `package` (or C) whose every function, property and method is the library's own."""
+    if not plain_class(cls):
+        return False
+    for klass in mro(cls):
+        if klass is object or is_static_type(klass):
+            continue
+        mod = class_module(klass)
+        top = mod.split(".", 1)[0]
+        if top != package and top not in _TRUSTED_BASES:
+            return False
+        pkg = top if top != package else package
+        for v in class_dict(klass).values():
+            if not own(v, pkg, depth + 1):
+                return False
+    return True
+
+
+# Standard-library modules library classes inherit from (their own functions live there).
+_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib"}
+
+
+class Audit:
+    """One check's memo of class audits (a class may be patched between two checks, never during one)."""
+
+    def __init__(self):
+        self.classes: Dict[int, Tuple[Any, bool]] = {}
+
+    def pristine(self, cls: Any, package: str) -> bool:
+        hit = self.classes.get(id(cls))
+        if hit is not None and hit[0] is cls:
+            return hit[1]
+        ok = own_type(cls, package)
+        self.classes[id(cls)] = (cls, ok)
+        return ok
+
+
+_current = [Audit()]
+
+
+def audit() -> Audit:
+    return _current[0]
+
+
+def new_audit() -> None:
+    """Start a check: classes are audited afresh."""
+    _current[0] = Audit()
+
+
+def own_module_function(module_name: str, name: str, fn: Any, package: str) -> bool:
+    """`fn` is what `module_name.name` holds and is the library's own code (for NumPy's C-level
+    dispatchers: their Python implementation is)."""
+    mod = sys.modules.get(module_name)
+    if type(mod) is not types.ModuleType or mod.__dict__.get(name) is not fn:
+        return False
+    t = type(fn)
+    if t is types.FunctionType:
+        return own(fn, package)
+    if t is types.BuiltinFunctionType or (is_static_type(t) and class_module(t).split(".", 1)[0] == package):
+        impl = lookup_static(t, "_implementation", None)
+        if impl is not None:
+            try:
+                inner = getattr(fn, "_implementation")  # a C getter on a C type
+            except Exception:
+                return False
+            return type(inner) is not types.FunctionType or own(inner, package)
+        return True
+    return False
+
+
+__all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",
+           "is_subclass", "real_builtin_name", "own", "own_type", "Audit", "audit", "new_audit",
+           "own_module_function"]

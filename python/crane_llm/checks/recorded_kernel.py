@@ -1,0 +1,213 @@
+"""What the executed cells of a replay say about the kernel they left behind, read statically.
+
+The replay adapter answers from recorded facts, which list only the variables a recorder found
+relevant. The executed cells themselves add what the facts cannot:
+
+- `names`: every name some executed cell may bind, in any scope, whatever the control flow;
+- `dynamic`: why names may exist that no cell shows binding (a star import, `exec`, a magic,
+  writes through `globals()` / `builtins` / `user_ns` / `sys.modules`, a module of the user's own),
+  or None. Only when it is None is a name outside `names` certainly undefined;
+- `modules`: the modules a top-level import statement loaded (with their parents), so importing
+  them again cannot fail;
+- `aliases`: names whose only binding anywhere is one top-level import (`import numpy as np`,
+  `from sklearn.linear_model import LogisticRegression`), so the name is that module or object.
+
+Nothing is executed; the cells are parsed as the kernel would (IPython syntax included).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+from ..kernel.source import python_source
+from .bound_names import names_bound
+
+# Identifiers through which code can bind a global name without an assignment the parser sees.
+_DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
+                  "__main__", "__import__", "importlib", "runpy", "setattr", "__dict__"}
+_DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "ex", "ev", "safe_execfile",
+                  "modules", "magic", "__dict__"}
+# Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
+_INERT_MAGICS = {"matplotlib", "config", "pip", "conda"}
+# Modules that put names into the user's namespace when imported.
+_INJECTING_MODULES = {"pyforest", "pylab", "IPython"}
+# Well-known libraries a notebook imports; any other module not in the standard library may be
+# the user's own file, which can write into `__main__` when imported.
+_KNOWN_LIBRARIES = frozenset("""
+numpy pandas sklearn scipy matplotlib seaborn plotly statsmodels torch torchvision torchaudio
+torchtext tensorflow keras tensorflow_hub tensorflow_datasets xgboost lightgbm catboost optuna
+transformers datasets tokenizers nltk spacy gensim cv2 PIL skimage imblearn sentencepiece
+missingno tqdm joblib wordcloud yellowbrick shap lime mlxtend category_encoders tabulate
+kagglehub kaggle_datasets geopandas folium bokeh holoviews hvplot altair networkx sympy
+requests bs4 lxml h5py pyarrow polars dask numba timm albumentations keras_tuner kerastuner
+pytorch_lightning lightning einops accelerate evaluate peft sentence_transformers librosa
+soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch
+""".split())
+
+
+_MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar") if hasattr(ast, n))  # 3.10+
+_MATCH_MAPPING = tuple(getattr(ast, n) for n in ("MatchMapping",) if hasattr(ast, n))
+
+
+class RecordedKernel:
+    def __init__(self, names: Set[str], dynamic: Optional[str], modules: Set[str],
+                 aliases: Dict[str, Tuple[str, Optional[str]]], from_imports: Set[Tuple[str, str]]):
+        self.names = names
+        self.dynamic = dynamic
+        self.modules = modules
+        self.aliases = aliases  # name -> (module, None) for `import`, (module, attr) for `from ... import`
+        self.from_imports = from_imports
+
+
+def read_executed(cells: Iterable[str]) -> RecordedKernel:
+    names: Set[str] = set()
+    dynamic: Optional[str] = None
+    modules: Set[str] = set()
+    from_imports: Set[Tuple[str, str]] = set()
+    imports: Dict[str, Set[Tuple[str, Optional[str]]]] = {}
+    other: Set[str] = set()
+    stores: List[Tuple[str, bool]] = []
+    for index, cell in enumerate(cells):
+        names |= names_bound(cell)
+        try:
+            tree = ast.parse(python_source(cell))
+        except Exception:
+            dynamic = dynamic or f"executed cell {index + 1} does not parse"
+            other |= names_bound(cell)
+            continue
+        why = _dynamic_reason(tree)
+        if why and dynamic is None:
+            dynamic = f"executed cell {index + 1} has {why}"
+        top_level = {id(stmt) for stmt in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                if id(node) in top_level and not (isinstance(node, ast.ImportFrom) and node.level):
+                    _record_import(node, modules, imports, from_imports)
+                else:
+                    for alias in node.names:
+                        other.add(alias.asname or alias.name.split(".")[0])
+        other |= _non_import_bindings(tree)
+        stores.extend(_attribute_store_roots(tree))
+    # A cell that assigns to an attribute (`np.mean = ...`, `LogisticRegression.fit = ...`) may have
+    # patched what any import yields: then no name is taken for the installed library's object.
+    imported = set(imports)
+    patched = any(root in imported or risky for root, risky in stores)
+    aliases = {} if patched else {name: next(iter(targets)) for name, targets in imports.items()
+                                  if len(targets) == 1 and name not in other}
+    return RecordedKernel(names, dynamic, modules, aliases, from_imports)
+
+
+def _record_import(node, modules: Set[str], imports, from_imports) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            _add_module(alias.name, modules)
+            if alias.asname:
+                imports.setdefault(alias.asname, set()).add((alias.name, None))
+            else:
+                top = alias.name.split(".")[0]
+                imports.setdefault(top, set()).add((top, None))
+        return
+    module = node.module or ""
+    _add_module(module, modules)
+    for alias in node.names:
+        if alias.name == "*":
+            continue
+        from_imports.add((module, alias.name))
+        imports.setdefault(alias.asname or alias.name, set()).add((module, alias.name))
+
+
+def _add_module(dotted: str, modules: Set[str]) -> None:
+    parts = dotted.split(".")
+    for i in range(1, len(parts) + 1):
+        modules.add(".".join(parts[:i]))
+
+
+def _non_import_bindings(tree: ast.AST) -> Set[str]:
+    out: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, _MATCH_CAPTURES) and getattr(node, "name", None):
+            out.add(node.name)
+        elif isinstance(node, _MATCH_MAPPING) and getattr(node, "rest", None):
+            out.add(node.rest)
+    return out
+
+
+def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
+    """(root name, risky) of every `a.b... = v` / `del a.b`: risky when the root may hold a module or
+    a library class without an import naming it (a function parameter, or a name assigned from a
+    bare name or attribute chain such as `m = np.random`)."""
+    params: Set[str] = set()
+    chained: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = node.args
+            for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+                if arg.arg != "self":
+                    params.add(arg.arg)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and isinstance(
+                getattr(node, "value", None), (ast.Name, ast.Attribute)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            chained.update(t.id for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            chained.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            chained.update(n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name))
+    out: List[Tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = node.value
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            name = root.id if isinstance(root, ast.Name) else ""
+            out.append((name, not name or name in params or name in chained))
+    return out
+
+
+def _dynamic_reason(tree: ast.AST) -> Optional[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return "a star import"
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for top in _imported_tops(node):
+                if top in _INJECTING_MODULES:
+                    return f"an import of `{top}`"
+                if top not in _KNOWN_LIBRARIES and top not in _stdlib():
+                    return f"an import of `{top}`, which may be a module of your own"
+        if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
+            return f"`{node.id}`"
+        if isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
+            return f"`.{node.attr}`"
+        if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS:
+            return f"the magic `%{_magic_name(node)}`"
+    return None
+
+
+def _imported_tops(node) -> List[str]:
+    if isinstance(node, ast.Import):
+        return [a.name.split(".")[0] for a in node.names]
+    return [(node.module or "").split(".")[0]] if not node.level else ["."]
+
+
+def _magic_name(call: ast.Call) -> Optional[str]:
+    """`get_ipython().run_line_magic('name', ...)`, what IPython turns `%name` into."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in ("run_line_magic", "run_cell_magic", "magic"):
+        first = call.args[0] if call.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value.split()[0] if first.value.split() else ""
+        return "?"
+    return None
+
+
+def _stdlib() -> FrozenSet[str]:
+    return frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}

@@ -1,0 +1,317 @@
+"""The cell as the shell will compile it: IPython's input transformers, its one-line prefilter
+(automagic, autocall, macros) and the compile flags earlier cells set (`from __future__ ...`).
+
+`prepare(source, shell)` returns a `Prepared`: the Python source the kernel will compile, the
+compile flags it will use, and `rewritten` (a reason) when the shell may rewrite the cell in a way
+the checker cannot follow, in which case the checker claims nothing about the cell.
+
+Nothing here runs user code: IPython's static transformer is run only when it is IPython's own,
+with its own transforms; the prefilter is not run but mirrored (it looks objects up in a way that
+may reach a user's `__class__`), and every doubt answers "may rewrite".
+"""
+
+from __future__ import annotations
+
+import __future__
+import sys
+from functools import lru_cache
+from typing import Any, FrozenSet, Optional, Tuple
+
+# The flags `from __future__ import ...` can set, which the shell keeps for later cells.
+FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
+ANNOTATIONS_FLAG = __future__.annotations.compiler_flag
+
+# Prefilter checkers in IPython's default order, with their default priorities.
+_DEFAULT_CHECKERS = (("EmacsChecker", 100), ("MacroChecker", 250), ("IPyAutocallChecker", 300),
+                     ("AssignmentChecker", 600), ("AutoMagicChecker", 700), ("PythonOpsChecker", 900),
+                     ("AutocallChecker", 1000))
+_DEFAULT_HANDLERS = frozenset({"normal", "macro", "magic", "auto", "emacs"})
+
+
+class Prepared:
+    """What the shell will compile: `code` (Python), `flags` (compile flags), `rewritten` (a reason
+    the checker must not judge the cell, or None), `flags_known` (False for recorded facts)."""
+
+    def __init__(self, code: str, flags: int = 0, rewritten: Optional[str] = None, flags_known: bool = True,
+                 tree: Any = None):
+        self.code = code
+        self.tree = tree if not flags else None  # the AST, when it was parsed with these same flags
+        self.flags = flags
+        self.rewritten = rewritten
+        self.flags_known = flags_known
+
+    @property
+    def annotations_deferred(self) -> Optional[bool]:
+        """True when annotations are never evaluated (the future import, or Python 3.14's lazy
+        annotations); None when the flags are not known."""
+        if sys.version_info >= (3, 14) or self.flags & ANNOTATIONS_FLAG:
+            return True
+        return False if self.flags_known else None
+
+
+def _mro(cls: type) -> Tuple[type, ...]:
+    """A class's MRO read without any attribute lookup a metaclass could intercept."""
+    try:
+        return type.__dict__["__mro__"].__get__(cls)
+    except Exception:
+        return ()
+
+
+def _is_ipython_own_manager(manager: Any) -> bool:
+    """Whether the shell's static transformer is IPython's own, with exactly its default transforms."""
+    try:
+        from IPython.core import inputtransformer2 as it2
+    except ImportError:
+        return False
+    if type(manager) is not it2.TransformerManager:
+        return False
+    fresh = it2.TransformerManager()
+    for name in ("cleanup_transforms", "line_transforms", "token_transformers"):
+        mine = manager.__dict__.get(name)
+        theirs = fresh.__dict__[name]
+        if type(mine) is not list or len(mine) != len(theirs):
+            return False
+        for a, b in zip(mine, theirs):
+            if a is b:
+                continue
+            if type(a) is it2.PromptStripper and type(b) is it2.PromptStripper:
+                if {k: getattr(v, "pattern", v) for k, v in a.__dict__.items()} == \
+                        {k: getattr(v, "pattern", v) for k, v in b.__dict__.items()}:
+                    continue
+            return False
+    return True
+
+
+def static_transform(cell: str) -> Tuple[str, Any]:
+    """IPython's static input transformations (`%magic`, `!cmd`, `x?`, prompts), or the cell itself
+    when IPython is not installed; with the cell's AST when that came for free (else None).
+    Raises what IPython raises (SyntaxError for broken magics)."""
+    tree = _untouched(cell)
+    if tree is not None:
+        return cell, tree
+    return _transform(cell), None
+
+
+@lru_cache(maxsize=256)
+def _transform(cell: str) -> str:
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:
+        return cell
+    return TransformerManager().transform_cell(cell)
+
+
+def _untouched(cell: str) -> Any:
+    """A fast, exact shortcut: on a cell that is already valid Python the transformer can only
+    drop leading blank lines, a leading indent, and prompts it sees on the first two lines; a cell
+    with none of those comes back as it is (the transformer is slower than the parser). Returns
+    the cell's AST (parsed without future flags) when the shortcut applies, else None."""
+    try:
+        from IPython.core import inputtransformer2 as it2
+    except ImportError:
+        return None
+    if not cell or cell[0] in " \t\r\n\f\v":
+        return None
+    first_two = cell.split("\n", 2)[:2]
+    for stripper in (it2.classic_prompt, it2.ipython_prompt):
+        for line in first_two:
+            if stripper.initial_re.match(line) or stripper.prompt_re.match(line):
+                return None
+    try:
+        return compile(cell, "<cell>", "exec", flags=_AST_ONLY, dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+        return None
+
+
+_AST_ONLY = 0x400  # ast.PyCF_ONLY_AST
+
+
+def _shell_dict(shell: Any, name: str) -> Any:
+    try:
+        d = object.__getattribute__(shell, "__dict__")
+    except Exception:
+        return None
+    return d.get(name)
+
+
+def _trait(shell: Any, name: str) -> Any:
+    """A traitlet's current value, read from the HasTraits storage (no observers, no user code)."""
+    values = _shell_dict(shell, "_trait_values")
+    if type(values) is dict and name in values:
+        return values[name]
+    try:  # a default not computed yet: the trait's own descriptor computes it
+        return getattr(shell, name)
+    except Exception:
+        return None
+
+
+def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
+    """None when the shell transforms cells exactly as a default IPython shell does, else why not."""
+    manager = _trait(shell, "input_transformer_manager")
+    if manager is None or not _is_ipython_own_manager(manager):
+        return "the shell has its own input transformers"
+    for name in ("input_transformers_post", "ast_transformers"):
+        hooks = _trait(shell, name)
+        if hooks is None:
+            hooks = _shell_dict(shell, name)
+        if type(hooks) is not list or hooks:
+            return "the shell has its own input transformers"
+    try:
+        from IPython.core.interactiveshell import InteractiveShell
+    except ImportError:
+        return "IPython is not importable"
+    cls = type(shell)
+    if InteractiveShell not in _mro(cls):
+        return "the shell is not IPython's"
+    for attr in ("transform_cell", "run_cell", "run_cell_async", "transform_ast", "run_ast_nodes"):
+        own = InteractiveShell.__dict__.get(attr)
+        for klass in _mro(cls):
+            if attr in klass.__dict__:
+                found = klass.__dict__[attr]
+                if found is not own and not (klass.__module__ or "").startswith(("ipykernel.", "IPython.")):
+                    return "the shell's cell handling was replaced"
+                break
+    return None
+
+
+def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: FrozenSet[str],
+                        automagic: bool, autocall: int) -> Optional[str]:
+    """Mirror of IPython's prefilter checkers for a one-line cell: why the shell may rewrite the
+    line, or None when it certainly runs it unchanged."""
+    try:
+        from IPython.core.splitinput import LineInfo
+    except ImportError:
+        return None
+    if not line.strip():
+        return None
+    info = LineInfo(line, False)
+    ifun = info.ifun
+    if line.endswith("# PYTHON-MODE"):
+        return "IPython's emacs mode may rewrite this line"
+    if ifun and type(namespace) is dict and ifun in namespace:
+        obj = namespace[ifun]
+        names = {getattr(k, "__name__", "") for k in _mro(type(obj))}
+        if names & {"Macro", "IPyAutocall"}:
+            return f"IPython calls `{ifun}` automatically (a macro or an autocall object)"
+    if info.the_rest and info.the_rest[0] in "=,":
+        return None  # an assignment: IPython leaves it to Python
+    if automagic and ifun.split(".", 1)[0] in magic_names:
+        return f"IPython runs this line as the magic `%{ifun.split('.', 1)[0]}` (automagic)"
+    if autocall and ifun:
+        if info.the_rest and info.the_rest[0] in "!=()<>,+*/%^&|":
+            return None
+        return f"IPython's %autocall may turn this line into a call of `{ifun}`"
+    return None
+
+
+def _line_magic_names(shell: Any) -> Optional[FrozenSet[str]]:
+    mm = _trait(shell, "magics_manager")
+    if mm is None:
+        return None
+    magics = _trait(mm, "magics")
+    if type(magics) is not dict or type(magics.get("line")) is not dict:
+        return None
+    return frozenset(k for k in magics["line"] if type(k) is str)
+
+
+@lru_cache(maxsize=1)
+def default_line_magic_names() -> FrozenSet[str]:
+    """The line magics and aliases a default IPython kernel has (for recorded facts, where the
+    recording shell is gone): IPython's own magic classes and default aliases."""
+    names = set()
+    try:
+        from IPython.core import magics as core_magics
+        from IPython.core.alias import default_aliases
+        from IPython.core.magic import Magics
+    except ImportError:
+        return frozenset()
+    for obj in core_magics.__dict__.values():
+        if isinstance(obj, type) and issubclass(obj, Magics):
+            table = obj.__dict__.get("magics")
+            if isinstance(table, dict):
+                names.update(table.get("line", {}))
+    names.update(alias[0] for alias in default_aliases())
+    # Magics ipykernel and matplotlib add at kernel start.
+    names.update({"matplotlib", "pylab", "gui", "connect_info", "qtconsole", "clear", "less", "more", "man",
+                  "edit", "autosave", "config", "cd"})
+    return frozenset(names)
+
+
+def prepare_live(source: str, shell: Any, namespace: Any) -> Prepared:
+    """The cell as `shell` will compile it. Raises SyntaxError as IPython's transformer does."""
+    if shell is None:
+        code, tree = static_transform(source)
+        return Prepared(code, tree=tree)
+    reason = _shell_hooks_unchanged(shell)
+    compiler = _trait(shell, "compile") or _shell_dict(shell, "compile")
+    flags = getattr(compiler, "__dict__", {}).get("flags") if compiler is not None else None
+    if type(flags) is not int:
+        return Prepared(source, 0, reason or "the shell's compile flags are unknown")
+    flags &= FUTURE_FLAGS
+    if reason:
+        return Prepared(source, flags, reason)
+    code, tree = static_transform(source)
+    if len(code.splitlines()) == 1:
+        pm = _trait(shell, "prefilter_manager")
+        why = _prefilter_state_unchanged(pm)
+        if why:
+            return Prepared(code, flags, why)
+        magic_names = _line_magic_names(shell)
+        automagic, autocall = _trait(shell, "automagic"), _trait(shell, "autocall")
+        if magic_names is None or type(automagic) is not bool or type(autocall) is not int:
+            return Prepared(code, flags, "the shell's automagic settings are unknown")
+        why = _prefilter_rewrites(code.rstrip("\n"), shell, namespace, magic_names, automagic, autocall)
+        return Prepared(code, flags, why, tree=tree)
+    return Prepared(code, flags, tree=tree)
+
+
+def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
+    try:
+        from IPython.core import prefilter
+    except ImportError:
+        return "IPython's prefilter is unknown"
+    if type(pm) is not prefilter.PrefilterManager:
+        return "the shell has its own prefilter"
+    d = pm.__dict__
+    checkers, transformers, handlers = d.get("_checkers"), d.get("_transformers"), d.get("_handlers")
+    if type(checkers) is not list or type(transformers) is not list or type(handlers) is not dict:
+        return "the shell has its own prefilter"
+    if transformers or len(checkers) != len(_DEFAULT_CHECKERS) or set(handlers) != _DEFAULT_HANDLERS:
+        return "the shell has its own prefilter"
+    for checker, (name, priority) in zip(checkers, _DEFAULT_CHECKERS):
+        cls = prefilter.__dict__.get(name)
+        if type(checker) is not cls or _trait(checker, "priority") != priority:
+            return "the shell has its own prefilter"
+        enabled = _trait(checker, "enabled")
+        if enabled is not (name != "EmacsChecker"):
+            return "the shell's prefilter settings differ from IPython's defaults"
+    for hname, handler in handlers.items():
+        if (type(handler).__module__ or "") != prefilter.__name__:
+            return "the shell has its own prefilter"
+    return None
+
+
+def prepare_recorded(source: str, bound: Any) -> Prepared:
+    """The cell as a default IPython kernel compiles it, for recorded facts: the kernel's compile
+    flags are unknown, and a one-line cell is judged only when no prefilter rule can apply.
+    `bound(name)` says whether a name is known to exist (then automagic does not apply)."""
+    code, tree = static_transform(source)
+    rewritten = None
+    if len(code.splitlines()) == 1:
+        line = code.rstrip("\n")
+        try:
+            from IPython.core.splitinput import LineInfo
+            info = LineInfo(line, False)
+            head = info.ifun.split(".", 1)[0]
+            if head and not (info.the_rest and info.the_rest[0] in "=,") and not bound(head):
+                if head in default_line_magic_names():
+                    rewritten = f"IPython runs this line as the magic `%{head}` (automagic)"
+        except ImportError:
+            pass
+    return Prepared(code, 0, rewritten, flags_known=False, tree=tree)
+
+
+__all__ = ["Prepared", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
+           "default_line_magic_names"]

@@ -1,0 +1,123 @@
+"""Where settings are read from: the environment, a `.env` file, ~/.crane_llm/config.json, and the
+Kaggle and Colab notebook secrets. Reading never raises: a file that cannot be read becomes a
+warning naming it, and its settings are simply not found.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+
+# name -> (value, source, label): one variable as found in the environment or a .env file.
+Found = Dict[str, Tuple[str, str, str]]
+
+
+def config_path(home: Optional[Path] = None) -> Path:
+    return (home or Path.home()) / ".crane_llm" / "config.json"
+
+
+class ConfigUnreadable(Exception):
+    """config.json exists but its settings cannot be used; the message says why, naming the file."""
+
+
+def read_config(path: Path) -> Dict[str, Any]:
+    """The settings in config.json: {} when there is no file; ConfigUnreadable when it is unusable."""
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise ConfigUnreadable(
+            "%s is a file, but CRANE-LLM keeps its settings in a folder of that name; move the file "
+            "away to use crane_llm.set_api_key." % folder)
+    if not path.exists() and not path.is_symlink():
+        return {}
+    if path.is_dir():
+        raise ConfigUnreadable("%s is a folder, not a file: CRANE-LLM ignores it; remove it to save settings there." % path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ConfigUnreadable("%s could not be read (%s): its settings are ignored." % (path, exc.strerror or exc))
+    except UnicodeDecodeError:
+        raise ConfigUnreadable("%s is not UTF-8 text: its settings are ignored until it is fixed." % path)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ConfigUnreadable("%s is not valid JSON (%s): its settings are ignored until it is fixed." % (path, exc))
+    if not isinstance(data, dict):
+        raise ConfigUnreadable("%s does not hold a JSON object: its settings are ignored until it is fixed." % path)
+    return data
+
+
+def find_dotenv(start: Optional[str] = None) -> Optional[Path]:
+    """The nearest `.env` in `start` (default: the working directory) or any directory above."""
+    here = Path(start or os.getcwd()).resolve()
+    for directory in [here, *here.parents]:
+        candidate = directory / ".env"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def environment(names: Iterable[str], cwd: Optional[str], environ: Optional[Mapping[str, str]],
+                warnings: List[str]) -> Found:
+    """Our variables from the environment; the nearest .env fills only what the environment lacks."""
+    env = os.environ if environ is None else environ
+    found: Found = {}
+    names = list(names)
+    for name in names:
+        if env.get(name):
+            found[name] = (env[name], "env", "environment variable %s" % name)
+    missing = [n for n in names if n not in found]
+    path = find_dotenv(cwd) if missing else None
+    if path is None:
+        return found
+    values = _dotenv_values(path, warnings)
+    for name in missing:
+        if values.get(name):
+            found[name] = (str(values[name]), "dotenv", "%s in %s" % (name, path))
+    return found
+
+
+def _dotenv_values(path: Path, warnings: List[str]) -> Mapping[str, Optional[str]]:
+    from dotenv import dotenv_values  # python-dotenv, only when a .env exists
+
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        warnings.append("%s is not UTF-8 text: CRANE-LLM ignores its variables until it is saved as UTF-8." % path)
+        return {}
+    except OSError as exc:
+        warnings.append("%s could not be read (%s): CRANE-LLM ignores its variables." % (path, exc.strerror or exc))
+        return {}
+    return dotenv_values(path, encoding="utf-8")
+
+
+def _kaggle_secret(name: str) -> Optional[str]:
+    try:
+        from kaggle_secrets import UserSecretsClient  # type: ignore
+    except Exception:
+        return None
+    try:
+        value = UserSecretsClient().get_secret(name)
+    except Exception:  # missing, or not attached to this notebook: simply not found
+        return None
+    return value or None
+
+
+def _colab_secret(name: str) -> Optional[str]:
+    try:
+        from google.colab import userdata  # type: ignore
+    except Exception:
+        return None
+    try:
+        value = userdata.get(name)
+    except Exception:  # SecretNotFoundError, NotebookAccessError, or no Colab session
+        return None
+    return value or None
+
+
+# (source, what it is called for people, reader), in the order they are asked.
+SECRET_STORES: List[Tuple[str, str, Callable[[str], Optional[str]]]] = [
+    ("kaggle", "Kaggle secret", _kaggle_secret),
+    ("colab", "Colab secret", _colab_secret),
+]

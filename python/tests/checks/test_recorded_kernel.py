@@ -1,0 +1,138 @@
+"""Names in the replay: the executed cells say which names can exist, so a name none of them binds
+is a certain NameError, unless some cell can bind names the parser does not see.
+
+Each claim is proven by running the executed cells and the target for real in a fresh namespace;
+each twin runs clean and gets no claim."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+import types
+
+import pytest
+
+from crane_llm.checks import run_checks_on_facts
+from crane_llm.checks.recorded_kernel import read_executed
+
+
+def _run(cells, target):
+    """Run the executed cells, then the target, in one fresh namespace: the exception's name or None.
+    `sys.modules['__main__']` is that namespace while they run; what they add to builtins is removed."""
+    main = types.ModuleType("__main__")
+    ns = main.__dict__
+    saved_main, saved_builtins = sys.modules["__main__"], set(builtins.__dict__)
+    sys.modules["__main__"] = main
+    try:
+        for cell in cells:
+            exec(compile(cell, "<executed>", "exec"), ns)
+        try:
+            exec(compile(target, "<target>", "exec"), ns)
+        except Exception as exc:  # the crash being checked
+            return type(exc).__name__
+        return None
+    finally:
+        sys.modules["__main__"] = saved_main
+        for added in set(builtins.__dict__) - saved_builtins:
+            del builtins.__dict__[added]
+
+
+CLAIMED = [
+    # (executed cells, target): the target raises NameError, and the checker claims it
+    (["import math\nx = 1"], "print(y)"),
+    (["import numpy as np\ntf_idf_matrix = np.ones(2)"], "tf_idf.sum()"),
+    (["def f():\n    local_only = 1\n    return local_only"], "print(local_only_typo)"),
+    ([], "t = torch.zeros(3)"),
+    (["import numpy as np"], "import numpy as np\nr = np.random.randint(0, len(src_images))"),
+    (["from collections import OrderedDict"], "d = OrderedDict\nprint(missing)"),
+]
+
+TWINS = [
+    # the same shapes where an executed cell binds the name: no claim, and the target runs clean
+    (["import math\ny = 1"], "print(y)"),
+    (["import numpy as np\ntf_idf = np.ones(2)"], "tf_idf.sum()"),
+    (["def f():\n    global made\n    made = 1\nf()"], "print(made)"),
+    (["import numpy as torch"], "t = torch.zeros(3)"),
+    (["import numpy as np\nsrc_images = [1, 2]"], "import numpy as np\nr = np.random.randint(0, len(src_images))"),
+    (["for missing in range(2):\n    pass"], "print(missing)"),
+]
+
+DYNAMIC = [
+    # cells that bind a name the parser cannot see: the target runs clean, and nothing is claimed
+    ["globals()['y'] = 1"],
+    ["exec('y = 1')"],
+    ["import builtins\nbuiltins.y = 1"],
+    ["vars()['y'] = 1"],
+    ["import sys\nsys.modules['__main__'].__dict__['y'] = 1"],
+    ["import sys\nsetattr(sys.modules['__main__'], 'y', 1)"],
+    ["from math import *\ny = pi"],
+]
+
+
+@pytest.mark.parametrize("cells,target", CLAIMED)
+def test_a_name_no_executed_cell_binds_is_a_certain_name_error(cells, target):
+    assert _run(cells, target) == "NameError"
+    o = run_checks_on_facts(target, {}, executed=cells)
+    assert o.crash is not None and o.crash.exception == "NameError", o
+
+
+@pytest.mark.parametrize("cells,target", TWINS)
+def test_a_name_some_executed_cell_binds_is_not_claimed(cells, target):
+    assert _run(cells, target) is None
+    assert run_checks_on_facts(target, {}, executed=cells).crash is None
+
+
+@pytest.mark.parametrize("cells", DYNAMIC)
+def test_cells_that_bind_names_dynamically_leave_every_name_unknown(cells):
+    assert _run(cells, "print(y)") is None
+    assert read_executed(cells).dynamic is not None
+    assert run_checks_on_facts("print(y)", {}, executed=cells).crash is None
+
+
+@pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%time y = 1", "import my_helpers",
+                                  "get_ipython().user_ns['y'] = 1", "get_ipython().push({'y': 1})",
+                                  "from my_utils import load", "import pyforest"])
+def test_magics_and_modules_of_ones_own_make_the_names_unknown(cell):
+    assert read_executed([cell]).dynamic is not None
+    assert run_checks_on_facts("print(y)", {}, executed=[cell]).crash is None
+
+
+def test_inert_magics_and_shell_commands_keep_the_names_known():
+    cells = ["%matplotlib inline", "!pip install -q numpy", "%config InlineBackend.figure_format = 'svg'"]
+    assert read_executed(cells).dynamic is None
+    assert run_checks_on_facts("print(y)", {}, executed=cells).crash.exception == "NameError"
+
+
+@pytest.mark.parametrize("name", ["_", "_5", "_i3", "__", "Out", "In", "get_ipython", "display", "aiter",
+                                  "ExceptionGroup", "__name__"])
+def test_names_ipython_or_another_python_may_provide_are_never_claimed(name):
+    assert run_checks_on_facts(f"print({name})", {}, executed=["x = 1"]).crash is None
+
+
+def test_imports_bind_the_installed_module_only_when_nothing_else_binds_the_name():
+    k = read_executed(["import numpy as np\nfrom os import path as osp", "import pandas as pd\npd = 3"])
+    assert k.aliases == {"np": ("numpy", None), "osp": ("os", "path")}
+    assert {"numpy", "os", "pandas"} <= k.modules
+    nested = read_executed(["try:\n    import numpy as np\nexcept ImportError:\n    pass"])
+    assert nested.aliases == {} and "numpy" not in nested.modules  # may not have run
+    patched = read_executed(["import numpy as np\nnp.mean = len"])
+    assert patched.aliases == {}  # the module was patched: its installed functions prove nothing
+    via_param = read_executed(["import numpy as np\ndef patch(m):\n    m.mean = len\npatch(np)"])
+    assert via_param.aliases == {}
+    assert read_executed(["import numpy as np\nclass A:\n    def __init__(self):\n        self.v = 1"]).aliases
+
+
+def test_a_module_the_recorded_kernel_loaded_imports_again_without_being_known():
+    # `somepkg_not_here` is not installed in this process: importing it again still cannot fail,
+    # so the NameError after it is certain; what the module holds stays unknown.
+    cells = ["import somepkg_not_here"]
+    k = read_executed(cells)
+    assert "somepkg_not_here" in k.modules
+    assert k.dynamic is not None  # an unknown module may be the user's own ...
+    known = ["import cv2"]  # ... a well-known library is not
+    o = run_checks_on_facts("import cv2\nimg = cv2.imread(path_missing)", {}, executed=known)
+    assert o.crash is None  # `cv2.imread` is unknown: the reading stops before `path_missing`
+    o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=known)
+    assert o.crash is not None and o.crash.exception == "NameError" and o.crash.line == 2
+    o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=["x = 1"])
+    assert o.crash is None  # never imported before: the import itself may fail
