@@ -44,6 +44,11 @@ A reply is a JSON object; every field is optional:
                     Responses "text.format"), answer 400 naming that parameter WITHOUT consuming
                     this reply; otherwise answer "text" and consume it (a server without
                     structured-output support)
+    "refuse":       a list of request fields, e.g. ["max_completion_tokens", "stream_options"]: a request
+                    carrying one answers 400 naming it WITHOUT consuming this reply (a server that
+                    does not know that parameter)
+    "cut":          true: the answer ends at the output limit (Chat finish_reason "length";
+                    Responses "response.incomplete" with reason "max_output_tokens")
     "preset":       a named error, filling status/error/headers:
                     "unauthorized" (401), "forbidden" (403), "model_not_found" (404),
                     "rate_limited" (429, Retry-After from "retry_after", default 1),
@@ -190,11 +195,21 @@ class _State:
         old.set()
 
     def take(self, body: Any) -> Dict[str, Any]:
-        """The reply for this request; a reject_format reply stays queued for the retry."""
+        """The reply for this request; a reject_format or refuse reply stays queued for the retry."""
         with self.lock:
             reply = self.queue[0] if self.queue else self.default
             if reply.get("reject_format") and _asks_structured_output(body):
                 return {"preset": "reject_format"}
+            refused = [f for f in reply.get("refuse") or [] if isinstance(body, dict) and f in body]
+            if refused:
+                return {
+                    "status": 400,
+                    "error": {
+                        "message": "Unsupported parameter: '%s' is not supported by this server." % refused[0],
+                        "type": "invalid_request_error",
+                        "code": "unsupported_parameter",
+                    },
+                }
             if self.queue:
                 self.queue.pop(0)
             return reply
@@ -337,7 +352,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         self.close_connection = True
-        events = _responses_events(model, text, pieces) if responses else _chat_events(model, pieces)
+        cut = bool(reply.get("cut"))
+        if responses:
+            events = _responses_events(model, text, pieces, cut)
+        else:
+            options = body.get("stream_options") if isinstance(body, dict) else None
+            usage = isinstance(options, dict) and options.get("include_usage") is True
+            events = _chat_events(model, pieces, cut, usage)
         delay = float(reply.get("chunk_delay", 0))
         try:
             for i, event in enumerate(events):
@@ -351,7 +372,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _response_object(model: str, text: str, status: str) -> Dict[str, Any]:
     output = []
-    if status == "completed":
+    if status in ("completed", "incomplete"):
         output = [_message_item(text, "completed")]
     return {
         "id": "resp_fake",
@@ -359,7 +380,7 @@ def _response_object(model: str, text: str, status: str) -> Dict[str, Any]:
         "created_at": int(time.time()),
         "status": status,
         "error": None,
-        "incomplete_details": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if status == "incomplete" else None,
         "instructions": None,
         "model": model,
         "output": output,
@@ -369,7 +390,7 @@ def _response_object(model: str, text: str, status: str) -> Dict[str, Any]:
         "temperature": 1.0,
         "top_p": 1.0,
         "usage": None
-        if status != "completed"
+        if status == "in_progress"
         else {
             "input_tokens": 100,
             "input_tokens_details": {"cached_tokens": 0},
@@ -394,7 +415,7 @@ def _sse(event: Optional[str], data: Any) -> str:
     return "%sdata: %s\n\n" % (head, payload)
 
 
-def _responses_events(model: str, text: str, pieces: List[str]) -> List[str]:
+def _responses_events(model: str, text: str, pieces: List[str], cut: bool = False) -> List[str]:
     """The Responses API's event sequence for one text message, as OpenAI sends it."""
     seq = [0]
 
@@ -417,8 +438,11 @@ def _responses_events(model: str, text: str, pieces: List[str]) -> List[str]:
         ev("response.output_text.done", text=text, logprobs=[], **loc),
         ev("response.content_part.done", part=part_full, **loc),
         ev("response.output_item.done", output_index=0, item=_message_item(text, "completed")),
-        ev("response.completed", response=_response_object(model, text, "completed")),
     ]
+    if cut:
+        out.append(ev("response.incomplete", response=_response_object(model, text, "incomplete")))
+    else:
+        out.append(ev("response.completed", response=_response_object(model, text, "completed")))
     return out
 
 
@@ -433,10 +457,15 @@ def _chat_chunk(model: str, delta: Dict[str, Any], finish: Optional[str]) -> Dic
     }
 
 
-def _chat_events(model: str, pieces: List[str]) -> List[str]:
+def _chat_events(model: str, pieces: List[str], cut: bool = False, usage: bool = False) -> List[str]:
     out = [_sse(None, _chat_chunk(model, {"role": "assistant", "content": ""}, None))]
     out += [_sse(None, _chat_chunk(model, {"content": p}, None)) for p in pieces]
-    out.append(_sse(None, _chat_chunk(model, {}, "stop")))
+    out.append(_sse(None, _chat_chunk(model, {}, "length" if cut else "stop")))
+    if usage:  # as OpenAI sends it with stream_options.include_usage: a last chunk without choices
+        completion = len(pieces)
+        last = dict(_chat_chunk(model, {}, None), choices=[])
+        last["usage"] = {"prompt_tokens": 100, "completion_tokens": completion, "total_tokens": 100 + completion}
+        out.append(_sse(None, last))
     out.append(_sse(None, "[DONE]"))
     return out
 

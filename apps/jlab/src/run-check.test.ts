@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRequest, CheckResult, CheckState, Verdict } from '@crane-llm/core';
-import { NOTHING_CERTAIN_TEXT, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
+import { NOTHING_CERTAIN_TEXT, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
 
 /**
  * The check flow with its effects replaced by plain functions: what it asks for, in which order,
@@ -63,6 +63,30 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
 
 const cell = { id: 'c1', source: "df['b']" };
 
+describe('budgetDetail', () => {
+  it('says what the kernel left out, in the same words as the magic (tests/budget/test_gather_budget.py)', () => {
+    const ranOut = {
+      ...facts(),
+      budget: { seconds: 2, source: 'default (2 s)', ranOut: true, cut: ['runtime information for df, model'], warning: null }
+    };
+    expect(budgetDetail(ranOut)).toBe('; the time budget of 2 s ran out, so the kernel left out runtime information for df, model');
+  });
+  it('is empty within the budget, and for a kernel that sends no budget', () => {
+    expect(budgetDetail({ ...facts(), budget: { seconds: 2, source: 'default (2 s)', ranOut: false, cut: [], warning: null } })).toBe('');
+    expect(budgetDetail(facts())).toBe('');
+  });
+  it('shows the checks step with what was cut', async () => {
+    const h = harness({
+      facts: async () => ({
+        ...facts(),
+        budget: { seconds: 0.5, source: 'the argument', ranOut: true, cut: ['the rest of the built-in checks'], warning: null }
+      })
+    });
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.steps[0].detail).toContain('the time budget of 0.5 s ran out, so the kernel left out the rest of the built-in checks');
+  });
+});
+
 describe('runCheck', () => {
   it('LLM off: only the checks, nothing certain is blue, nothing sent', async () => {
     const h = harness();
@@ -102,6 +126,28 @@ describe('runCheck', () => {
     expect(raws).toEqual(['', '{"crash": ', '{"crash": true}']);
     expect(end).toMatchObject({ phase: 'done', prompt: "PROMPT df['b']", raw: '{"crash": true}' });
     expect(end.verdict).toBe(predicted);
+  });
+
+  it('the model step counts the tokens as they stream, then says how many the provider reported', async () => {
+    const h = harness({
+      answer: async onText => {
+        for (const piece of ['{"crash"', ': ', 'true}']) onText(piece);
+        return { verdict: predicted, raw: '{"crash": true}', problem: null, usage: { completion_tokens: 1234 } };
+      }
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const labels = h.states.map(s => s.steps.find(x => x.id === 'model')?.label).filter(Boolean);
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
+    expect(end.steps.find(x => x.id === 'model')).toMatchObject({ status: 'done', detail: 'answered (1,234 tokens)' });
+  });
+
+  it('an answer cut at the output limit says so in the model step', async () => {
+    const cut: Verdict = { ...predicted, kind: 'unreadable', exception: null, line: null, explanation: 'The answer was cut at the output limit of 8,000 tokens.' };
+    const h = harness({ answer: async onText => (onText('{"cr'), { verdict: cut, raw: '{"cr', problem: null, cutAtLimit: 8000 }) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.verdict?.kind).toBe('unreadable');
+    expect(end.steps.find(x => x.id === 'model')?.detail).toBe('cut at the output limit of 8,000 tokens');
   });
 
   it('runtime info off: the checks are skipped and the model gets the code only', async () => {

@@ -45,6 +45,25 @@ export interface ModelAnswer {
   raw: string;
   /** Why there is no verdict; `cancelled` when the signal stopped it. */
   problem: Problem | null;
+  /** Token counts as the provider reported them, when it did. */
+  usage?: Record<string, unknown> | null;
+  /** The output limit that cut the answer short, else null. */
+  cutAtLimit?: number | null;
+}
+
+/** The model step's label while the answer streams (twin of the magic's answering_label). */
+export function answeringLabel(model: string, host: string, tokens: number): string {
+  return `${model} at ${host} is answering: ${tokens.toLocaleString('en')} tokens so far`;
+}
+
+/** "answered (412 tokens)", or why the answer is not a verdict (twin of the magic's answered_detail). */
+export function answeredDetail(answer: ModelAnswer, verdict: Verdict, pieces: number): string {
+  const usage = answer.usage ?? {};
+  const reported = [usage.output_tokens, usage.completion_tokens].find(n => typeof n === 'number' && n > 0) as number | undefined;
+  const said = `${(reported ?? pieces).toLocaleString('en')} tokens`;
+  if (answer.cutAtLimit) return `cut at the output limit of ${answer.cutAtLimit.toLocaleString('en')} tokens`;
+  if (verdict.kind === 'unreadable') return `answered (${said}), but not with a readable verdict`;
+  return `answered (${said})`;
 }
 
 /**
@@ -85,6 +104,19 @@ export function noKeyMessage(host: string): string {
     '`import crane_llm; crane_llm.set_api_key("sk-...")` (or the CRANE_LLM_API_KEY environment variable), then check again; ' +
     'or turn "Use the LLM" off to run the built-in checks only. The built-in checks already ran and found no certain crash.'
   );
+}
+
+/**
+ * What the kernel's time budget cut, added to the checks step (same words as the magic's steps).
+ * Empty when the budget did not run out and its setting was usable.
+ */
+export function budgetDetail(facts: CheckResult): string {
+  const budget = facts.budget;
+  if (!budget) return '';
+  let text = '';
+  if (budget.ranOut) text += `; the time budget of ${budget.seconds} s ran out, so the kernel left out ${budget.cut.join('; ')}`;
+  if (budget.warning) text += ` (${budget.warning})`;
+  return text;
 }
 
 function checksDetail(facts: CheckResult): string {
@@ -166,8 +198,8 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     if (signal.aborted) return state;
     update(s =>
       facts.checks.ran
-        ? stepEnded(s, 'checks', 'done', checksDetail(facts))
-        : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone')
+        ? stepEnded(s, 'checks', 'done', checksDetail(facts) + budgetDetail(facts))
+        : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone' + budgetDetail(facts))
     );
     if (facts.checks.crash) return await finish(certainCrash(facts.checks.crash), facts);
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
@@ -188,12 +220,20 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     update(s => stepEnded(promptBuilt(s, prompt.text), 'prompt', 'done', prompt.detail));
 
     update(s => stepStarted(s, 'model', `Waiting for ${info.model ?? 'the model'} at ${info.host}`));
+    let pieces = 0; // streamed pieces: one token each from OpenAI and llama.cpp
     const answer = await effects.predict({
       prompt,
       provider: info,
       checkerRanFirst: facts.checks.ran,
-      onText: chunk => update(s => rawReceived(s, chunk)),
-      onRetry: () => update(rawReset),
+      onText: chunk => {
+        pieces += 1;
+        // A chunk arriving after a cancel changes nothing: the check has ended.
+        update(s => (s.phase !== 'running' ? s : stepStarted(rawReceived(s, chunk), 'model', answeringLabel(info.model ?? 'the model', info.host, pieces))));
+      },
+      onRetry: () => {
+        pieces = 0;
+        update(rawReset);
+      },
       signal
     });
     if (signal.aborted) return state;
@@ -205,7 +245,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     }
     if (answer.raw !== state.raw) update(s => rawReceived(rawReset(s), answer.raw));
     const verdict = answer.verdict;
-    update(s => stepEnded(s, 'model', 'done', verdict.kind === 'unreadable' ? 'answered, but not with a readable verdict' : 'answered'));
+    update(s => stepEnded(s, 'model', 'done', answeredDetail(answer, verdict, pieces)));
     return await finish(verdict, facts);
   }
 

@@ -4,4 +4,6 @@ export * from './present';
 export * from './check-state';
 export * from './verdict-view';
 export * from './switches';
+export * from './answer';
+export * from './fix-actions';
 export * from './schedule';

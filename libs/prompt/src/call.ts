@@ -4,16 +4,17 @@
  * In JupyterLab the SDK's baseURL is the server extension's proxy (`<server base>crane-llm/v1`) and
  * `fetch` is built on ServerConnection.makeRequest, so cookies and XSRF are right; the key is
  * added server-side and the SDK only ever holds a placeholder. Streams the text as it arrives,
- * retries once without structured output when a server rejects that parameter, leaves 429 / 5xx
+ * sends an output limit, retries once without each optional parameter a server refuses
+ * (structured output, max_completion_tokens -> max_tokens, usage on the stream), leaves 429 / 5xx
  * retries to the SDK (it honours Retry-After, bounded), and ends every failure as a Problem
  * message, never a thrown error.
  */
 import OpenAI from 'openai';
 import type { Verdict } from '@crane-llm/core';
 import type { BuiltPrompt } from './build';
-import { describeFailure, isFormatRejection, type Failure, type Problem } from './errors';
-import { parseVerdict, toVerdict, type ParsedVerdict } from './parse';
-import { requestBody, type ApiKind, type RequestBody } from './request';
+import { describeFailure, rejectedParameter, type Failure, type Problem } from './errors';
+import { cutVerdict, parseVerdict, toVerdict, type ParsedVerdict } from './parse';
+import { DEFAULT_MAX_OUTPUT_TOKENS, requestBody, type ApiKind, type BodyOptions, type RequestBody } from './request';
 
 export const DEFAULT_TIMEOUT_MS = 300_000; // reasoning models can think for minutes before the first token
 export const DEFAULT_MAX_RETRIES = 3;
@@ -32,6 +33,10 @@ export interface ModelCallOptions {
   /** The provider's host, named in error messages (ServerSettings.providerHost). */
   providerHost: string;
   keyFound?: boolean;
+  /** The configured base_url (null: OpenAI), named when a local server without /v1 answers 404. */
+  configuredBaseUrl?: string | null;
+  /** The answer's limit; null sends none. Default DEFAULT_MAX_OUTPUT_TOKENS. */
+  maxOutputTokens?: number | null;
   fetch?: FetchLike;
   apiKey?: string;
   onText?: (chunk: string) => void;
@@ -53,6 +58,10 @@ export interface ModelCallResult {
   structuredFallback: boolean;
   /** The body of the last request sent. */
   requestBody: RequestBody;
+  /** Token counts as the provider reported them (Responses: input/output_tokens; Chat: prompt/completion_tokens). */
+  usage: Record<string, unknown> | null;
+  /** The output limit that cut the answer short (then the verdict is unreadable), else null. */
+  cutAtLimit: number | null;
 }
 
 /** The parts of the SDK's stream events read here (Responses events, Chat chunks). */
@@ -61,10 +70,22 @@ interface ResponsesEvent {
   delta?: unknown;
   code?: string | null;
   message?: string;
-  response?: { error?: { code?: string | null; message?: string } | null };
+  response?: {
+    error?: { code?: string | null; message?: string } | null;
+    incomplete_details?: { reason?: string } | null;
+    usage?: Record<string, unknown> | null;
+  };
 }
 interface ChatChunk {
-  choices?: { delta?: { content?: string | null } | null }[];
+  choices?: { delta?: { content?: string | null } | null; finish_reason?: string | null }[];
+  usage?: Record<string, unknown> | null;
+}
+
+/** What one streamed answer gave: the text, the usage, and whether the output limit cut it. */
+interface Answer {
+  text: string;
+  usage: Record<string, unknown> | null;
+  cut: boolean;
 }
 
 class StreamFailure extends Error {
@@ -116,8 +137,9 @@ async function streamText(
   body: RequestBody,
   onText: (chunk: string) => void,
   options: { signal: AbortSignal; timeout: number; maxRetries: number }
-): Promise<string> {
+): Promise<Answer> {
   const chunks: string[] = [];
+  const answer: Answer = { text: '', usage: null, cut: false };
   if (apiKind === 'responses') {
     // `never`: the body is ours, built to the golden vectors; the SDK sends it as it is.
     const stream = (await client.responses.create(body as never, options)) as unknown as AsyncIterable<ResponsesEvent>;
@@ -125,6 +147,9 @@ async function streamText(
       if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') {
         chunks.push(event.delta);
         onText(event.delta);
+      } else if (event.type === 'response.completed' || event.type === 'response.incomplete') {
+        answer.usage = event.response?.usage ?? null;
+        answer.cut = event.response?.incomplete_details?.reason === 'max_output_tokens';
       } else if (event.type === 'response.failed' || event.type === 'error') {
         const err = event.response?.error ?? event;
         throw new StreamFailure({ status: null, code: err?.code ?? null, message: err?.message ?? '', transport: null });
@@ -133,16 +158,31 @@ async function streamText(
   } else {
     const stream = (await client.chat.completions.create(body as never, options)) as unknown as AsyncIterable<ChatChunk>;
     for await (const chunk of stream) {
-      const piece = chunk?.choices?.[0]?.delta?.content;
+      const choice = chunk?.choices?.[0];
+      const piece = choice?.delta?.content;
       if (typeof piece === 'string' && piece) {
         chunks.push(piece);
         onText(piece);
       }
+      if (choice?.finish_reason === 'length') answer.cut = true;
+      // With stream_options.include_usage the usage comes in a last chunk without choices.
+      if (chunk?.usage) answer.usage = chunk.usage;
     }
   }
   // The SDK ends a stream quietly when its signal aborts, so a cut-off answer must be caught here.
   if (options.signal.aborted) throw new OpenAI.APIUserAbortError();
-  return chunks.join('');
+  answer.text = chunks.join('');
+  return answer;
+}
+
+/** Adapts the request to a refused optional parameter, once each; false when nothing is left to change. */
+function adapt(shape: Required<BodyOptions>, apiKind: ApiKind, failure: Pick<Failure, 'status' | 'code' | 'message'>): boolean {
+  const refused = rejectedParameter(failure.status, failure.code, failure.message);
+  if (refused === 'format' && shape.structured) shape.structured = false;
+  else if (refused === 'limit' && apiKind === 'chat' && shape.limitField === 'max_completion_tokens') shape.limitField = 'max_tokens';
+  else if (refused === 'stream-usage' && apiKind === 'chat' && shape.streamUsage) shape.streamUsage = false;
+  else return false;
+  return true;
 }
 
 /** One model call for a built prompt. Never throws for a provider problem. */
@@ -158,7 +198,9 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
         message: `No model is set for ${opts.providerHost}. Set one with crane_llm.set_api_key(model="...") or the CRANE_LLM_MODEL variable.`
       },
       structuredFallback: false,
-      requestBody: requestBody(opts.apiKind, opts.prompt, '', true)
+      requestBody: requestBody(opts.apiKind, opts.prompt, '', { maxOutputTokens: opts.maxOutputTokens }),
+      usage: null,
+      cutAtLimit: null
     };
   }
   const model = opts.model;
@@ -183,29 +225,42 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
   const onAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onAbort);
   if (opts.signal?.aborted) controller.abort();
-  let structured = true;
-  let structuredFallback = false;
-  let body = requestBody(opts.apiKind, opts.prompt, model, structured);
+  const shape: Required<BodyOptions> = {
+    structured: true,
+    maxOutputTokens: opts.maxOutputTokens === undefined ? DEFAULT_MAX_OUTPUT_TOKENS : opts.maxOutputTokens,
+    limitField: 'max_completion_tokens',
+    streamUsage: true
+  };
+  let body = requestBody(opts.apiKind, opts.prompt, model, shape);
   const result = (partial: Partial<ModelCallResult>): ModelCallResult => ({
     verdict: null,
     parsed: null,
     raw: '',
     prompt: opts.prompt,
     problem: null,
-    structuredFallback,
+    structuredFallback: !shape.structured,
     requestBody: body,
+    usage: null,
+    cutAtLimit: null,
     ...partial
   });
   try {
     for (;;) {
       try {
-        const raw = await streamText(client, opts.apiKind, body, onText, {
+        const answer = await streamText(client, opts.apiKind, body, onText, {
           signal: controller.signal,
           timeout: timeoutMs,
           maxRetries
         });
-        const parsed = parseVerdict(raw);
-        return result({ raw, parsed, verdict: toVerdict(parsed, model, opts.checkerRanFirst ?? true) });
+        const cutAtLimit = answer.cut ? shape.maxOutputTokens : null;
+        const parsed = cutAtLimit ? cutVerdict(cutAtLimit) : parseVerdict(answer.text);
+        return result({
+          raw: answer.text,
+          parsed,
+          verdict: toVerdict(parsed, model, opts.checkerRanFirst ?? true),
+          usage: answer.usage,
+          cutAtLimit
+        });
       } catch (err) {
         const refusal = jupyterRefusal(err, opts.baseURL);
         if (refusal) return result({ problem: refusal });
@@ -213,10 +268,8 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
         if (failure === 'cancelled') {
           return result({ problem: { kind: 'cancelled', message: 'The check was cancelled.' } });
         }
-        if (structured && isFormatRejection(failure.status, failure.code, failure.message)) {
-          structured = false;
-          structuredFallback = true;
-          body = requestBody(opts.apiKind, opts.prompt, model, structured);
+        if (adapt(shape, opts.apiKind, failure)) {
+          body = requestBody(opts.apiKind, opts.prompt, model, shape);
           continue;
         }
         const problem = describeFailure({
@@ -225,7 +278,8 @@ export async function callModel(opts: ModelCallOptions): Promise<ModelCallResult
           model,
           keyFound: opts.keyFound ?? true,
           retries: maxRetries,
-          timeoutSeconds: timeoutMs / 1000
+          timeoutSeconds: timeoutMs / 1000,
+          baseUrl: opts.configuredBaseUrl ?? null
         });
         return result({ problem });
       }

@@ -32,6 +32,8 @@ export interface Failure {
   keyFound: boolean;
   retries: number;
   timeoutSeconds: number;
+  /** The configured base_url (null or absent: OpenAI); a local one without /v1 explains a 404. */
+  baseUrl?: string | null;
 }
 
 const CONTEXT =
@@ -46,10 +48,46 @@ export function isContextLength(status: number | null, code: string | null, mess
   return (status === 400 || status === 413 || status === 422) && CONTEXT.test(message || '');
 }
 
+// Checked before FORMAT: a refusal of these names is about them, whatever else it says.
+const LIMIT = /max_completion_tokens/i;
+const STREAM_USAGE = /stream_options|include_usage/i;
+
+export type RejectedParameter = 'limit' | 'stream-usage' | 'format';
+
+/**
+ * Which optional request parameter a 400/422 refuses, each worth one retry without it: "limit"
+ * (max_completion_tokens: retry with max_tokens), "stream-usage" (stream_options), "format"
+ * (structured output), or null.
+ */
+export function rejectedParameter(status: number | null, code: string | null, message: string): RejectedParameter | null {
+  if ((status !== 400 && status !== 422) || isContextLength(status, code, message)) return null;
+  const text = message || '';
+  if (LIMIT.test(text)) return 'limit';
+  if (STREAM_USAGE.test(text)) return 'stream-usage';
+  if (FORMAT.test(text)) return 'format';
+  return null;
+}
+
 /** A 400/422 that names the structured-output parameter: worth one retry without it. */
 export function isFormatRejection(status: number | null, code: string | null, message: string): boolean {
-  if ((status !== 400 && status !== 422) || isContextLength(status, code, message)) return false;
-  return FORMAT.test(message || '');
+  return rejectedParameter(status, code, message) === 'format';
+}
+
+/** Twin of crane_llm.settings.is_local_url. */
+function isLocalUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '::1' || host === '0.0.0.0' || host.startsWith('127.') || host.endsWith('.localhost');
+}
+
+/** A local server's base_url without a /v1 segment: the usual reason it answers 404. */
+function lacksV1(baseUrl: string | null | undefined): baseUrl is string {
+  if (typeof baseUrl !== 'string' || !isLocalUrl(baseUrl)) return false;
+  return !new URL(baseUrl).pathname.includes('/v1');
 }
 
 function clip(text: string, limit = 300): string {
@@ -99,6 +137,13 @@ export function describeFailure(failure: Failure): Problem {
     return {
       kind: 'context-length',
       message: `The prompt is too long for the model "${model}" at ${host}. Lower the prompt size limit, turn runtime information off, or use a model with a longer context.`
+    };
+  }
+  if (status === 404 && lacksV1(failure.baseUrl)) {
+    const base = failure.baseUrl.replace(/\/+$/, '');
+    return {
+      kind: 'model-not-found',
+      message: `${host} answered 404 at ${base}. Local servers (Ollama, llama.cpp, vLLM, LM Studio) serve the OpenAI API under /v1: try base_url="${base}/v1".`
     };
   }
   if (status === 404) {

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt, type PromptInput } from './build';
-import { describeFailure, isContextLength, isFormatRejection, type Failure } from './errors';
-import { parseVerdict } from './parse';
-import { requestBody } from './request';
+import { describeFailure, isContextLength, isFormatRejection, rejectedParameter, type Failure } from './errors';
+import { cutVerdict, parseVerdict } from './parse';
+import { DEFAULT_MAX_OUTPUT_TOKENS, requestBody } from './request';
 import { ServerSettings } from './settings';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
@@ -18,6 +18,7 @@ const errorCases: {
   classify: { name: string; status: number | null; code: string | null; message: string; expected: unknown }[];
 } = read('errors/cases.json');
 
+const cutCases: { name: string; limit: number; expected: unknown }[] = read('parse/cut.json');
 const settingsCases: { name: string; expected: unknown }[] = read('settings/cases.json');
 
 describe('golden vectors', () => {
@@ -28,16 +29,26 @@ describe('golden vectors', () => {
   });
 
   it.each(promptFiles)('prompt and request bodies: %s', (file) => {
-    const { input, expected } = read(`prompt/${file}`) as { input: PromptInput & { model: string }; expected: Record<string, unknown> & { prompt: unknown } };
+    const { input, expected } = read(`prompt/${file}`) as {
+      input: PromptInput & { model: string; maxOutputTokens?: number };
+      expected: Record<string, unknown> & { prompt: unknown };
+    };
     const prompt = buildPrompt(input);
+    const maxOutputTokens = input.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     expect(prompt).toEqual(expected.prompt);
-    expect(requestBody('responses', prompt, input.model, true)).toEqual(expected.responsesBody);
-    expect(requestBody('chat', prompt, input.model, true)).toEqual(expected.chatBody);
-    expect(requestBody('responses', prompt, input.model, false)).toEqual(expected.responsesBodyPlain);
-    expect(requestBody('chat', prompt, input.model, false)).toEqual(expected.chatBodyPlain);
+    expect(requestBody('responses', prompt, input.model, { maxOutputTokens })).toEqual(expected.responsesBody);
+    expect(requestBody('chat', prompt, input.model, { maxOutputTokens })).toEqual(expected.chatBody);
+    expect(requestBody('responses', prompt, input.model, { structured: false, maxOutputTokens })).toEqual(expected.responsesBodyPlain);
+    expect(requestBody('chat', prompt, input.model, { structured: false, maxOutputTokens })).toEqual(expected.chatBodyPlain);
+    const older = requestBody('chat', prompt, input.model, { maxOutputTokens, limitField: 'max_tokens', streamUsage: false });
     // Byte-identical, not just equal: the key order of the body is part of the contract.
-    expect(JSON.stringify(requestBody('chat', prompt, input.model))).toBe(JSON.stringify(expected.chatBody));
-    expect(JSON.stringify(requestBody('responses', prompt, input.model))).toBe(JSON.stringify(expected.responsesBody));
+    expect(JSON.stringify(older)).toBe(JSON.stringify(expected.chatBodyOlderServer));
+    expect(JSON.stringify(requestBody('chat', prompt, input.model, { maxOutputTokens }))).toBe(JSON.stringify(expected.chatBody));
+    expect(JSON.stringify(requestBody('responses', prompt, input.model, { maxOutputTokens }))).toBe(JSON.stringify(expected.responsesBody));
+  });
+
+  it.each(cutCases.map((c) => [c.name, c] as const))('an answer cut at the output limit: %s', (_name, c) => {
+    expect(cutVerdict(c.limit)).toEqual(c.expected);
   });
 
   it.each(parseCases.map((c) => [c.name, c] as const))('parse: %s', (_name, c) => {
@@ -51,7 +62,8 @@ describe('golden vectors', () => {
   it.each(errorCases.classify.map((c) => [c.name, c] as const))('error classification: %s', (_name, c) => {
     expect({
       formatRejection: isFormatRejection(c.status, c.code, c.message),
-      contextLength: isContextLength(c.status, c.code, c.message)
+      contextLength: isContextLength(c.status, c.code, c.message),
+      rejectedParameter: rejectedParameter(c.status, c.code, c.message)
     }).toEqual(c.expected);
   });
 

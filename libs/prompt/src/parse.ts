@@ -119,3 +119,15 @@ export function toVerdict(parsed: ParsedVerdict, model: string, checkerRanFirst:
     checkerRanFirst
   };
 }
+
+export function cutExplanation(limit: number): string {
+  return (
+    `The answer was cut at the output limit of ${limit.toLocaleString('en')} tokens, before the model finished it. ` +
+    'Raise the limit (max_output_tokens) if this model needs more room.'
+  );
+}
+
+/** An answer the output limit cut short is unreadable, whatever part of it looks like a verdict. */
+export function cutVerdict(limit: number): ParsedVerdict {
+  return { kind: 'unreadable', exception: null, line: null, explanation: cutExplanation(limit), variables: [] };
+}

@@ -26,16 +26,37 @@ export const VERDICT_SCHEMA = {
 
 export type RequestBody = Record<string, unknown>;
 
-export function responsesBody(prompt: BuiltPrompt, model: string, structured = true): RequestBody {
+/** Room for a reasoning model to think before it answers; the verdict itself is a few hundred tokens. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8000;
+export type ChatLimitField = 'max_completion_tokens' | 'max_tokens';
+
+/**
+ * The optional parts of a request. Every request carries an output limit (a runaway answer from a
+ * small model once took 6,000 tokens and two minutes); Chat Completions names it
+ * max_completion_tokens (OpenAI's current name) and asks for usage on the stream. `max_tokens` and
+ * `streamUsage: false` are the retries for servers that refuse those.
+ */
+export interface BodyOptions {
+  structured?: boolean;
+  /** null: no limit sent. */
+  maxOutputTokens?: number | null;
+  limitField?: ChatLimitField;
+  streamUsage?: boolean;
+}
+
+export function responsesBody(prompt: BuiltPrompt, model: string, options: BodyOptions = {}): RequestBody {
+  const { structured = true, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS } = options;
   const body: RequestBody = { model, instructions: prompt.instructions, input: prompt.input };
   if (structured) {
     body.text = { format: { type: 'json_schema', name: SCHEMA_NAME, schema: VERDICT_SCHEMA, strict: true } };
   }
+  if (maxOutputTokens) body.max_output_tokens = maxOutputTokens;
   body.stream = true;
   return body;
 }
 
-export function chatBody(prompt: BuiltPrompt, model: string, structured = true): RequestBody {
+export function chatBody(prompt: BuiltPrompt, model: string, options: BodyOptions = {}): RequestBody {
+  const { structured = true, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS, limitField = 'max_completion_tokens', streamUsage = true } = options;
   const body: RequestBody = {
     model,
     messages: [
@@ -49,10 +70,13 @@ export function chatBody(prompt: BuiltPrompt, model: string, structured = true):
       json_schema: { name: SCHEMA_NAME, schema: VERDICT_SCHEMA, strict: true }
     };
   }
+  if (maxOutputTokens) body[limitField] = maxOutputTokens;
   body.stream = true;
+  if (streamUsage) body.stream_options = { include_usage: true };
   return body;
 }
 
-export function requestBody(apiKind: ApiKind, prompt: BuiltPrompt, model: string, structured = true): RequestBody {
-  return apiKind === 'responses' ? responsesBody(prompt, model, structured) : chatBody(prompt, model, structured);
+/** limitField and streamUsage concern Chat Completions only. */
+export function requestBody(apiKind: ApiKind, prompt: BuiltPrompt, model: string, options: BodyOptions = {}): RequestBody {
+  return apiKind === 'responses' ? responsesBody(prompt, model, options) : chatBody(prompt, model, options);
 }

@@ -24,7 +24,9 @@ export const ServerSettings = z
     keyFound: z.boolean(),
     /** False for a local base_url (localhost), which needs no key. */
     keyRequired: z.boolean(),
-    sources: z.object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource }).strict()
+    sources: z.object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource }).strict(),
+    /** Files that could not be read (a config.json that is not JSON, a .env that is not UTF-8), each named; absent when none. */
+    warnings: z.array(z.string()).optional()
   })
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;

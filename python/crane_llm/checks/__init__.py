@@ -19,6 +19,7 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 
 from __future__ import annotations
 
+import __future__
 import builtins
 import gc
 import os
@@ -26,12 +27,15 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
+from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
+from .suggest import hint
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
@@ -45,6 +49,27 @@ _OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "E
 
 def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
+
+
+def prepared_names(source: str, tree: Any = None):
+    """The names the cell itself binds (for suggestions only: what could be meant)."""
+    try:
+        return names_bound(source, tree)
+    except Exception:
+        return set()
+
+
+def _name_hint(outcome: Outcome, *pools) -> Outcome:
+    """A NameError claim names the closest defined name, as Python 3.12's own message does."""
+    crash = outcome.crash
+    if crash is None or crash.exception != "NameError" or not crash.variables:
+        return outcome
+    wrong = crash.variables[0]
+    candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
+    extra = hint(wrong, candidates)
+    if extra and crash.message.endswith("."):
+        crash.message += extra
+    return outcome
 
 
 def imported_value(target) -> Optional[Any]:
@@ -65,7 +90,13 @@ __all__ = ["read_cell", "ReadCell", "run_checks", "run_checks_on_facts", "parse_
 
 
 def _syntax(prepared: Prepared):
-    """Parse what the shell will compile, with its flags; a SyntaxError is itself a certain crash."""
+    """Parse what the shell will compile, with its flags: (tree, early outcome, late error).
+
+    IPython parses the whole cell first (a SyntaxError there is certain before anything runs), then
+    compiles and runs one top-level statement at a time, each as its own module (so a future
+    import may come anywhere, and the flags it sets hold for the statements after it). A statement
+    that does not compile raises only once the statements before it have run: `late` is
+    (its index, the SyntaxError claim), judged after those statements."""
     import ast
 
     tree = prepared.tree
@@ -73,18 +104,34 @@ def _syntax(prepared: Prepared):
         if tree is None:
             tree = compile(prepared.code, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ONLY_AST,
                            dont_inherit=True)
-        # Compiling finds what the parser lets through (`return` outside a function, ...);
-        # top-level await is allowed because IPython runs such cells.
-        compile(tree, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as exc:
-        if not prepared.flags_known:
-            # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
-            return None, Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's "
-                                                            "compile flags, which the recorded facts do not give"))
-        return None, _syntax_crash(exc)
+        return None, _unknown_flags_or(prepared, _syntax_crash(exc)), None
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
-        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})"))
-    return tree, None
+        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
+    flags = prepared.flags
+    for index, node in enumerate(tree.body):
+        try:
+            # Top-level await is allowed because IPython runs such cells.
+            compile(ast.Module([node], type_ignores=[]), "<cell>", "exec",
+                    flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        except SyntaxError as exc:
+            return tree, None, (index, _unknown_flags_or(prepared, _syntax_crash(exc)))
+        except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            return tree, None, (index, Outcome(stopped_at=CheckStop(
+                getattr(node, "lineno", None), f"a statement that could not be compiled ({type(exc).__name__})")))
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(__future__, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return tree, None, None
+
+
+def _unknown_flags_or(prepared: Prepared, outcome: Outcome) -> Outcome:
+    if prepared.flags_known:
+        return outcome
+    # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
+    return Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's compile flags, "
+                                              "which the recorded facts do not give"))
 
 
 def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
@@ -110,29 +157,31 @@ def _syntax_crash(exc: SyntaxError) -> Outcome:
                                       "syntax", []))
 
 
-def _interpret(tree, interp: Interpreter) -> Outcome:
+def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
+    body = tree.body if late is None else tree.body[:late[0]]
     try:
-        interp.run(tree.body)
+        interp.run(body)
     except Crash as c:
         return Outcome(crash=c.crash)
     except Stop as s:
         return Outcome(stopped_at=s.stop)
     except RecursionError:
         return Outcome(stopped_at=CheckStop(None, "the cell is nested too deeply for the checker"))
-    return Outcome()
+    return Outcome() if late is None else late[1]
 
 
 class ReadCell:
-    """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it)
-    and `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain
-    crash, a shell rewrite the checker cannot follow is a stop), or None. The kernel reply reads the
-    cell's used names from the same tree the checks walk."""
+    """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it),
+    `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain crash,
+    a shell rewrite the checker cannot follow is a stop), or None, and `late` (see `_syntax`). The
+    kernel reply reads the cell's used names from the same tree the checks walk."""
 
-    __slots__ = ("tree", "early", "prepared")
+    __slots__ = ("tree", "early", "late", "prepared")
 
-    def __init__(self, tree: Any, early: Optional[Outcome], prepared: Optional[Prepared]):
+    def __init__(self, tree: Any, early: Optional[Outcome], late: Any, prepared: Optional[Prepared]):
         self.tree = tree
         self.early = early
+        self.late = late
         self.prepared = prepared
 
 
@@ -142,9 +191,9 @@ def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> R
     shell = shell if shell is not None else _running_shell(namespace)
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
-        return ReadCell(None, early, None)
-    tree, early = _syntax(prepared)
-    return ReadCell(tree, early, prepared)
+        return ReadCell(None, early, None, None)
+    tree, early, late = _syntax(prepared)
+    return ReadCell(tree, early, late, prepared)
 
 
 def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None,
@@ -162,7 +211,7 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(read if read is not None else read_cell(source, namespace, shell), namespace, deadline)
+        return _run_live(source, namespace, deadline, read if read is not None else read_cell(source, namespace, shell))
     finally:
         if was_enabled:
             gc.enable()
@@ -182,10 +231,13 @@ def _running_shell(namespace: Any) -> Any:
     return shell if ns is namespace else None
 
 
-def _run_live(read: ReadCell, namespace: Mapping[str, Any], deadline: Any) -> Outcome:
+def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: ReadCell) -> Outcome:
+    if not builtins_untouched():
+        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
+                                                  "consults would call it"))
     if read.early is not None:
         return read.early
-    tree, prepared = read.tree, read.prepared
+    tree, late, prepared = read.tree, read.late, read.prepared
 
     def lookup(name: str):
         try:
@@ -198,7 +250,11 @@ def _run_live(read: ReadCell, namespace: Mapping[str, Any], deadline: Any) -> Ou
     try:
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
                              annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        outcome = _interpret(tree, interp, late)
+        named = outcome.crash is not None and outcome.crash.exception == "NameError"
+        if named and type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
+            return _name_hint(outcome, prepared_names(source, tree), namespace, interp.builtin_names)
+        return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -243,13 +299,14 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     prepared, early = _prepare(lambda: prepare_recorded(source, bound))
     if early is not None:
         return early
-    tree, early = _syntax(prepared)
+    tree, early, late = _syntax(prepared)
     if early is not None:
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+                          builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

@@ -8,17 +8,19 @@ from recorded facts alone.
 from __future__ import annotations
 
 import ast
-from typing import Set
+from typing import Optional, Set
 
 
-def names_bound(source: str) -> Set[str]:
-    """All names `source` may bind; the cell is parsed as the kernel would (IPython syntax too)."""
+def names_bound(source: str, tree: Optional[ast.AST] = None) -> Set[str]:
+    """All names `source` may bind; the cell is parsed as the kernel would (IPython syntax too),
+    unless its `tree` is given."""
     from ..kernel.source import python_source
 
-    try:
-        tree = ast.parse(python_source(source))
-    except Exception:
-        return _every_identifier(source)
+    if tree is None:
+        try:
+            tree = ast.parse(python_source(source))
+        except Exception:
+            return _every_identifier(source)
     out: Set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):

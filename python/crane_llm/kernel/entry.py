@@ -8,13 +8,16 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 import json
 import platform
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .. import __version__
-from ..checks import read_cell, run_checks
-from ..lineage.log import ExecutionLog
-from ..runinfo import collect, kernel_reads
+from ..checks import ReadCell, read_cell, run_checks
+from ..checks.outcome import CheckStop, Outcome
+from ..deadline import Deadline, OutOfTime, hard_stop
+from ..runinfo import collect, kernel_reads, not_summarised
+from ..settings import resolve_check_budget
 from ..switches import checks_run
+from ..lineage.log import ExecutionLog
 from .history import execution_log
 
 
@@ -44,11 +47,19 @@ def _shell():
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
     """The facts about `request['source']` against `namespace`, as a check-result dict.
 
-    Each thing is done once: the cell is parsed once, its reads are found once (the used names and
-    the runtime information share them), and the executed cells travel once, inside the log.
+    The whole gathering has one time budget (`budgetSeconds`, else the setting): each stage
+    consults its deadline, a hard stop stands behind each, and what a stage could not finish is
+    named in the reply's `budget.cut`, so the steps can say so.
+
+    Each thing is done once: the cell is read once (the checks and the used names share its tree),
+    its reads are found once (the used names and the runtime information share them), and the
+    executed cells travel once, inside the log.
     """
     source = request["source"]
     use_llm = bool(request.get("useLlm", True))
+    budget = resolve_check_budget(request.get("budgetSeconds"))
+    deadline = Deadline(budget.seconds)
+    cut: List[str] = []
     checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
@@ -58,7 +69,9 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
     reads = kernel_reads(source, namespace, read.tree)
     if checks_on:
-        outcome = run_checks(source, namespace, shell=shell, read=read)
+        outcome = _bounded_checks(source, namespace, deadline, shell, read)
+        if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:
+            cut.append("the rest of the built-in checks")
         checks = {
             "ran": True,
             "crash": outcome.crash.to_json() if outcome.crash else None,
@@ -67,10 +80,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = collect(source, namespace, reads)
-    # What each run assigned, modified and where it raised: the origin of the crash reads it, and
-    # the prompt reads the executed cells from it.
-    log = execution_log(shell) if shell is not None else ExecutionLog()
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, reads)
+    log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
         "craneVersion": __version__,
@@ -78,9 +89,63 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         "checks": checks,
         "usedNames": [name for name, _ in reads],
         "runtimeInfo": runtime_info,
-        "log": log.to_json(),
+        "log": log,
         "problem": None,
+        "budget": {
+            "seconds": budget.seconds,
+            "source": budget.setting.label,
+            "ranOut": bool(cut),
+            "cut": cut,
+            "warning": budget.warning,
+        },
     }
+
+
+def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, shell: Any, read: ReadCell) -> Outcome:
+    """The built-in checks within the budget: they look at the deadline between statements, and
+    the hard stop ends a single step that overruns it (a stop, never a claim)."""
+    try:
+        with hard_stop(max(deadline.left(), 0.0)):
+            return run_checks(source, namespace, deadline, shell, read)
+    except OutOfTime:
+        return Outcome(stopped_at=CheckStop(None, "the check's time budget (%s) ran out" % deadline.describe()))
+
+
+def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str],
+                          reads: List[tuple]) -> Dict[str, Any]:
+    """The runtime information within what is left of the budget; past it, names and types only."""
+    try:
+        if deadline.passed():  # no timer: nothing left to summarise, only to list
+            info = collect(source, namespace, deadline, reads)
+        else:
+            with hard_stop(deadline.left()):
+                info = collect(source, namespace, deadline, reads)
+    except OutOfTime:
+        cut.append("the runtime information")
+        return {"variables": []}
+    skipped = not_summarised(info)
+    if skipped:
+        cut.append("runtime information for " + ", ".join(skipped))
+    return info
+
+
+# What the origin of the crash needs is not the user's objects, so it keeps a short grace period
+# even when the checks used the whole budget.
+HISTORY_GRACE_SECONDS = 0.25
+
+
+def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Optional[Dict[str, Any]]:
+    """The execution log: the executed cells (the prompt reads their code) and what each did (the
+    origin of the crash reads it). Out of time while working out what they did: the cells alone."""
+    if shell is None:
+        return ExecutionLog().to_json()
+    log = execution_log(shell)
+    try:
+        with hard_stop(max(deadline.left(), HISTORY_GRACE_SECONDS)):
+            return log.to_json()
+    except OutOfTime:
+        cut.append("the execution log (the origin of the crash)")
+        return log.code_only_json()
 
 
 def check(request_json: str) -> Reply:
@@ -90,6 +155,8 @@ def check(request_json: str) -> Reply:
     try:
         request = json.loads(request_json)
         return Reply(gather(request, namespace, shell))
+    except OutOfTime:  # every stage catches its own; this is the last guard for the user's notebook
+        return Reply(_problem("timeout", "The check ran out of its time budget before it could answer."))
     except Exception as exc:  # the user sees a message, the notebook loses nothing
         return Reply(_problem("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}"))
 

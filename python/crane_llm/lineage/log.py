@@ -67,6 +67,12 @@ class ExecutionLog:
         self._resolve_pending()
         return {"version": LOG_VERSION, "runs": [r.to_json() for r in self.runs]}
 
+    def code_only_json(self) -> Dict[str, Any]:
+        """The runs known from their code alone (what they did not worked out): what a reply
+        sends when there was no time to work it out."""
+        runs = [dict(r.to_json(), recorded=False, raised=None, effects=[]) for r in self.runs]
+        return {"version": LOG_VERSION, "runs": runs}
+
     # Effects of a run depend on the user functions defined by the runs before it, so runs are
     # resolved in order, and each only once.
     def _resolve_pending(self) -> None:

@@ -15,7 +15,7 @@ from . import state as st
 from .options import Options
 from ..prompt.from_check import executed_cells
 from ..switches import checks_run
-from ..present import certain_crash_verdict, checks_detail, nothing_certain_verdict
+from ..present import budget_detail, certain_crash_verdict, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
@@ -64,6 +64,8 @@ class Check:
             "useLlm": opts.use_llm,
             "includeRuntimeInfo": opts.include_runtime_info,
         }
+        if opts.budget is not None:
+            request["budgetSeconds"] = opts.budget
         namespace = self.shell.user_ns if self.shell is not None else {}
         try:
             facts = gather(request, namespace, self.shell)
@@ -74,11 +76,12 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks) + budget_detail(facts)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
-                "built-in checks skipped: runtime information is off, so the model gets the code alone"))
+                "built-in checks skipped: runtime information is off, so the model gets the code alone"
+                + budget_detail(facts)))
         if checks.get("crash"):
             return self._conclude(certain_crash_verdict(checks["crash"]))
         if not opts.use_llm:
@@ -119,17 +122,22 @@ class Check:
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        if prompt["runtimeInfoCut"]:
+            detail += "; %d lines of runtime information left out to fit" % prompt["runtimeInfoCut"]
         self._update(st.step_ended(self.state, "prompt", "done", detail))
 
         where = settings.provider_host or "the provider"
         self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))
         last_draw = [time.monotonic()]
+        received = [0]  # streamed pieces: one token each from OpenAI and llama.cpp
 
         def on_text(piece: str) -> None:
+            received[0] += 1
             self.state = st.raw_received(self.state, piece)
             now = time.monotonic()
-            if now - last_draw[0] >= RAW_REDRAW_SECONDS:
+            if now - last_draw[0] >= RAW_REDRAW_SECONDS and self.state["phase"] == "running":
                 last_draw[0] = now
+                self.state = st.step_started(self.state, "model", answering_label(model, where, received[0]))
                 self.emit(self.state)
 
         result = call_model(
@@ -145,9 +153,7 @@ class Check:
         if result.get("problem"):
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]
-        self._update(st.step_ended(
-            self.state, "model", "done",
-            "answered, but not with a readable verdict" if parsed["kind"] == "unreadable" else "answered"))
+        self._update(st.step_ended(self.state, "model", "done", answered_detail(result, received[0])))
         return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
@@ -162,6 +168,22 @@ class Check:
             if items:
                 self._update(st.origin_found(self.state, items))
         return self.state
+
+
+def answering_label(model: str, where: str, tokens: int) -> str:
+    return "%s at %s is answering: %s tokens so far" % (model, where, "{:,}".format(tokens))
+
+
+def answered_detail(result: Dict[str, Any], pieces: int) -> str:
+    """"answered (412 tokens)", or why the answer is not a verdict (twin of run-check.ts)."""
+    usage = result.get("usage") or {}
+    tokens = usage.get("output_tokens") or usage.get("completion_tokens") or pieces
+    said = "{:,} tokens".format(tokens)
+    if result.get("cutAtLimit"):
+        return "cut at the output limit of {:,} tokens".format(result["cutAtLimit"])
+    if result["parsed"]["kind"] == "unreadable":
+        return "answered (%s), but not with a readable verdict" % said
+    return "answered (%s)" % said
 
 
 def no_key_message(host: str, checks_ran: bool) -> str:

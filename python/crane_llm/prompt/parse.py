@@ -14,6 +14,14 @@ from typing import Any, Dict, List, Optional
 
 UNREADABLE_EXPLANATION = "The model's answer did not contain a verdict in the JSON form the prompt asks for."
 
+
+def cut_explanation(limit: int) -> str:
+    return (
+        "The answer was cut at the output limit of {:,} tokens, before the model finished it. "
+        "Raise the limit (max_output_tokens) if this model needs more room.".format(limit)
+    )
+
+
 _THINK = re.compile(r"<think>.*?</think>", re.S)
 
 
@@ -114,6 +122,11 @@ def parse_verdict(raw: str) -> Dict[str, Any]:
         "explanation": explanation.strip() if isinstance(explanation, str) else "",
         "variables": [x for x in variables if isinstance(x, str)] if isinstance(variables, list) else [],
     }
+
+
+def cut_verdict(limit: int) -> Dict[str, Any]:
+    """An answer the output limit cut short is unreadable, whatever part of it looks like a verdict."""
+    return {"kind": "unreadable", "exception": None, "line": None, "explanation": cut_explanation(limit), "variables": []}
 
 
 def to_verdict(parsed: Dict[str, Any], model: str, checker_ran_first: bool) -> Dict[str, Any]:

@@ -3,13 +3,21 @@
 No base_url: the OpenAI Responses API, as the paper's experiments used. A base_url: Chat
 Completions, which compatible servers implement. Each asks for the verdict JSON the way its API
 supports structured output; `structured=False` is the retry for servers that reject that.
+
+Every request carries an output limit (a runaway answer from a small model once took 6,000
+tokens and two minutes). Chat Completions names it `max_completion_tokens` (OpenAI's current
+name) and asks for token usage on the stream; `limit_field="max_tokens"` and `stream_usage=False`
+are the retries for servers that refuse those.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 SCHEMA_NAME = "crane_llm_verdict"
+# Room for a reasoning model to think before it answers; the verdict itself is a few hundred tokens.
+DEFAULT_MAX_OUTPUT_TOKENS = 8000
+CHAT_LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
 
 # Explanation comes first so that a model without hidden reasoning writes its diagnosis before
 # committing to the boolean; strict mode needs every property required and nullables as type lists.
@@ -27,7 +35,12 @@ VERDICT_SCHEMA: Dict[str, Any] = {
 }
 
 
-def responses_body(prompt: Dict[str, Any], model: str, structured: bool = True) -> Dict[str, Any]:
+def responses_body(
+    prompt: Dict[str, Any],
+    model: str,
+    structured: bool = True,
+    max_output_tokens: Optional[int] = DEFAULT_MAX_OUTPUT_TOKENS,
+) -> Dict[str, Any]:
     body: Dict[str, Any] = {
         "model": model,
         "instructions": prompt["instructions"],
@@ -37,11 +50,22 @@ def responses_body(prompt: Dict[str, Any], model: str, structured: bool = True) 
         body["text"] = {
             "format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": VERDICT_SCHEMA, "strict": True}
         }
+    if max_output_tokens:
+        body["max_output_tokens"] = max_output_tokens
     body["stream"] = True
     return body
 
 
-def chat_body(prompt: Dict[str, Any], model: str, structured: bool = True) -> Dict[str, Any]:
+def chat_body(
+    prompt: Dict[str, Any],
+    model: str,
+    structured: bool = True,
+    max_output_tokens: Optional[int] = DEFAULT_MAX_OUTPUT_TOKENS,
+    limit_field: str = "max_completion_tokens",
+    stream_usage: bool = True,
+) -> Dict[str, Any]:
+    if limit_field not in CHAT_LIMIT_FIELDS:
+        raise ValueError("limit_field must be one of %s, not %r" % (CHAT_LIMIT_FIELDS, limit_field))
     body: Dict[str, Any] = {
         "model": model,
         "messages": [
@@ -54,13 +78,26 @@ def chat_body(prompt: Dict[str, Any], model: str, structured: bool = True) -> Di
             "type": "json_schema",
             "json_schema": {"name": SCHEMA_NAME, "schema": VERDICT_SCHEMA, "strict": True},
         }
+    if max_output_tokens:
+        body[limit_field] = max_output_tokens
     body["stream"] = True
+    if stream_usage:
+        body["stream_options"] = {"include_usage": True}
     return body
 
 
-def request_body(api_kind: str, prompt: Dict[str, Any], model: str, structured: bool = True) -> Dict[str, Any]:
+def request_body(
+    api_kind: str,
+    prompt: Dict[str, Any],
+    model: str,
+    structured: bool = True,
+    max_output_tokens: Optional[int] = DEFAULT_MAX_OUTPUT_TOKENS,
+    limit_field: str = "max_completion_tokens",
+    stream_usage: bool = True,
+) -> Dict[str, Any]:
+    """limit_field and stream_usage concern Chat Completions only."""
     if api_kind == "responses":
-        return responses_body(prompt, model, structured)
+        return responses_body(prompt, model, structured, max_output_tokens)
     if api_kind == "chat":
-        return chat_body(prompt, model, structured)
+        return chat_body(prompt, model, structured, max_output_tokens, limit_field, stream_usage)
     raise ValueError("api_kind must be 'responses' or 'chat', not %r" % (api_kind,))

@@ -2,7 +2,7 @@
 
 from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, OPENAI_URL, call_model, provider_host
 from .check import check_with_model
-from .errors import describe_failure, is_context_length, is_format_rejection
+from .errors import describe_failure, is_context_length, is_format_rejection, rejected_parameter
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -14,4 +14,5 @@ __all__ = [
     "is_context_length",
     "is_format_rejection",
     "provider_host",
+    "rejected_parameter",
 ]

@@ -1,6 +1,7 @@
 """The model call from the kernel (the cell magic's path), with the official `openai` SDK.
 
-Streams the answer, retries once without structured output when a server rejects that parameter,
+Streams the answer, sends an output limit, retries once without each optional parameter a server
+refuses (structured output, max_completion_tokens -> max_tokens, usage on the stream),
 retries 429 / 5xx a bounded number of times (honouring Retry-After) within one overall deadline,
 and turns every failure into a message from `describe_failure`. Never raises for a provider problem.
 """
@@ -9,12 +10,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
-from ..prompt.parse import parse_verdict
-from ..prompt.request import request_body
+from ..prompt.parse import cut_verdict, parse_verdict
+from ..prompt.request import DEFAULT_MAX_OUTPUT_TOKENS, request_body
 from ..settings.urls import OPENAI_URL, host_of
-from .errors import describe_failure, is_format_rejection
+from .errors import describe_failure, rejected_parameter
 
 DEFAULT_TIMEOUT_SECONDS = 300.0  # reasoning models can think for minutes before the first token
 DEFAULT_MAX_RETRIES = 3
@@ -108,11 +109,30 @@ def _usage_of(obj: Any) -> Optional[Dict[str, Any]]:
     return dump() if dump else dict(usage)
 
 
+class _Answer:
+    """What one streamed answer gave: the text, the usage, and whether the output limit cut it."""
+
+    def __init__(self) -> None:
+        self.chunks: List[str] = []
+        self.usage: Optional[Dict[str, Any]] = None
+        self.cut = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chunks)
+
+
+def _stream_failure(event: Any) -> _Failure:
+    err = getattr(getattr(event, "response", None), "error", None) or event
+    return _Failure(
+        {"transport": None, "status": None, "code": getattr(err, "code", None), "message": getattr(err, "message", "") or ""}
+    )
+
+
 def _stream_text(
     client: Any, api_kind: str, body: Dict[str, Any], on_text: Callable[[str], None], deadline: float
-) -> Tuple[str, Optional[Dict[str, Any]]]:
-    chunks = []
-    usage = None
+) -> _Answer:
+    answer = _Answer()
     if api_kind == "responses":
         stream = client.responses.create(**body)
     else:
@@ -126,32 +146,57 @@ def _stream_text(
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
                     piece = event.delta
-                elif kind == "response.completed":
-                    usage = _usage_of(getattr(event, "response", None))
+                elif kind in ("response.completed", "response.incomplete"):
+                    response = getattr(event, "response", None)
+                    answer.usage = _usage_of(response)
+                    details = getattr(response, "incomplete_details", None)
+                    answer.cut = getattr(details, "reason", None) == "max_output_tokens"
                 elif kind in ("response.failed", "error"):
-                    err = getattr(getattr(event, "response", None), "error", None) or event
-                    raise _Failure(
-                        {
-                            "transport": None,
-                            "status": None,
-                            "code": getattr(err, "code", None),
-                            "message": getattr(err, "message", "") or "",
-                        }
-                    )
+                    raise _stream_failure(event)
             else:
                 choices = getattr(event, "choices", None) or []
                 if choices and choices[0].delta is not None:
                     piece = choices[0].delta.content
-                # Servers that report usage on a stream send it with the last chunk.
-                usage = _usage_of(event) or usage
+                if choices and getattr(choices[0], "finish_reason", None) == "length":
+                    answer.cut = True
+                # With stream_options.include_usage the usage comes in a last chunk without choices.
+                answer.usage = _usage_of(event) or answer.usage
             if piece:
-                chunks.append(piece)
+                answer.chunks.append(piece)
                 on_text(piece)
     finally:
         close = getattr(stream, "close", None)
         if close:
             close()
-    return "".join(chunks), usage
+    return answer
+
+
+class _Shape:
+    """The optional parts of a request, each dropped (or changed) once when a server refuses it."""
+
+    def __init__(self, max_output_tokens: Optional[int]) -> None:
+        self.structured = True
+        self.max_output_tokens = max_output_tokens
+        self.limit_field = "max_completion_tokens"
+        self.stream_usage = True
+
+    def body(self, api_kind: str, prompt: Dict[str, Any], model: str) -> Dict[str, Any]:
+        return request_body(
+            api_kind, prompt, model, self.structured, self.max_output_tokens, self.limit_field, self.stream_usage
+        )
+
+    def drop(self, api_kind: str, info: Dict[str, Any]) -> bool:
+        """Adapt to a refused parameter; False when the refusal is about nothing left to change."""
+        refused = rejected_parameter(info.get("status"), info.get("code"), info.get("message") or "")
+        if refused == "format" and self.structured:
+            self.structured = False
+        elif refused == "limit" and api_kind == "chat" and self.limit_field == "max_completion_tokens":
+            self.limit_field = "max_tokens"
+        elif refused == "stream-usage" and api_kind == "chat" and self.stream_usage:
+            self.stream_usage = False
+        else:
+            return False
+        return True
 
 
 def call_model(
@@ -164,16 +209,19 @@ def call_model(
     on_text: Optional[Callable[[str], None]] = None,
     timeout: float = DEFAULT_TIMEOUT_SECONDS,
     max_retries: int = DEFAULT_MAX_RETRIES,
+    max_output_tokens: Optional[int] = DEFAULT_MAX_OUTPUT_TOKENS,
     key_found: Optional[bool] = None,
     host: Optional[str] = None,
+    configured_base_url: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Ask the model about one prompt (from `build_prompt`).
 
-    api_kind: "responses" (no base_url configured) or "chat" (a base_url configured); base_url is
-    where the request goes (None: OpenAI). key_found / host: what error messages say (default:
-    whether api_key is set; base_url's host). Returns {"raw", "parsed" (parse_verdict's dict, None on
-    failure), "problem" ({"kind", "message"} or None), "structuredFallback" (bool), "requestBody",
-    "usage" (the provider's token counts when it reported them, else None)}.
+    api_kind: "responses" or "chat"; base_url is where the request goes (None: OpenAI).
+    max_output_tokens: the answer's limit (None: none sent). key_found / host / configured_base_url:
+    what error messages say (default: whether api_key is set; base_url's host; base_url).
+    Returns {"raw", "parsed" (parse_verdict's dict, None on failure), "problem" ({"kind", "message"}
+    or None), "structuredFallback" (bool), "requestBody", "usage" (the provider's token counts when
+    it reported them, else None), "cutAtLimit" (the limit that cut the answer, else None)}.
     """
     import openai
 
@@ -189,22 +237,19 @@ def call_model(
     )
     emit = on_text or (lambda _piece: None)
     deadline = time.monotonic() + timeout
-    structured = True
-    fallback = False
+    shape = _Shape(max_output_tokens)
     retries = 0
-    body = request_body(api_kind, prompt, model, structured)
-    raw = ""
-    usage = None
+    body = shape.body(api_kind, prompt, model)
+    answer = _Answer()
     while True:
         try:
             remaining = max(0.05, deadline - time.monotonic())
-            raw, usage = _stream_text(client.with_options(timeout=remaining), api_kind, body, emit, deadline)
+            answer = _stream_text(client.with_options(timeout=remaining), api_kind, body, emit, deadline)
             break
         except Exception as exc:  # every failure becomes a message, never a traceback
             info = _failure_from(exc)
-            if structured and is_format_rejection(info.get("status"), info.get("code"), info.get("message") or ""):
-                structured, fallback = False, True
-                body = request_body(api_kind, prompt, model, structured)
+            if shape.drop(api_kind, info):
+                body = shape.body(api_kind, prompt, model)
                 continue
             wait = _retry_wait(exc, info, retries)
             if wait is not None and retries < max_retries and time.monotonic() + wait < deadline:
@@ -218,20 +263,25 @@ def call_model(
                     "keyFound": bool(api_key) if key_found is None else key_found,
                     "retries": max_retries,
                     "timeoutSeconds": timeout,
+                    "baseUrl": configured_base_url if configured_base_url is not None else base_url,
                 }
             )
             return {
-                "raw": raw,
+                "raw": answer.text,
                 "parsed": None,
                 "problem": describe_failure(info),
-                "structuredFallback": fallback,
+                "structuredFallback": not shape.structured,
                 "requestBody": body,
+                "usage": None,
+                "cutAtLimit": None,
             }
+    cut = shape.max_output_tokens if answer.cut else None
     return {
-        "raw": raw,
-        "parsed": parse_verdict(raw),
+        "raw": answer.text,
+        "parsed": cut_verdict(cut) if cut else parse_verdict(answer.text),
         "problem": None,
-        "structuredFallback": fallback,
+        "structuredFallback": not shape.structured,
         "requestBody": body,
-        "usage": usage,
+        "usage": answer.usage,
+        "cutAtLimit": cut,
     }

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from typing import Any, Dict, Optional
+from urllib.parse import urlsplit
+
+from ..settings import is_local_url
 
 _CONTEXT = re.compile(
     r"context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|reduce the length|input is too long",
@@ -28,11 +31,30 @@ def is_context_length(status: Optional[int], code: Optional[str], message: str) 
     return status in (400, 413, 422) and bool(_CONTEXT.search(message or ""))
 
 
+# Checked before _FORMAT: a refusal of these names is about them, whatever else it says.
+_LIMIT = re.compile(r"max_completion_tokens", re.I)
+_STREAM_USAGE = re.compile(r"stream_options|include_usage", re.I)
+
+
+def rejected_parameter(status: Optional[int], code: Optional[str], message: str) -> Optional[str]:
+    """Which optional request parameter a 400/422 refuses, each worth one retry without it:
+    "limit" (max_completion_tokens: retry with max_tokens), "stream-usage" (stream_options),
+    "format" (structured output), or None."""
+    if status not in (400, 422) or is_context_length(status, code, message):
+        return None
+    text = message or ""
+    if _LIMIT.search(text):
+        return "limit"
+    if _STREAM_USAGE.search(text):
+        return "stream-usage"
+    if _FORMAT.search(text):
+        return "format"
+    return None
+
+
 def is_format_rejection(status: Optional[int], code: Optional[str], message: str) -> bool:
     """A 400/422 that names the structured-output parameter: worth one retry without it."""
-    if status not in (400, 422) or is_context_length(status, code, message):
-        return False
-    return bool(_FORMAT.search(message or ""))
+    return rejected_parameter(status, code, message) == "format"
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -42,7 +64,8 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def describe_failure(failure: Dict[str, Any]) -> Dict[str, Any]:
     """failure: {"status": int|None, "code": str|None, "message": str, "transport": "timeout" |
-    "connection" | None, "host", "model", "keyFound", "retries", "timeoutSeconds"}.
+    "connection" | None, "host", "model", "keyFound", "retries", "timeoutSeconds", "baseUrl" (optional:
+    the configured base_url, None for OpenAI)}.
     Returns {"kind", "message"}."""
     status = failure.get("status")
     code = failure.get("code")
@@ -89,6 +112,13 @@ def describe_failure(failure: Dict[str, Any]) -> Dict[str, Any]:
             "message": 'The prompt is too long for the model "%s" at %s. Lower the prompt size limit, turn runtime information off, or use a model with a longer context.'
             % (model, host),
         }
+    if status == 404 and _lacks_v1(failure.get("baseUrl")):
+        base = str(failure.get("baseUrl")).rstrip("/")
+        return {
+            "kind": "model-not-found",
+            "message": '%s answered 404 at %s. Local servers (Ollama, llama.cpp, vLLM, LM Studio) serve the OpenAI API under /v1: try base_url="%s/v1".'
+            % (host, base, base),
+        }
     if status == 404:
         return {
             "kind": "model-not-found",
@@ -117,6 +147,13 @@ def describe_failure(failure: Dict[str, Any]) -> Dict[str, Any]:
         "kind": "other",
         "message": "The call to %s failed: %s" % (host, _clip(provider_message) or "no reason given."),
     }
+
+
+def _lacks_v1(base_url: Any) -> bool:
+    """A local server's base_url without a /v1 segment: the usual reason it answers 404."""
+    if not isinstance(base_url, str) or not is_local_url(base_url):
+        return False
+    return "/v1" not in (urlsplit(base_url).path or "")
 
 
 def _seconds(value: Any) -> str:

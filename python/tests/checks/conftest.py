@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cases import ALL_PAIRS, NO_CLAIM  # noqa: E402
+from every_case import ALL_PAIRS, NO_CLAIM  # noqa: E402
 from harness import run_parallel  # noqa: E402
 
 

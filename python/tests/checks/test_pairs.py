@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cases import ALL_PAIRS, NAME_ERROR, NO_CLAIM, SYNTAX_ERROR
+from cases import NAME_ERROR, SYNTAX_ERROR
+from every_case import ALL_PAIRS, NO_CLAIM
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "crane_llm" / "schema" / "check-result.json"
 

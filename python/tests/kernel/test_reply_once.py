@@ -7,6 +7,8 @@ import builtins
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
+from crane_llm import checks
+from crane_llm.checks import shell_source
 from crane_llm.kernel import entry
 from crane_llm.lineage import recorder
 from crane_llm.runinfo import names
@@ -28,19 +30,26 @@ def request(source, use_llm=True):
 @pytest.mark.parametrize("source", ["df['a'].sum()", "dff.head()"])
 def test_one_parse_and_one_read_per_check(shell, monkeypatch, source):
     calls = {"parse": 0, "reads": 0}
-    real_compile, real_reads = builtins.compile, names.cell_reads
+    real_parse, real_reads = ast.parse, names.cell_reads
 
     def counting_compile(source, filename, mode, flags=0, *args, **kwargs):
-        if flags & ast.PyCF_ONLY_AST:  # a parse (ast.parse is this call too)
+        if flags & ast.PyCF_ONLY_AST:  # a parse
             calls["parse"] += 1
-        return real_compile(source, filename, mode, flags, *args, **kwargs)
+        return builtins.compile(source, filename, mode, flags, *args, **kwargs)
+
+    def counting_parse(*args, **kwargs):
+        calls["parse"] += 1
+        return real_parse(*args, **kwargs)
 
     def counting_reads(*args, **kwargs):
         calls["reads"] += 1
         return real_reads(*args, **kwargs)
 
     entry.gather(request(source), shell.user_ns, shell)  # warm: the log's effects are resolved once
-    monkeypatch.setattr(builtins, "compile", counting_compile)
+    # Every place that parses a cell, without replacing a builtin (the checks would rightly stop).
+    for module in (checks, shell_source):
+        monkeypatch.setattr(module, "compile", counting_compile, raising=False)
+    monkeypatch.setattr(ast, "parse", counting_parse)
     monkeypatch.setattr(names, "cell_reads", counting_reads)
     result = entry.gather(request(source), shell.user_ns, shell)
     assert calls == {"parse": 1, "reads": 1}

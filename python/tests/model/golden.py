@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict
 
-from crane_llm.prompt import build_prompt, parse_verdict, request_body
-from crane_llm.provider import describe_failure, is_context_length, is_format_rejection
+from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, build_prompt, cut_verdict, parse_verdict, request_body
+from crane_llm.provider import describe_failure, is_context_length, is_format_rejection, rejected_parameter
 from crane_llm.settings import resolve_settings
 
 FIXTURES = Path(__file__).resolve().parents[3] / "libs" / "prompt" / "fixtures"
@@ -18,12 +18,15 @@ WRITE = os.environ.get("CRANE_WRITE_GOLDEN") == "1"
 def prompt_expected(inp: Dict[str, Any]) -> Dict[str, Any]:
     prompt = build_prompt(inp["executed"], inp["runtimeInfoText"], inp["target"], inp["budgetTokens"])
     model = inp["model"]
+    limit = inp.get("maxOutputTokens", DEFAULT_MAX_OUTPUT_TOKENS)
     return {
         "prompt": prompt,
-        "responsesBody": request_body("responses", prompt, model, True),
-        "chatBody": request_body("chat", prompt, model, True),
-        "responsesBodyPlain": request_body("responses", prompt, model, False),
-        "chatBodyPlain": request_body("chat", prompt, model, False),
+        "responsesBody": request_body("responses", prompt, model, True, limit),
+        "chatBody": request_body("chat", prompt, model, True, limit),
+        "responsesBodyPlain": request_body("responses", prompt, model, False, limit),
+        "chatBodyPlain": request_body("chat", prompt, model, False, limit),
+        # What a server that refuses max_completion_tokens and stream_options gets on the retries.
+        "chatBodyOlderServer": request_body("chat", prompt, model, True, limit, "max_tokens", False),
     }
 
 
@@ -31,6 +34,7 @@ def error_expected(case: Dict[str, Any]) -> Dict[str, Any]:
     return {
         "formatRejection": is_format_rejection(case["status"], case["code"], case["message"]),
         "contextLength": is_context_length(case["status"], case["code"], case["message"]),
+        "rejectedParameter": rejected_parameter(case["status"], case["code"], case["message"]),
     }
 
 
@@ -62,6 +66,11 @@ def write_all() -> None:
     for case in data["classify"]:
         case["expected"] = error_expected(case)
     _dump(path, data)
+    path = FIXTURES / "parse" / "cut.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    for case in cases:
+        case["expected"] = cut_verdict(case["limit"])
+    _dump(path, cases)
     path = FIXTURES / "settings" / "cases.json"
     cases = json.loads(path.read_text(encoding="utf-8"))
     for case in cases:

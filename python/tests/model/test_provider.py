@@ -231,10 +231,3 @@ def test_token_usage_is_returned_when_the_provider_reports_it(fake_openai):
     # The fake server reports 100 input tokens and a quarter of the answer's characters as output.
     assert result["usage"]["input_tokens"] == 100
     assert result["usage"]["output_tokens"] == max(1, len(CRASH) // 4)
-
-
-def test_no_usage_when_the_stream_carries_none(fake_openai):
-    fake_openai.script({"text": CRASH})
-    result = call(fake_openai, "chat")  # a chat stream reports usage only when asked; we do not ask
-    assert result["problem"] is None
-    assert result["usage"] is None

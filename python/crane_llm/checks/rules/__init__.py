@@ -17,7 +17,7 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
                           own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, Opaque, Value
-from . import arrays, attributes, containers, estimators, frames, operators  # noqa: F401
+from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -173,10 +173,15 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         fname = _callable_name(obj)
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
+    if t is types.FunctionType and not isinstance(func, BoundMethod):
+        call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
     np_mod = sys.modules.get("numpy")
     if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):
         library_state_plain(interp, node)
+        reduced = array_reductions.numpy_reduction(fname, obj, args, kwargs, node) if fname else None
+        if reduced is not None:
+            return reduced
         return arrays.function(interp, obj, args, kwargs, node)  # (ufuncs carry no __module__ on old NumPy)
     if top == "sklearn":
         library_state_plain(interp, node)
@@ -309,6 +314,11 @@ def _builtin_call(interp, name: str, obj: Any, args: List[Value], kwargs: Dict[s
         raise Stop(node.lineno, "isinstance() with a value or class the checker does not model")
     if name == "range":
         return _run_pure(range, args, kwargs, node, "range", None)
+    if name == "sum" and args and args[0].kind() == "ndarray":
+        library_state_plain(interp, node)
+        summed = array_reductions.builtin_sum(args, kwargs, node)
+        if summed is not None:
+            return summed
     if name in _PURE_BUILTINS:
         return _run_pure(obj, args, kwargs, node, name, None)
     raise Stop(node.lineno, f"a call to the builtin `{name}`")

@@ -93,6 +93,8 @@ def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
         if la is not None and ra is not None and _numeric(la, ra):
             return _matmul(la, ra, node, left, right, "@")
         raise Stop(node.lineno, "`@` on values the checker does not know")
+    if opt is ast.Pow and la is not None and la.kind == "f" and type(rc) in (int, float) and abs(rc) <= 2 ** 53:
+        return array_value(la.shape, "f")  # a float array to a plain power: overflow only warns
     if opt not in _ELEMENTWISE:
         raise Stop(node.lineno, "an operator on arrays the checker does not model")
     if la is not None and ra is not None and _numeric(la, ra):

@@ -18,6 +18,7 @@ from ..live import LiveValue, is_estimator_class, is_plain_data, is_simple_const
 from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import EstimatorFacts, FactValue, Value
+from . import estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
@@ -139,6 +140,12 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
                                          f"X has {n} features but {label} was fitted on {facts.n_features}.",
                                          "feature-count", _names(owner, args[0])))
         raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+    if attr == "fit" and not kwargs:
+        rejected = estimator_fit.rejected_parameters(owner, len(args))
+        if rejected is not None:
+            raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
+                                     f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "
+                                     f"whatever the data: {rejected[1]}", "fit-parameters", _names(owner)))
     if attr == "fit" and len(args) >= 2:
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)
@@ -207,3 +214,7 @@ def _check_split(args: List[Value], kwargs: Dict[str, Value], node) -> None:
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                  f"train_test_split got inputs of different lengths {lengths}.",
                                  "inconsistent-lengths", _names(*args)))
+    if lengths[0] == 0 and all(a.kind() in ("ndarray", "frame", "series", "list") for a in args):
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 "train_test_split got 0 samples: the train set would be empty.",
+                                 "empty-split", _names(*args)))

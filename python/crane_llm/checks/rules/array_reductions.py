@@ -1,0 +1,55 @@
+"""Reductions of exact numeric ndarrays that cannot raise, so the reading goes on past them.
+
+`np.mean(a)` / `np.sum(a)` (NumPy's own functions, no other argument) of a numeric array (for the
+mean, a non-empty one) and the builtin `sum(a)` of a non-empty numeric array: on exact ndarrays of
+bool / int / float dtype none of these runs user code, and none raises while NumPy's floating-point
+errors and the warning filters only warn (the caller makes sure with `library_state_plain`).
+The result is known by shape: a 0-d array for a full reduction, which broadcasts like the NumPy
+scalar it really is. (A float array to a plain power is in arrays.binop.)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ..provenance import own_module_function
+from ..values import ArrayFacts, Value
+from .arrays import NUMERIC_KINDS, array_value
+
+_REDUCTIONS = ("mean", "sum")
+
+
+def _facts(v: Value) -> Optional[ArrayFacts]:
+    if v.kind() != "ndarray":
+        return None
+    a = v.array()
+    if a is None or a.shape is None or any(type(d) is not int for d in a.shape):
+        return None
+    if a.kind is None or a.kind not in NUMERIC_KINDS + "b":
+        return None
+    return a
+
+
+def numpy_reduction(name: str, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Optional[Value]:
+    """The result of `np.mean(a)` / `np.sum(a)` when certain to succeed; None when not modelled."""
+    if name not in _REDUCTIONS or len(args) != 1 or kwargs or not own_module_function("numpy", name, fn, "numpy"):
+        return None
+    a = _facts(args[0])
+    if a is None:
+        return None
+    size = 1
+    for d in a.shape:
+        size *= d
+    if name == "mean" and size == 0:
+        return None  # the mean of nothing warns
+    return array_value((), "f" if name == "mean" or a.kind == "f" else "i")
+
+
+def builtin_sum(args: List[Value], kwargs: Dict[str, Value], node) -> Optional[Value]:
+    """`sum(a)` over the first axis of a non-empty numeric array: the elements add without raising."""
+    if len(args) != 1 or kwargs:
+        return None
+    a = _facts(args[0])
+    if a is None or not a.shape or a.shape[0] == 0:
+        return None  # iterating a 0-d array raises; an empty one gives back the int 0
+    return array_value(tuple(a.shape[1:]), "f" if a.kind == "f" else "i")

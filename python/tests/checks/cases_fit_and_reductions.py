@@ -1,0 +1,86 @@
+"""Pairs for `.fit()` rejecting its own parameters, `train_test_split` of 0 samples, the NumPy
+reductions the reading goes on past (`np.mean`, `np.sum`, builtin `sum`, `a ** k`) to reach a
+shape error further down, and calls whose arguments a plain function's parameters cannot take.
+Same form as cases.py; the harness runs every cell for real."""
+
+from __future__ import annotations
+
+from typing import List
+
+from cases import NP, SK, Pair
+
+FIT_PARAMETERS: List[Pair] = [
+    Pair("sklearn", SK, "LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)",
+         "LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5, max_iter=5000).fit(X, y)",
+         "ValueError"),
+    Pair("sklearn", SK, "m = LogisticRegression(max_iter=1000, solver='lbfgs', penalty='l1')\nm.fit(X, y)",
+         "m = LogisticRegression(max_iter=1000, solver='liblinear', penalty='l1')\nm.fit(X, y)", "ValueError"),
+    Pair("sklearn", SK, "LogisticRegression(solver='newton-cg', penalty='l1').fit(Xdf, y)",
+         "LogisticRegression(solver='newton-cg').fit(Xdf, y)", "ValueError"),
+    Pair("sklearn", SK, "LogisticRegression(C=-1.0).fit(X, y)", "LogisticRegression(C=1.0).fit(X, y)",
+         "InvalidParameterError"),
+    Pair("sklearn", SK, "KMeans(n_clusters=0).fit(X)", "KMeans(n_clusters=2, n_init=1).fit(X)",
+         "InvalidParameterError"),
+    Pair("sklearn", SK, "DecisionTreeClassifier(max_depth=-1).fit(X, y)",
+         "DecisionTreeClassifier(max_depth=1).fit(X, y)", "InvalidParameterError"),
+    Pair("sklearn", SK, "StandardScaler(with_mean='yes').fit(X)", "StandardScaler(with_mean=True).fit(X)",
+         "InvalidParameterError"),
+    Pair("sklearn", SK, "LinearRegression().fit(X)", "LinearRegression().fit(X, y)", "TypeError"),
+    Pair("sklearn", SK, "PCA(n_components='many').fit(X)", "PCA(n_components=2).fit(X)", "InvalidParameterError"),
+    Pair("sklearn", SK, "est = LinearRegression(fit_intercept='no')\nest.fit(X, y)",
+         "est = LinearRegression(fit_intercept=False)\nest.fit(X, y)", "InvalidParameterError"),
+]
+
+EMPTY_SPLIT: List[Pair] = [
+    Pair("sklearn", SK, "train_test_split(np.zeros((0, 2)), np.zeros(0), test_size=0.2, random_state=2)",
+         "train_test_split(np.zeros((5, 2)), np.zeros(5), test_size=0.2, random_state=2)", "ValueError"),
+    Pair("sklearn", SK, "x0 = np.zeros((0, 1))\ntrain_test_split(x0, x0)", "x0 = np.zeros((4, 1))\ntrain_test_split(x0, x0)",
+         "ValueError"),
+    Pair("sklearn", SK, "train_test_split(X[:0], y[:0])", "train_test_split(X[:4], y[:4])", "ValueError"),
+]
+
+_FIT = NP + "\ny_fit = np.arange(12.0)\ny_obs = np.arange(3.0)"
+
+REDUCTIONS: List[Pair] = [
+    Pair("array-shapes", _FIT, "m = np.mean(y_obs)\nsst = sum((y_obs - m) ** 2)\nsse = sum((y_obs - y_fit) ** 2)",
+         "m = np.mean(y_obs)\nsst = sum((y_obs - m) ** 2)\nsse = sum((y_obs - y_obs[::-1]) ** 2)", "ValueError"),
+    Pair("array-shapes", NP, "s = sum(a)\ns + v3", "s = sum(a)\ns + v2", "ValueError"),
+    Pair("array-shapes", NP, "t = np.sum(a)\nr = a ** 2\nr + b", "t = np.sum(a)\nr = a ** 2\nr + a", "ValueError"),
+    Pair("array-shapes", NP, "c = np.mean(v2) * v2\nc + v3", "c = np.mean(v2) * v2\nc + v2", "ValueError"),
+    Pair("array-shapes", NP, "half = v2 ** 0.5\nhalf @ a", "half = v2 ** 0.5\na @ half", "ValueError"),
+]
+
+_CALL = ("import pandas as pd\ndf1 = pd.DataFrame({'a': [1, 2]})\n"
+         "def f(a, b=1, *, c=0):\n    return a\ndef g(x, /, y):\n    return x\n"
+         "def h(*args, **kwargs):\n    return args")
+
+CALL_ARGUMENTS: List[Pair] = [
+    Pair("call-arguments", _CALL, "pd.concat([df1], [df1])", "pd.concat([df1, df1])", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.melt(df1, ['a'], ['a'], None, 'v', None, True, 'extra')",
+         "pd.melt(df1, ['a'])", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.to_numeric(df1['a'], erors='coerce')", "pd.to_numeric(df1['a'], errors='coerce')",
+         "TypeError"),
+    Pair("call-arguments", _CALL, "pd.get_dummies(df1, data=df1)", "pd.get_dummies(data=df1)", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.isna()", "pd.isna(df1)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, 2, 3)", "f(1, 2)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, a=2)", "f(1, b=2)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, d=3)", "f(1, c=3)", "TypeError"),
+    Pair("call-arguments", _CALL, "g(x=1, y=2)", "g(1, y=2)", "TypeError"),
+    Pair("call-arguments", _CALL, "total = 1\nf()", "total = 1\nf(total)", "TypeError"),
+    Pair("call-arguments", _CALL, "g(1)", "g(1, 2)", "TypeError"),
+    Pair("call-arguments", _CALL, "k = lambda v: v\nr = f(*[1, 2, 3])", "k = lambda v: v\nr = f(*[1, 2])", "TypeError"),
+]
+
+PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS + CALL_ARGUMENTS
+
+# These crash for real, but not certainly from what the checker sees: it must stay silent.
+# (NumPy told to raise on overflow is tested in-process: np.seterr would outlive its case here.)
+NO_CLAIM = [
+    # scikit-learn's parameter-validation wrapper takes `*args, **kwargs`: its TypeError comes from
+    # code it runs, which the checker does not model.
+    ("from sklearn.utils.class_weight import compute_class_weight\n"
+     "compute_class_weight('balanced', np.array([0, 1]), np.array([0, 1]))", NP),
+    ("def w(*args, **kwargs):\n    return args[5]\nw(1, 2, key=3)", NP),
+    # `sum` of an empty array gives back the int 0: not followed.
+    ("e = sum(np.zeros(0))\ne + undefined_later", NP),
+]
