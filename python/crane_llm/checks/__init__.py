@@ -65,6 +65,8 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     if crash is None or crash.exception != "NameError" or not crash.variables:
         return outcome
     wrong = crash.variables[0]
+    # A pool may be a function giving it: the cell's own names are read only when a hint is needed.
+    pools = tuple(pool() if callable(pool) else pool for pool in pools)
     candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
     extra = hint(wrong, candidates)
     if extra and crash.message.endswith("."):
@@ -109,6 +111,13 @@ def _syntax(prepared: Prepared):
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
     flags = prepared.flags
+    try:
+        # The whole cell compiling means every statement compiles alone too (a statement alone only
+        # loses the context that can make it an error); only on failure is each one tried.
+        compile(tree, "<cell>", "exec", flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        return tree, None, None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        pass
     for index, node in enumerate(tree.body):
         try:
             # Top-level await is allowed because IPython runs such cells.
@@ -170,6 +179,9 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
     return Outcome() if late is None else late[1]
 
 
+_BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
+
+
 class ReadCell:
     """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it),
     `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain crash,
@@ -188,6 +200,8 @@ class ReadCell:
 def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:
     """The cell as `shell` (found by itself when `namespace` is the running shell's `user_ns`)
     will compile it, parsed once."""
+    if not builtins_untouched():  # first: preparing the cell imports IPython's transformer by name
+        return ReadCell(None, Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED)), None, None)
     shell = shell if shell is not None else _running_shell(namespace)
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
@@ -208,6 +222,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
+    if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
+        return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -232,9 +248,6 @@ def _running_shell(namespace: Any) -> Any:
 
 
 def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: ReadCell) -> Outcome:
-    if not builtins_untouched():
-        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
-                                                  "consults would call it"))
     if read.early is not None:
         return read.early
     tree, late, prepared = read.tree, read.late, read.prepared
@@ -251,9 +264,8 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
-        named = outcome.crash is not None and outcome.crash.exception == "NameError"
-        if named and type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, prepared_names(source, tree), namespace, interp.builtin_names)
+        if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
+            return _name_hint(outcome, lambda: prepared_names(source, tree), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -289,6 +301,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     def lookup(name: str):
         found = values.get(name)
+        if found is None and name.startswith("__") and name.endswith("__"):
+            return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
         if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
@@ -305,7 +319,7 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+        return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

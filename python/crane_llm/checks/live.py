@@ -399,6 +399,15 @@ class LiveValue(Value):
         return object_has_attr(self.obj, attr)
 
     def frame(self):
+        memo = audit().facts
+        hit = memo.get(("frame", id(self.obj)))
+        if hit is not None and hit[0] is self.obj:
+            return hit[1]
+        facts = self._frame()
+        memo[("frame", id(self.obj))] = (self.obj, facts)
+        return facts
+
+    def _frame(self):
         frame_cls, _, pd = pandas_types()
         if frame_cls is None or type(self.obj) is not frame_cls or not pristine_pandas(frame_cls):
             return None

@@ -222,6 +222,8 @@ class Audit:
 
     def __init__(self):
         self.classes: Dict[int, Tuple[Any, bool]] = {}
+        # id(live object) -> (object, facts): what a live object shows cannot change during a check.
+        self.facts: Dict[Tuple[str, int], Tuple[Any, Any]] = {}
 
     def pristine(self, cls: Any, package: str) -> bool:
         hit = self.classes.get(id(cls))

@@ -8,16 +8,17 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 import json
 import platform
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from .. import __version__
 from ..checks import ReadCell, read_cell, run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
+from ..lineage.log import ExecutionLog
+from ..policy import SwitchValues, capped, current_policy
 from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
-from ..lineage.log import ExecutionLog
 from .history import execution_log
 
 
@@ -56,11 +57,13 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     executed cells travel once, inside the log.
     """
     source = request["source"]
-    use_llm = bool(request.get("useLlm", True))
+    # The administrator's ceiling holds here too, whatever the front end asked for.
+    use_llm, include_runtime_info, _ = capped(
+        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
     budget = resolve_check_budget(request.get("budgetSeconds"))
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
-    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
+    checks_on = checks_run(use_llm, include_runtime_info)
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None

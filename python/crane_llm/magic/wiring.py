@@ -15,13 +15,12 @@ from typing import Any, Dict, List, Optional
 from ..settings import resolve_settings  # noqa: F401
 
 
-def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
-    """The runtime information as the prompt shows it (twin of libs/prompt's runinfo-text)."""
-    if runtime_info is None:
-        return None
-    from ..prompt.runinfo_text import runtime_info_text as render
+def prompt_input(facts: Dict[str, Any], target: str, include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
+    """The prompt's parts, secrets masked and values left out as asked (libs/prompt's from-check twin)."""
+    from ..prompt.from_check import prompt_input_from_check
 
-    return render(runtime_info)
+    check = {"log": facts.get("log"), "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
+    return prompt_input_from_check(check, target, include_values=include_values)
 
 
 def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> List[Dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""One test per row of the seed's table and per variant, on real objects of each library."""
+"""One test per row of the README's table ("What the runtime information contains") and per variant, on real objects of each library."""
 
 import math
 
