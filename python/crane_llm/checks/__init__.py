@@ -12,7 +12,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; abstract_values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -27,16 +27,15 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
-from .bound_names import names_bound
-from .interpreter import Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
 from .suggest import hint
-from .values import Opaque
+from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
@@ -51,12 +50,10 @@ def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
 
 
-def prepared_names(source: str, tree: Any = None):
-    """The names the cell itself binds (for suggestions only: what could be meant)."""
-    try:
-        return names_bound(source, tree)
-    except Exception:
-        return set()
+def bound_so_far(interp: Interpreter):
+    """The names the cell had bound when the reading stopped (what Python itself could suggest there:
+    a name the cell binds only further down is not one)."""
+    return [name for name, value in interp.bound.items() if value is not DELETED]
 
 
 def _name_hint(outcome: Outcome, *pools) -> Outcome:
@@ -265,7 +262,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, lambda: prepared_names(source, tree), namespace, interp.builtin_names)
+            return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -318,8 +315,9 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
-                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _name_hint(_interpret(tree, interp, late), lambda: prepared_names(source), values, unsure,
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
+                             libraries_versioned_here=False)
+        return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

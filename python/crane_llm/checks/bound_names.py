@@ -8,19 +8,17 @@ from recorded facts alone.
 from __future__ import annotations
 
 import ast
-from typing import Optional, Set
+from typing import Set
 
 
-def names_bound(source: str, tree: Optional[ast.AST] = None) -> Set[str]:
-    """All names `source` may bind; the cell is parsed as the kernel would (IPython syntax too),
-    unless its `tree` is given."""
+def names_bound(source: str) -> Set[str]:
+    """All names `source` may bind; the cell is parsed as the kernel would (IPython syntax too)."""
     from ..kernel.source import python_source
 
-    if tree is None:
-        try:
-            tree = ast.parse(python_source(source))
-        except Exception:
-            return _every_identifier(source)
+    try:
+        tree = ast.parse(python_source(source))
+    except Exception:
+        return _every_identifier(source)
     out: Set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):

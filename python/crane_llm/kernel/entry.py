@@ -10,7 +10,7 @@ import platform
 import time
 from typing import Any, Dict, List, Optional
 
-from .. import __version__
+from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
@@ -70,7 +70,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     read = read_cell(source, namespace, shell)
     # The names are read before the checks walk the tree, so nothing they do to it can change
     # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
-    reads = kernel_reads(source, namespace, read.tree)
+    reads = kernel_reads(source, namespace, shell, read.tree)
     if checks_on:
         outcome = _bounded_checks(source, namespace, deadline, shell, read)
         if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:
@@ -83,7 +83,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, reads)
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, shell, reads)
     log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
@@ -115,14 +115,14 @@ def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, 
 
 
 def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str],
-                          reads: List[tuple]) -> Dict[str, Any]:
+                          shell: Any, reads: List[tuple]) -> Dict[str, Any]:
     """The runtime information within what is left of the budget; past it, names and types only."""
     try:
         if deadline.passed():  # no timer: nothing left to summarise, only to list
-            info = collect(source, namespace, deadline, reads)
+            info = collect(source, namespace, deadline, shell, reads)
         else:
             with hard_stop(deadline.left()):
-                info = collect(source, namespace, deadline, reads)
+                info = collect(source, namespace, deadline, shell, reads)
     except OutOfTime:
         cut.append("the runtime information")
         return {"variables": []}

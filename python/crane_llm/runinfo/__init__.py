@@ -21,12 +21,12 @@ __all__ = ["collect", "kernel_reads", "used_names", "summarize", "not_summarised
 
 
 
-def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
-    """Names the cell reads that exist in the kernel, in first-use order."""
-    return [name for name, _ in kernel_reads(source, namespace)]
+def used_names(source: str, namespace: Dict[str, Any], shell: Any = None) -> List[str]:
+    """Names the cell reads that exist in the kernel, in first-use order (as `shell` compiles it)."""
+    return [name for name, _ in kernel_reads(source, namespace, shell)]
 
 
-def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None,
+def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None, shell: Any = None,
             reads: Optional[List[tuple]] = None) -> Dict[str, Any]:
     """The runtime information for one cell: a summary per used name, with its attributes.
 
@@ -35,7 +35,7 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
     `reads`: the cell's `kernel_reads`, when the caller already has them (the kernel reply).
     """
     variables: List[Dict[str, Any]] = []
-    for name, attributes in (reads if reads is not None else kernel_reads(source, namespace)):
+    for name, attributes in (reads if reads is not None else kernel_reads(source, namespace, shell)):
         value = namespace[name]
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
     for entry in variables:

@@ -9,8 +9,9 @@ free names count as read where they are defined.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
+from ..checks.shell_source import prepare_live
 from ..kernel.source import parse_cell, python_source
 
 
@@ -259,16 +260,30 @@ def _locals_of(body: List[ast.stmt]) -> Set[str]:
     return assigned - declared_global
 
 
-def cell_reads(source: str, tree: Optional[ast.Module] = None) -> Optional[List[tuple]]:
+def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Optional[ast.Module] = None) -> Optional[List[tuple]]:
     """[(name, [attribute, ...]), ...] for every global the cell reads before assigning it.
 
-    `tree`: the cell already parsed (the kernel reply parses it once for the checks and this).
-    None when the cell does not parse (the built-in checks report the SyntaxError).
+    The cell is read as `shell` will compile it (its input transformers and the future flags
+    earlier cells set; checks/shell_source.py, shared with the built-in checks). None when the
+    cell does not parse (the built-in checks report the SyntaxError), and no names when the
+    shell's prefilter may rewrite the line (automagic, autocall): what it runs is not this code.
+    `tree`: the cell as the checks read it (`checks.read_cell`), so the kernel reply parses it once.
     """
-    if tree is None:
+    if tree is not None:
+        pass
+    elif shell is None:
         try:
             tree = parse_cell(source)
         except (SyntaxError, ValueError):
+            return None
+    else:
+        try:
+            prepared = prepare_live(source, shell, namespace)
+            if prepared.rewritten is not None:
+                return []
+            tree = compile(prepared.code, "<cell>", "exec", flags=ast.PyCF_ONLY_AST | prepared.flags,
+                           dont_inherit=True)
+        except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
             return None
     reads = _Reads()
     for stmt in tree.body:
@@ -276,7 +291,7 @@ def cell_reads(source: str, tree: Optional[ast.Module] = None) -> Optional[List[
     return [(name, reads.attributes[name]) for name in reads.order]
 
 
-def kernel_reads(source: str, namespace: dict, tree: Optional[ast.Module] = None) -> List[tuple]:
+def kernel_reads(source: str, namespace: dict, shell: Any = None, tree: Optional[ast.Module] = None) -> List[tuple]:
     """`cell_reads` restricted to names that exist in the kernel namespace."""
-    found = cell_reads(source, tree) or []
+    found = cell_reads(source, shell, namespace, tree) or []
     return [(name, attrs) for name, attrs in found if name in namespace]
