@@ -7,7 +7,6 @@ is missing from this installation, the function says so in its result instead of
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional
 
 # The one settings resolution (argument, environment, .env, config file, Kaggle/Colab secret),
@@ -56,5 +55,3 @@ def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> 
     return items
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
