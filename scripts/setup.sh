@@ -76,6 +76,8 @@ if fresh wheel "$PACKAGE" "$(ls dist/crane_llm-*.whl 2>/dev/null | head -1)"; th
   else
     pip_quiet .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
   fi
+  # The version number stays 0.1.0 while the sources change: without this pip keeps the old files.
+  pip_quiet .venv/bin/pip install -q --force-reinstall --no-deps "$WHEEL"
   done_step wheel "$PACKAGE"
 fi
 WHEEL=$(ls dist/crane_llm-*.whl)

@@ -227,7 +227,8 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
 
 
 # Standard-library modules library classes inherit from (their own functions live there).
-_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib"}
+_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib",
+                  "io"}
 
 
 class Audit:

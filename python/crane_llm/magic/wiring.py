@@ -7,7 +7,6 @@ is missing from this installation, the function says so in its result instead of
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional
 
 # The one settings resolution (argument, environment, .env, config file, Kaggle/Colab secret),
@@ -15,12 +14,11 @@ from typing import Any, Dict, List, Optional
 from ..settings import resolve_settings  # noqa: F401
 
 
-def prompt_input(facts: Dict[str, Any], executed: List[Dict[str, Any]], target: str,
-                 include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
+def prompt_input(facts: Dict[str, Any], target: str, include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
     """The prompt's parts, secrets masked and values left out as asked (libs/prompt's from-check twin)."""
     from ..prompt.from_check import prompt_input_from_check
 
-    check = {"executed": executed, "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
+    check = {"log": facts.get("log"), "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
     return prompt_input_from_check(check, target, include_values=include_values)
 
 
@@ -57,5 +55,3 @@ def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> 
     return items
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

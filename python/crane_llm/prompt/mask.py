@@ -17,7 +17,7 @@ engines.
 
 from __future__ import annotations
 
-import copy
+import json
 import re
 from typing import Any, Dict, List, Tuple
 
@@ -72,8 +72,8 @@ def mask_text(text: str) -> Tuple[str, int]:
 
 # --- code: one small lexer, written out the same way in both languages -------------------------
 
-_IDENT_START = re.compile(r"[A-Za-z_]")
-_IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")  # ASCII, as the twin's [A-Za-z_]
+_IDENT_CHAR = _IDENT_START | frozenset("0123456789")
 _STRING_PREFIXES = frozenset(["r", "u", "b", "f", "br", "rb", "fr", "rf"])
 
 
@@ -124,9 +124,9 @@ def mask_code(code: str) -> Tuple[str, int]:
             i += 1
             continue
         prefix_end = i
-        if _IDENT_START.match(ch):
+        if ch in _IDENT_START:
             j = i + 1
-            while j < n and _IDENT_CHAR.match(code[j]):
+            while j < n and code[j] in _IDENT_CHAR:
                 j += 1
             word = code[i:j]
             if not (j < n and code[j] in "'\"" and word.lower() in _STRING_PREFIXES):
@@ -250,7 +250,7 @@ def mask_runtime_info(info: Dict[str, Any], include_values: bool = True) -> Tupl
     With data values left out, only what the prompt still shows (names, keys, column names) is
     scanned, so the count says what masking kept from leaving, not what was never going to.
     """
-    masked_info = copy.deepcopy(info)
+    masked_info = json.loads(json.dumps(info))  # a plain-JSON copy: far cheaper than deepcopy
     count = 0
     for variable in masked_info["variables"]:
         count += _mask_summary(variable["summary"], looks_secret(variable["name"]), include_values)

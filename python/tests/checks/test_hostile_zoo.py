@@ -16,7 +16,7 @@ import pytest
 from crane_llm.checks import run_checks
 
 CALLS: list = []
-SLEEP = 1.0
+SLEEP = 5.0  # a hook that ran would hold a check this long; checks take milliseconds
 _MODE = ["count"]
 
 # Every special method a check could reach, one way or another.

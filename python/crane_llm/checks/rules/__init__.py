@@ -47,7 +47,29 @@ def safe_to_print(v: Value) -> bool:
     return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("int", "float", "str", "bool"))
 
 
+def _default_print_options() -> bool:
+    """NumPy's and pandas' printing runs no formatter a notebook installed."""
+    np = sys.modules.get("numpy")
+    pd = sys.modules.get("pandas")
+    try:
+        if np is not None:
+            getopts = np.__dict__.get("get_printoptions")
+            if not own_module_function("numpy", "get_printoptions", getopts, "numpy") or \
+                    getopts().get("formatter") is not None:
+                return False
+        if pd is not None:
+            get_option = pd.__dict__.get("get_option")
+            if not own_module_function("pandas", "get_option", get_option, "pandas") or \
+                    get_option("display.float_format") is not None:
+                return False
+    except Exception:
+        return False
+    return True
+
+
 def _numeric_elements(obj: Any, kind: str) -> bool:
+    if not _default_print_options():
+        return False
     try:
         if kind == "frame":
             kinds = [dt.kind for dt in obj.dtypes.tolist()]
