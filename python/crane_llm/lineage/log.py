@@ -63,12 +63,15 @@ class ExecutionLog:
     def add(self, run: Run) -> None:
         self.runs.append(run)
 
-    def executed_cells(self) -> List[Dict[str, Any]]:
-        return [{"executionCount": r.execution_count, "cellId": r.cell_id, "code": r.code} for r in self.runs]
-
     def to_json(self) -> Dict[str, Any]:
         self._resolve_pending()
         return {"version": LOG_VERSION, "runs": [r.to_json() for r in self.runs]}
+
+    def code_only_json(self) -> Dict[str, Any]:
+        """The runs known from their code alone (what they did not worked out): what a reply
+        sends when there was no time to work it out."""
+        runs = [dict(r.to_json(), recorded=False, raised=None, effects=[]) for r in self.runs]
+        return {"version": LOG_VERSION, "runs": runs}
 
     # Effects of a run depend on the user functions defined by the runs before it, so runs are
     # resolved in order, and each only once.
