@@ -9,7 +9,7 @@ import { jupyterCheckEffects } from './check-effects';
 import { jumpTo } from './jump-to';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
-import { configuredModel, settingsBackend } from './settings-backend';
+import { configuredArguments, settingsBackend } from './settings-backend';
 import { CraneSidebar } from './sidebar';
 import { watchNotebooks } from './staleness';
 import { SWITCH_LABEL, SwitchStore, type SwitchName } from './switches';
@@ -43,7 +43,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     void switches.restore().catch(() => undefined);
     const server = serverSettings();
     const fetch = serverFetch(server);
-    const loadProvider = async () => fetchProviderSettings(server, await configuredModel(registry, PLUGIN_ID));
+    const loadProvider = async () => fetchProviderSettings(server, await configuredArguments(registry, PLUGIN_ID));
 
     const actionsFor = (panel: NotebookPanel): ViewActions => ({
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),

@@ -7,10 +7,15 @@ import type { ExecutedCell } from '@crane-llm/core';
 
 export const DEFAULT_BUDGET_TOKENS = 24000;
 
-const SHARED_HEAD = `You check cells of machine-learning notebooks for crashes before they run.
+const HEAD_LINES = `You check cells of machine-learning notebooks for crashes before they run.
 You are given:
-- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
 `;
+const CELLS_ITEM = `- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
+`;
+// In JupyterLab, and with `crane-llm check --keep-going`, the log can hold cells that raised.
+const CELLS_ITEM_SOME_RAISED = `- [Executed Cells]: the cells that have already run, in the order they ran; each finished without error unless its heading says it raised,
+`;
+const SHARED_HEAD = HEAD_LINES + CELLS_ITEM;
 const RUNINFO_ITEM = `- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 `;
 const SHARED_TAIL = `- [Target Cell]: the cell about to run. It has not run yet.
@@ -26,6 +31,10 @@ Answer with one JSON object and nothing else:
 
 export const INSTRUCTIONS_WITH_RUNINFO = SHARED_HEAD + RUNINFO_ITEM + SHARED_TAIL;
 export const INSTRUCTIONS_CODE_ONLY = SHARED_HEAD + SHARED_TAIL;
+
+function instructionsFor(withRuntimeInfo: boolean, someRaised: boolean): string {
+  return HEAD_LINES + (someRaised ? CELLS_ITEM_SOME_RAISED : CELLS_ITEM) + (withRuntimeInfo ? RUNINFO_ITEM : '') + SHARED_TAIL;
+}
 
 const NO_CELLS = 'No cell has been executed.\n\n';
 
@@ -83,8 +92,11 @@ export function estimateTokens(text: string): number {
   return Math.ceil(countChars(text) / 4);
 }
 
-function cellBlock(position: number, code: string): string {
-  return `## Cell ${position}:\n${code}\n\n`;
+function cellBlock(position: number, cell: ExecutedCell): string {
+  const raised = cell.raised;
+  if (!raised) return `## Cell ${position}:\n${cell.code}\n\n`;
+  const where = raised.line != null ? ` at line ${raised.line}` : '';
+  return `## Cell ${position} (it raised ${raised.exception}${where}):\n${cell.code}\n\n`;
 }
 
 function omittedNote(count: number): string {
@@ -112,8 +124,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const budget = input.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const { runtimeInfoText, target } = input;
   const executed = input.executed.filter(cell => !isCraneLlmCell(cell.code));
-  const instructions = runtimeInfoText === null ? INSTRUCTIONS_CODE_ONLY : INSTRUCTIONS_WITH_RUNINFO;
-  const blocks = executed.map((cell, i) => cellBlock(i + 1, cell.code));
+  const instructions = instructionsFor(runtimeInfoText !== null, executed.some(cell => cell.raised));
+  const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
   // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
   const fixed =
     countChars(instructions) + 2 + countChars(compose([], 0, runtimeInfoText, target)) - countChars(NO_CELLS);

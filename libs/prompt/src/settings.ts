@@ -18,13 +18,20 @@ export const ServerSettings = z
   .object({
     model: z.string().nullable(),
     baseUrl: z.string().nullable(),
+    /** The api setting: auto follows the rule (no base_url: Responses; a base_url: Chat Completions). */
+    api: z.enum(['auto', 'responses', 'chat']),
+    /** The answer's output limit in tokens (max_output_tokens / max_completion_tokens). */
+    maxOutputTokens: z.number().int().positive(),
+    /** The API requests use: the api setting, or the rule when it is auto. */
     apiKind: z.enum(['responses', 'chat']),
     /** Host (and port) of the provider, named in error messages. */
     providerHost: z.string(),
     keyFound: z.boolean(),
     /** False for a local base_url (localhost), which needs no key. */
     keyRequired: z.boolean(),
-    sources: z.object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource }).strict()
+    sources: z
+      .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, api: SettingSource, maxOutputTokens: SettingSource })
+      .strict()
   })
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;

@@ -64,7 +64,14 @@ class ExecutionLog:
         self.runs.append(run)
 
     def executed_cells(self) -> List[Dict[str, Any]]:
-        return [{"executionCount": r.execution_count, "cellId": r.cell_id, "code": r.code} for r in self.runs]
+        """The runs as the prompt's executed cells; a run that raised says what and where."""
+        cells = []
+        for r in self.runs:
+            cell: Dict[str, Any] = {"executionCount": r.execution_count, "cellId": r.cell_id, "code": r.code}
+            if r.raised is not None:
+                cell["raised"] = {"exception": r.raised.get("exception") or "an exception", "line": r.raised.get("line")}
+            cells.append(cell)
+        return cells
 
     def to_json(self) -> Dict[str, Any]:
         self._resolve_pending()

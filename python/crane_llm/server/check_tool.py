@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional
 
 from jupyter_core.utils import ensure_async
 
-from ..cli.check import certain_verdict, nothing_certain_verdict
+from ..present import certain_crash_verdict, nothing_certain_verdict
 from ..cli.model import ask_model, make_prompt, resolve_settings, settings_problem
 from ..kernel.request import KernelAnswerError, check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
@@ -171,7 +171,7 @@ async def _ask_kernel(kernel: Any, expression: str) -> Dict[str, Any]:
 async def _verdict(facts: Dict[str, Any], source: str, use_llm: bool) -> Dict[str, Any]:
     crash = facts["checks"].get("crash")
     if crash:
-        return certain_verdict(crash)
+        return certain_crash_verdict(crash)
     if not use_llm:
         return nothing_certain_verdict()
     return await asyncio.get_running_loop().run_in_executor(None, _ask_model, facts, source)
