@@ -31,13 +31,20 @@ def _jupyter_server_extension_points():
 
 
 def load_ipython_extension(ipython):
-    """`%load_ext crane_llm`: start recording executions and register `%%crane_llm`."""
+    """`%load_ext crane_llm` and JupyterLab's silent start-up: start recording executions and
+    register `%%crane_llm`. Idempotent: JupyterLab calls it at every kernel start."""
     from .kernel import session
+    from .magic import register
 
     session.install(ipython)
+    if ipython is not None and hasattr(ipython, "register_magic_function"):
+        register(ipython)
 
 
 def unload_ipython_extension(ipython):
     from .kernel import session
+    from .magic import unregister
 
     session.uninstall(ipython)
+    if ipython is not None and hasattr(ipython, "register_magic_function"):
+        unregister(ipython)

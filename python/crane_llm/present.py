@@ -8,7 +8,7 @@ TypeScript side shows; tests/magic/test_present.py reads present.ts and holds th
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 COLOUR = {
     "certain-crash": "red",
@@ -99,7 +99,41 @@ def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
         "explanation": crash.get("message", ""),
         "variables": list(crash.get("variables") or []),
         "checkerRanFirst": True,
+        **({"correction": dict(crash["correction"])} if crash.get("correction") else {}),
     }
+
+
+def fix_actions(state: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """What a fresh certain crash offers to do before the run (libs/core's fixActions, same golden vector).
+
+    The magic shows their labels as text: it has no notebook cells to run or edit.
+    """
+    verdict = state.get("verdict")
+    if state.get("phase") != "done" or state.get("stale") is not None or not verdict or verdict["kind"] != "certain-crash":
+        return []
+    actions: List[Dict[str, Any]] = []
+    if verdict.get("exception") == "NameError":
+        definer = next((item for item in state.get("origin") or []
+                        if item.get("cellId") is not None and item.get("kind") in ("not-run", "raised-before")), None)
+        if definer is not None:
+            index = definer.get("index")
+            which = "cell %d" % (index + 1) if isinstance(index, int) else "the cell that defines it"
+            actions.append({"kind": "run-cell", "cellId": definer["cellId"], "label": "Run %s first" % which,
+                            "title": "Runs %s only (it defines `%s`); this cell stays unrun." % (which, definer["variable"])})
+    correction = verdict.get("correction")
+    if correction:
+        actions.append({"kind": "replace", "correction": correction,
+                        "label": "Replace %s with %s" % (correction["old"], correction["new"]),
+                        "title": "Edits line %d of this cell; nothing runs." % correction["line"]})
+    return actions
+
+
+def model_fix(state: Dict[str, Any]) -> Optional[str]:
+    """The model's corrected cell, shown under a fresh predicted crash."""
+    verdict = state.get("verdict") or {}
+    if verdict.get("kind") == "predicted-crash" and verdict.get("fix") and state.get("stale") is None:
+        return verdict["fix"]
+    return None
 
 
 def nothing_certain_verdict() -> Dict[str, Any]:
@@ -126,6 +160,25 @@ def checks_detail(checks: Dict[str, Any]) -> str:
         return "nothing certain; read the whole cell (%s)" % ms
     where = "" if stop.get("line") is None else " at line %d" % stop["line"]
     return "nothing certain; stopped%s: %s (%s)" % (where, stop.get("reason"), ms)
+
+
+def budget_detail(facts: Dict[str, Any]) -> str:
+    """What the kernel's time budget cut, added to the checks step (apps/jlab's budgetDetail)."""
+    budget = facts.get("budget")
+    if not budget:
+        return ""
+    text = ""
+    if budget["ranOut"]:
+        text += "; the time budget of %s s ran out, so the kernel left out %s" % (
+            _js_number(budget["seconds"]), "; ".join(budget["cut"]))
+    if budget.get("warning"):
+        text += " (%s)" % budget["warning"]
+    return text
+
+
+def _js_number(value: float) -> str:
+    """A number as JavaScript prints it (2, not 2.0)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def stale_text(reason: Optional[str]) -> Optional[str]:

@@ -81,6 +81,6 @@ def settings_from_llama(llama_server, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("CRANE_LLM_BASE_URL", llama_server.base_url)
     monkeypatch.setenv("CRANE_LLM_MODEL", llama_server.model)
-    monkeypatch.setenv("CRANE_LLM_MAX_OUTPUT_TOKENS", "160")
+    monkeypatch.setenv("CRANE_LLM_MAX_OUTPUT_TOKENS", "32")
     monkeypatch.chdir(tmp_path)
     return llama_server

@@ -15,7 +15,7 @@ export class CheckCenter {
   private readonly running = new WeakMap<NotebookPanel, AbortController>();
   private readonly changedSignal = new Signal<this, NotebookPanel>(this);
 
-  constructor(private readonly actionsFor: (panel: NotebookPanel) => ViewActions) {}
+  constructor(private readonly actionsFor: (panel: NotebookPanel, cell: Cell | null) => ViewActions) {}
 
   /** Emitted whenever the latest check of a notebook changes, streamed text included. */
   get changed(): ISignal<this, NotebookPanel> {
@@ -64,7 +64,7 @@ export class CheckCenter {
   private boxFor(panel: NotebookPanel, cell: Cell): CellVerdict {
     const previous = this.latest.get(panel);
     const box = CellVerdict.for(cell);
-    box.actions = this.actionsFor(panel);
+    box.actions = this.actionsFor(panel, cell);
     if (previous !== box) {
       previous?.changed.disconnect(this.onBoxChanged, this);
       box.changed.connect(this.onBoxChanged, this);

@@ -2,6 +2,7 @@ import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { FetchLike, ServerSettings } from '@crane-llm/prompt';
 import { requestFacts } from './kernel-bridge';
 import { predict, preparePrompt, serverProvider, type JupyterCheckEffects } from './model-effects';
+import type { OriginEntry } from '@crane-llm/lineage';
 import { originEffect } from './origin';
 
 /**
@@ -13,7 +14,8 @@ export function jupyterCheckEffects(
   panel: NotebookPanel,
   loadProvider: () => Promise<ServerSettings>,
   serverBaseUrl: string,
-  fetch: FetchLike
+  fetch: FetchLike,
+  keepOrigin?: (entries: OriginEntry[]) => void
 ): JupyterCheckEffects {
   const kernel = panel.sessionContext.session!.kernel!;
   return {
@@ -21,6 +23,6 @@ export function jupyterCheckEffects(
     provider: async () => serverProvider(await loadProvider()),
     prompt: preparePrompt,
     predict: call => predict(call, serverBaseUrl, fetch),
-    origin: originEffect(panel)
+    origin: originEffect(panel, keepOrigin)
   };
 }

@@ -20,7 +20,8 @@ export const NOT_INSTALLED_MESSAGE =
   "crane_llm is not installed in this kernel's Python environment. Run `%pip install crane-llm` in a cell of this notebook, then restart the kernel and run your cells again.";
 
 const ENTRY = "__import__('crane_llm.kernel.entry', fromlist=['check'])";
-const SESSION = "__import__('crane_llm.kernel.session', fromlist=['install'])";
+/** The extension's entry point, as `%load_ext crane_llm` calls it: the recorder and `%%crane_llm`. */
+const EXTENSION = "__import__('crane_llm')";
 
 /** A JSON string literal is also a valid Python string literal, escapes included. */
 const pyString = (text: string): string => JSON.stringify(text);
@@ -67,7 +68,7 @@ export async function requestFacts(kernel: Kernel.IKernelConnection, req: CheckR
 /** Start the execution recorder in a (re)started kernel; harmless if it already runs. */
 export async function startRecorder(kernel: Kernel.IKernelConnection): Promise<boolean> {
   try {
-    await evaluate(kernel, `${SESSION}.install(get_ipython()) or True`);
+    await evaluate(kernel, `${EXTENSION}.load_ipython_extension(get_ipython()) or True`);
     return true;
   } catch {
     return false; // not installed there: the check will say so when it is asked for

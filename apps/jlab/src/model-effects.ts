@@ -35,6 +35,7 @@ export function preparePrompt(facts: CheckResult, source: string, includeRuntime
   const built = buildPrompt(includeRuntimeInfo ? input : { ...input, runtimeInfoText: null });
   const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${facts.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
+  if (built.runtimeInfoCut) parts.push(`${built.runtimeInfoCut} lines of runtime information left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');
   return { text: built.text, detail: parts.join('; '), built };
 }

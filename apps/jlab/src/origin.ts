@@ -16,22 +16,33 @@ export function toOriginItem(entry: OriginEntry): OriginItem {
     sentence: entry.sentence,
     line: entry.line,
     codeOnly: !entry.recorded,
-    editedSinceRun: entry.edited
+    editedSinceRun: entry.edited,
+    kind: entry.kind,
+    index: entry.index
   };
 }
 
-export function originItems(verdict: Verdict, facts: CheckResult, cells: NotebookCell[], targetCellId: string | null): OriginItem[] {
+export function originEntries(verdict: Verdict, facts: CheckResult, cells: NotebookCell[], targetCellId: string | null): OriginEntry[] {
   if (!facts.log || verdict.variables.length === 0) return [];
-  return origin({ log: facts.log, variables: verdict.variables, defined: facts.usedNames, cells, targetCellId }).map(toOriginItem);
+  return origin({ log: facts.log, variables: verdict.variables, defined: facts.usedNames, cells, targetCellId });
 }
 
-export function originEffect(panel: NotebookPanel): CheckEffects['origin'] {
+export function originItems(verdict: Verdict, facts: CheckResult, cells: NotebookCell[], targetCellId: string | null): OriginItem[] {
+  return originEntries(verdict, facts, cells, targetCellId).map(toOriginItem);
+}
+
+function notebookCells(panel: NotebookPanel): NotebookCell[] {
+  return panel.content.widgets.map((cell, index) => ({ cellId: cell.model.id, index, source: cell.model.sharedModel.getSource() }));
+}
+
+/**
+ * The origin effect of a check in this notebook. `keep` receives the whole entries, for hosts that
+ * answer with more than the view draws (the crane-llm:check command).
+ */
+export function originEffect(panel: NotebookPanel, keep?: (entries: OriginEntry[]) => void): CheckEffects['origin'] {
   return (verdict, facts, cellId) => {
-    const cells = panel.content.widgets.map((cell, index) => ({
-      cellId: cell.model.id,
-      index,
-      source: cell.model.sharedModel.getSource()
-    }));
-    return originItems(verdict, facts, cells, cellId);
+    const entries = originEntries(verdict, facts, notebookCells(panel), cellId);
+    keep?.(entries);
+    return entries.map(toOriginItem);
   };
 }

@@ -1,11 +1,14 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette, IToolbarWidgetRegistry, Notification } from '@jupyterlab/apputils';
+import type { Cell } from '@jupyterlab/cells';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import type { ViewActions } from '@crane-llm/core';
 import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
 import { CheckCenter } from './check-center';
+import { CHECK_ARGS_SCHEMA, readCheckArgs, runCheckCommand } from './check-command';
 import { jupyterCheckEffects } from './check-effects';
+import { fixEffects } from './fix-effects';
 import { jumpTo } from './jump-to';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
@@ -21,7 +24,8 @@ export const COMMANDS = {
   cancel: 'crane-llm:cancel',
   toggleLlm: 'crane-llm:toggle-llm',
   toggleRuntimeInfo: 'crane-llm:toggle-runtime-info',
-  showSidebar: 'crane-llm:show-sidebar'
+  showSidebar: 'crane-llm:show-sidebar',
+  check: 'crane-llm:check'
 } as const;
 /** Kept for the foundation's callers. */
 export const RUN_COMMAND = COMMANDS.run;
@@ -45,7 +49,8 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     const fetch = serverFetch(server);
     const loadProvider = async () => fetchProviderSettings(server, await configuredArguments(registry, PLUGIN_ID));
 
-    const actionsFor = (panel: NotebookPanel): ViewActions => ({
+    const actionsFor = (panel: NotebookPanel, cell: Cell | null): ViewActions => ({
+      ...fixEffects(panel, cell),
       cancel: () => center.stop(panel, { kind: 'cancel', message: 'Cancelled.' }),
       showDetails: () => void app.commands.execute(COMMANDS.showSidebar),
       jumpTo: cellId => jumpTo(panel, cellId)
@@ -101,7 +106,22 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
       label: 'Show the CRANE-LLM sidebar',
       execute: () => revealSidePanel(app, sidebar.id)
     });
-    for (const command of Object.values(COMMANDS)) palette?.addItem({ command, category: 'CRANE-LLM' });
+    // For other extensions and in-browser agents: returns the answer as JSON (not in the palette).
+    app.commands.addCommand(COMMANDS.check, {
+      label: 'CRANE-LLM: check a cell and return the verdict',
+      describedBy: { args: CHECK_ARGS_SCHEMA },
+      execute: args =>
+        runCheckCommand(readCheckArgs(args), {
+          tracker,
+          switches: () => switches.value,
+          refusal,
+          check: (panel, cell, options, keepOrigin) =>
+            center.check(panel, cell, options, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, keepOrigin))
+        })
+    });
+    for (const command of Object.values(COMMANDS)) {
+      if (command !== COMMANDS.check) palette?.addItem({ command, category: 'CRANE-LLM' });
+    }
 
     toolbars?.addFactory('Notebook', 'crane-llm', () => new CraneToolbarItem(app.commands, COMMANDS.run, switches));
     watchNotebooks(tracker, center);

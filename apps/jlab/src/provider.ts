@@ -44,7 +44,10 @@ export async function fetchProviderSettings(
     );
   }
   if (!response.ok) {
-    throw new ServerExtensionError(`The CRANE-LLM server extension answered HTTP ${response.status} for its settings.`);
+    // A 400 says which setting cannot be used and where it came from (e.g. a base_url without http://).
+    throw new ServerExtensionError(
+      (await messageOf(response)) ?? `The CRANE-LLM server extension answered HTTP ${response.status} for its settings.`
+    );
   }
   const parsed = ServerSettings.safeParse(await response.json());
   if (!parsed.success) {
@@ -53,4 +56,14 @@ export async function fetchProviderSettings(
     );
   }
   return parsed.data;
+}
+
+async function messageOf(response: Response): Promise<string | null> {
+  try {
+    const body: unknown = await response.json();
+    const message = (body as { message?: unknown } | null)?.message;
+    return typeof message === 'string' && message ? message : null;
+  } catch {
+    return null;
+  }
 }

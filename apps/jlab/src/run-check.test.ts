@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRequest, CheckResult, CheckState, Verdict } from '@crane-llm/core';
-import { NOTHING_CERTAIN_TEXT, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
+import { NOTHING_CERTAIN_TEXT, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
 
 /**
  * The check flow with its effects replaced by plain functions: what it asks for, in which order,
@@ -63,6 +63,30 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
 }
 
 const cell = { id: 'c1', source: "df['b']" };
+
+describe('budgetDetail', () => {
+  it('says what the kernel left out, in the same words as the magic (tests/budget/test_gather_budget.py)', () => {
+    const ranOut = {
+      ...facts(),
+      budget: { seconds: 2, source: 'default (2 s)', ranOut: true, cut: ['runtime information for df, model'], warning: null }
+    };
+    expect(budgetDetail(ranOut)).toBe('; the time budget of 2 s ran out, so the kernel left out runtime information for df, model');
+  });
+  it('is empty within the budget, and for a kernel that sends no budget', () => {
+    expect(budgetDetail({ ...facts(), budget: { seconds: 2, source: 'default (2 s)', ranOut: false, cut: [], warning: null } })).toBe('');
+    expect(budgetDetail(facts())).toBe('');
+  });
+  it('shows the checks step with what was cut', async () => {
+    const h = harness({
+      facts: async () => ({
+        ...facts(),
+        budget: { seconds: 0.5, source: 'the argument', ranOut: true, cut: ['the rest of the built-in checks'], warning: null }
+      })
+    });
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end.steps[0].detail).toContain('the time budget of 0.5 s ran out, so the kernel left out the rest of the built-in checks');
+  });
+});
 
 describe('runCheck', () => {
   it('LLM off: only the checks, nothing certain is blue, nothing sent', async () => {

@@ -106,6 +106,19 @@ export function noKeyMessage(host: string): string {
   );
 }
 
+/**
+ * What the kernel's time budget cut, added to the checks step (same words as the magic's steps).
+ * Empty when the budget did not run out and its setting was usable.
+ */
+export function budgetDetail(facts: CheckResult): string {
+  const budget = facts.budget;
+  if (!budget) return '';
+  let text = '';
+  if (budget.ranOut) text += `; the time budget of ${budget.seconds} s ran out, so the kernel left out ${budget.cut.join('; ')}`;
+  if (budget.warning) text += ` (${budget.warning})`;
+  return text;
+}
+
 function checksDetail(facts: CheckResult): string {
   const stop = facts.checks.stoppedAt;
   const ms = `${facts.checks.elapsedMs.toFixed(1)} ms`;
@@ -179,8 +192,8 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     if (signal.aborted) return state;
     update(s =>
       facts.checks.ran
-        ? stepEnded(s, 'checks', 'done', checksDetail(facts))
-        : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone')
+        ? stepEnded(s, 'checks', 'done', checksDetail(facts) + budgetDetail(facts))
+        : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone' + budgetDetail(facts))
     );
     if (facts.checks.crash) return finish(certainCrash(facts.checks.crash), facts);
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));

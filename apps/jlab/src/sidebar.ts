@@ -1,3 +1,4 @@
+import type { Cell } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 import type { ServerSettings } from '@crane-llm/prompt';
@@ -43,6 +44,12 @@ export function renderProvider(settings: ServerSettings | null, error: string | 
   row('Output limit', `${settings.maxOutputTokens.toLocaleString('en')} tokens`, settings.sources.maxOutputTokens.label);
   const key = settings.keyFound ? 'found' : settings.keyRequired ? 'not found' : 'not needed (local server)';
   row('API key', key, settings.keyFound ? settings.sources.apiKey.label : undefined);
+  for (const warning of settings.warnings ?? []) {
+    const p = document.createElement('p');
+    p.className = 'crane-provider-error';
+    p.textContent = warning;
+    box.append(p);
+  }
   return box;
 }
 
@@ -75,7 +82,7 @@ export class CraneSidebar extends Widget {
   constructor(
     private readonly center: CheckCenter,
     switches: SwitchStore,
-    private readonly actionsFor: (panel: NotebookPanel) => ViewActions,
+    private readonly actionsFor: (panel: NotebookPanel, cell: Cell | null) => ViewActions,
     private readonly loadProvider: () => Promise<ServerSettings>
   ) {
     super();
@@ -83,7 +90,7 @@ export class CraneSidebar extends Widget {
     this.addClass('crane-sidebar');
     this.title.caption = 'CRANE-LLM';
     // The sidebar is where Details leads, so it has no Details button of its own.
-    this.verdict = new CheckRenderer(this.verdictHost, () => (this.panel ? { ...this.actionsFor(this.panel), showDetails: undefined } : {}), {
+    this.verdict = new CheckRenderer(this.verdictHost, () => (this.panel ? { ...this.actionsFor(this.panel, this.center.latestOf(this.panel)?.cell ?? null), showDetails: undefined } : {}), {
       finishedSteps: 'open'
     });
 

@@ -134,3 +134,50 @@ describe('origin outlines', () => {
     expect(a.querySelector('.crane-origin-note')).toBeNull();
   });
 });
+
+describe('actions under a verdict', () => {
+  const misspelt = certainCrash({
+    exception: 'NameError',
+    line: 1,
+    message: "name 'dff' is not defined",
+    variables: ['dff'],
+    correction: { old: 'dff', new: 'df', line: 1 }
+  });
+  const notRun = { ...item, cellId: 'def', kind: 'not-run', index: 2 };
+
+  it('buttons call the host: run the defining cell, replace the name', () => {
+    const runCell = vi.fn();
+    const replace = vi.fn();
+    const node = renderCheck(originFound(done(misspelt), [notRun]), { runCell, replace });
+    const buttons = [...node.querySelectorAll<HTMLButtonElement>('.crane-actions button')];
+    expect(buttons.map(b => b.textContent)).toEqual(['Run cell 3 first', 'Replace dff with df']);
+    buttons[0].click();
+    buttons[1].click();
+    expect(runCell).toHaveBeenCalledWith('def');
+    expect(replace).toHaveBeenCalledWith({ old: 'dff', new: 'df', line: 1 });
+  });
+
+  it('a host that cannot act (the magic) shows the same words, not buttons', () => {
+    const node = renderCheck(done(misspelt));
+    expect(node.querySelector('.crane-actions button')).toBeNull();
+    expect(node.querySelector('.crane-action-hint')!.textContent).toBe('Replace dff with df');
+  });
+
+  it("the model's fix is a diff against the cell, with Apply and Copy", () => {
+    const applyFix = vi.fn();
+    const copy = vi.fn();
+    const state = done({ ...llm('predicted-crash'), fix: "x = 1\ndf['a'].sum()" });
+    const node = renderCheck(state, { applyFix, copy, cellSource: () => "x = 1\ndf['b'].sum()" });
+    const lines = [...node.querySelectorAll('.crane-fix-code .crane-diff-line')].map(l => [l.className.split(' ')[1], l.textContent]);
+    expect(lines).toEqual([
+      ['crane-diff-same', '  x = 1\n'],
+      ['crane-diff-removed', "- df['b'].sum()\n"],
+      ['crane-diff-added', "+ df['a'].sum()\n"]
+    ]);
+    node.querySelector<HTMLButtonElement>('.crane-apply-fix')!.click();
+    node.querySelector<HTMLButtonElement>('.crane-copy-fix')!.click();
+    expect(applyFix).toHaveBeenCalledWith("x = 1\ndf['a'].sum()");
+    expect(copy).toHaveBeenCalledWith("x = 1\ndf['a'].sum()");
+    expect(renderCheck(madeStale(state, 'edited'), { applyFix }).querySelector('.crane-fix')).toBeNull();
+  });
+});

@@ -55,7 +55,11 @@ export const OriginItem = z.object({
   /** Known from its code only: it ran before recording began. */
   codeOnly: z.boolean(),
   /** The cell's code no longer matches what ran. */
-  editedSinceRun: z.boolean()
+  editedSinceRun: z.boolean(),
+  /** What libs/lineage found: "not-run" and "raised-before" cells can be offered to run first. */
+  kind: z.string().optional(),
+  /** 0-based position of the cell in the notebook, when the host knows it. */
+  index: z.number().int().nullable().optional()
 });
 export type OriginItem = z.infer<typeof OriginItem>;
 

@@ -4,3 +4,5 @@ export * from './present';
 export * from './check-state';
 export * from './verdict-view';
 export * from './switches';
+export * from './answer';
+export * from './fix-actions';

@@ -1,4 +1,6 @@
 import { STALE_TEXT, type CheckState, type OriginItem, type Step } from './check-state';
+import { fixActions, lineDiff, type FixAction } from './fix-actions';
+import type { Correction } from './verdict';
 import { CHECKER_RAN_FIRST, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badgeOf, colourOf, headlineOf } from './present';
 
 /**
@@ -11,7 +13,18 @@ export interface ViewActions {
   cancel?(): void;
   showDetails?(): void;
   jumpTo?(cellId: string): void;
+  /** Run that cell alone (a "Run cell 3 first" action). */
+  runCell?(cellId: string): void;
+  /** Make the correction in the checked cell; nothing runs. */
+  replace?(correction: Correction): void;
+  /** Put the model's fixed version in the checked cell; nothing runs. */
+  applyFix?(code: string): void;
+  copy?(text: string): void;
+  /** The checked cell's code now, to show the model's fix as a diff against it. */
+  cellSource?(): string | null;
 }
+
+const DIFF_CLASS = { ' ': 'same', '-': 'removed', '+': 'added' } as const;
 
 const STEP_STATUS_TEXT: Record<Step['status'], string> = {
   running: 'in progress',
@@ -96,6 +109,37 @@ export function renderOrigin(items: readonly OriginItem[], actions: ViewActions 
   return box;
 }
 
+/** The actions under a certain crash: buttons where the host can act, the same words where it cannot (the magic). */
+export function renderFixActions(fixes: readonly FixAction[], actions: ViewActions): HTMLElement {
+  const row = el('div', 'crane-actions');
+  for (const fix of fixes) {
+    const act =
+      fix.kind === 'run-cell'
+        ? actions.runCell && (() => actions.runCell!(fix.cellId))
+        : actions.replace && (() => actions.replace!(fix.correction));
+    const node = act ? button(`crane-action crane-action-${fix.kind}`, fix.label, act, fix.title) : el('span', 'crane-action-hint', fix.label);
+    node.dataset.action = fix.kind;
+    row.append(node);
+  }
+  return row;
+}
+
+/** The model's corrected cell, as a diff against the cell where the host knows it, with Apply and Copy. */
+export function renderModelFix(fix: string, actions: ViewActions): HTMLElement {
+  const box = el('div', 'crane-fix');
+  box.append(el('div', 'crane-section-label', 'Suggested fix'));
+  const code = el('pre', 'crane-fix-code');
+  const source = actions.cellSource?.() ?? null;
+  if (source === null) code.textContent = fix;
+  else for (const line of lineDiff(source, fix)) code.append(el('span', `crane-diff-line crane-diff-${DIFF_CLASS[line.op]}`, `${line.op} ${line.text}\n`));
+  box.append(code);
+  const row = el('div', 'crane-actions');
+  if (actions.applyFix) row.append(button('crane-action crane-apply-fix', 'Apply', () => actions.applyFix!(fix), 'Put this version in the cell; nothing runs, and undo brings yours back'));
+  if (actions.copy) row.append(button('crane-action crane-copy-fix', 'Copy', () => actions.copy!(fix), 'Copy the fixed cell'));
+  if (row.childElementCount) box.append(row);
+  return box;
+}
+
 export interface ViewOptions {
   /** Show the whole streamed response rather than its tail. */
   fullRaw?: boolean;
@@ -155,6 +199,9 @@ export function renderCheck(state: CheckState, actions: ViewActions = {}, option
   box.append(head);
   if (verdict.explanation) box.append(el('div', 'crane-explanation', verdict.explanation));
   if (verdict.source.type === 'llm') box.append(el('div', 'crane-note', verdict.checkerRanFirst ? CHECKER_RAN_FIRST : CODE_ONLY_NOTE));
+  const fixes = fixActions(state);
+  if (fixes.length) box.append(renderFixActions(fixes, actions));
+  if (verdict.fix && verdict.kind === 'predicted-crash' && state.stale === null) box.append(renderModelFix(verdict.fix, actions));
   if (state.origin.length) box.append(renderOrigin(state.origin, actions));
   if (state.stale) box.append(el('div', 'crane-stale', STALE_TEXT[state.stale]));
   const shown = options.finishedSteps ?? 'folded';

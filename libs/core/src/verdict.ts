@@ -12,6 +12,17 @@ export type VerdictKind = z.infer<typeof VerdictKind>;
 export const VerdictSource = z.union([z.object({ type: z.literal('checks') }), z.object({ type: z.literal('llm'), model: z.string() })]);
 export type VerdictSource = z.infer<typeof VerdictSource>;
 
+/** A misspelt name, column or attribute and the existing one it is closest to (as Python 3.12's "Did you mean"). */
+export const Correction = z.object({
+  /** The text as it stands in the cell, e.g. `dff` or `'Pclas'`. */
+  old: z.string(),
+  /** What to put there instead, e.g. `df` or `'Pclass'`. */
+  new: z.string(),
+  /** 1-based line of the cell where `old` stands. */
+  line: z.number().int()
+});
+export type Correction = z.infer<typeof Correction>;
+
 export const Verdict = z.object({
   kind: VerdictKind,
   source: VerdictSource,
@@ -20,7 +31,11 @@ export const Verdict = z.object({
   explanation: z.string(),
   variables: z.array(z.string()),
   /** For a model verdict: the checker ran first and found nothing certain. */
-  checkerRanFirst: z.boolean()
+  checkerRanFirst: z.boolean(),
+  /** For a certain crash: the close match of a misspelt name, column or attribute. */
+  correction: Correction.nullable().optional(),
+  /** For a predicted crash: the model's corrected version of the whole cell. */
+  fix: z.string().nullable().optional()
 });
 export type Verdict = z.infer<typeof Verdict>;
 
@@ -29,6 +44,7 @@ export function certainCrash(crash: {
   line: number | null;
   message: string;
   variables: string[];
+  correction?: Correction | null;
 }): Verdict {
   return {
     kind: 'certain-crash',
@@ -37,7 +53,8 @@ export function certainCrash(crash: {
     line: crash.line,
     explanation: crash.message,
     variables: [...crash.variables],
-    checkerRanFirst: true
+    checkerRanFirst: true,
+    ...(crash.correction ? { correction: { ...crash.correction } } : {})
   };
 }
 

@@ -67,7 +67,9 @@ export interface BuiltPrompt {
   dropped: DroppedCell[];
   estimatedTokens: number;
   budgetTokens: number;
-  /** Still over budget after dropping every executed cell (the target and runtime info stay). */
+  /** Lines of runtime information left out, last first, once every executed cell was dropped. */
+  runtimeInfoCut: number;
+  /** Still over budget after dropping every executed cell and cutting the runtime information (the target stays). */
   overBudget: boolean;
 }
 
@@ -120,9 +122,36 @@ export function isCraneLlmCell(code: string): boolean {
   return code.trimStart().startsWith('%%crane_llm');
 }
 
+function runtimeInfoCutNote(count: number): string {
+  return `(${count} more line${count === 1 ? '' : 's'} of runtime information left out to keep the prompt within its size limit.)`;
+}
+
+/**
+ * The runtime information cut to `allowance` characters: whole lines from the top, then a note
+ * saying how many were left out. Returns the text and the number of lines left out.
+ */
+export function fitRuntimeInfo(text: string, allowance: number): [string, number] {
+  if (countChars(text) <= allowance) return [text, 0];
+  const lines = text.split('\n');
+  let used = 0;
+  let kept = 0;
+  // The longest prefix of lines that fits with the note after it.
+  for (let k = 1; k <= lines.length; k++) {
+    const next = used + countChars(lines[k - 1]) + 1;
+    if (next + countChars(runtimeInfoCutNote(lines.length - k)) > allowance) break;
+    used = next;
+    kept = k;
+  }
+  const cut = lines.length - kept;
+  const shortened = [...lines.slice(0, kept), runtimeInfoCutNote(cut)].join('\n');
+  // When not even the note fits (the target alone is over budget), a shorter original stays.
+  return countChars(shortened) < countChars(text) ? [shortened, cut] : [text, 0];
+}
+
 export function buildPrompt(input: PromptInput): BuiltPrompt {
   const budget = input.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const { runtimeInfoText, target } = input;
+  const { target } = input;
+  let runtimeInfoText = input.runtimeInfoText;
   const executed = input.executed.filter(cell => !isCraneLlmCell(cell.code));
   const instructions = instructionsFor(runtimeInfoText !== null, executed.some(cell => cell.raised));
   const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
@@ -138,6 +167,12 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     if (blocks.length === 0) total += countChars(NO_CELLS);
     if (Math.ceil(total / 4) <= budget) break;
   }
+  let runtimeInfoCut = 0;
+  if (runtimeInfoText !== null && dropped === blocks.length) {
+    // Every executed cell is gone: what the variables hold is cut next, never the target cell.
+    const others = countChars(instructions) + 2 + countChars(compose(blocks, dropped, '', target));
+    [runtimeInfoText, runtimeInfoCut] = fitRuntimeInfo(runtimeInfoText, budget * 4 - others);
+  }
   const promptInput = compose(blocks, dropped, runtimeInfoText, target);
   const text = `${instructions}\n\n${promptInput}`;
   const tokens = estimateTokens(text);
@@ -152,6 +187,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     })),
     estimatedTokens: tokens,
     budgetTokens: budget,
+    runtimeInfoCut,
     overBudget: tokens > budget
   };
 }

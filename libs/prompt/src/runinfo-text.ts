@@ -9,6 +9,64 @@
 import type { FrameColumn, RuntimeInfo, RuntimeVariable, ScalarValue, Stat, ValueSummary, VariableSummary } from '@crane-llm/core';
 
 const INDENT = '  ';
+/** Free text from the kernel (names, dtypes, keys, reasons) is shown up to this many characters. */
+export const TEXT_SHOWN = 200;
+/** A string variable's value is shown up to this many characters. */
+export const STR_SHOWN = 10000;
+/** Lists (columns, keys, entries, fields, samples) show this many items, then say how many there were. */
+export const ITEMS_SHOWN = 20;
+
+/** The first `n` code points of `text` (never splitting a surrogate pair), without copying the rest. */
+function firstChars(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) {
+    const c = text.charCodeAt(i);
+    const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+    i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
+/** Code points in `text`. */
+function chars(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** Free text cut to `limit` characters, with a visible note saying how long it was. */
+export function clip(text: string, limit: number = TEXT_SHOWN): string {
+  if (text.length <= limit) return text;
+  const total = chars(text);
+  return total <= limit ? text : `${firstChars(text, limit)}… (${total} characters in all)`;
+}
+
+/** Quoted text cut to `limit` characters; the note stands outside the quotes. */
+function quoteClip(text: string, limit: number = TEXT_SHOWN): string {
+  if (text.length <= limit) return quote(text);
+  const total = chars(text);
+  return total <= limit ? quote(text) : `${quote(firstChars(text, limit))}… (${total} characters in all)`;
+}
+
+/** At most ITEMS_SHOWN items joined, then how many there were. */
+function items<T>(list: readonly T[], render: (item: T) => string, sep = ', '): string {
+  const shown = list.slice(0, ITEMS_SHOWN).map(render).join(sep);
+  return list.length > ITEMS_SHOWN ? `${shown}${sep}… (${list.length} in all)` : shown;
+}
+
+/** At most ITEMS_SHOWN lines, then one saying how many were left out. */
+function lineItems<T>(list: readonly T[], render: (item: T) => string): string[] {
+  const lines = list.slice(0, ITEMS_SHOWN).map(render);
+  if (list.length > ITEMS_SHOWN) lines.push(`(… ${list.length - ITEMS_SHOWN} more not shown)`);
+  return lines;
+}
 
 /** Shortest round-trip digits; positional between 1e-5 and 1e16, else `d.ddde+XX` (Python's style). */
 export function formatNumber(x: number): string {
@@ -52,25 +110,25 @@ function scalar(value: ScalarValue): string {
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return formatNumber(value);
-  return quote(value);
+  return quoteClip(value);
 }
 
 function stat(value: Stat | undefined): string {
   if (value === null || value === undefined) return 'unknown';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return formatNumber(value);
-  return value;
+  return clip(value);
 }
 
 function floatValue(value: number | string): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return clip(value);
   const text = formatNumber(value);
   return /^-?\d+$/.test(text) ? `${text}.0` : text;
 }
 
 function shape(dims: number[]): string {
   if (dims.length === 1) return `(${dims[0]},)`;
-  return `(${dims.join(', ')})`;
+  return `(${items(dims, String)})`;
 }
 
 function yesNo(value: boolean | null, approx?: boolean): string {
@@ -87,9 +145,9 @@ function distinctText(count: number | null, approx?: boolean): string {
 function valueSummary(v: ValueSummary): string {
   switch (v.valueKind) {
     case 'binary':
-      return `binary: ${v.values.map(scalar).join(', ')}`;
+      return `binary: ${items(v.values, scalar)}`;
     case 'categorical': {
-      const listed = v.values ? `: ${v.values.map(scalar).join(', ')}` : '';
+      const listed = v.values ? `: ${items(v.values, scalar)}` : '';
       return `categorical, ${distinctText(v.distinct, v.distinctApprox)}${listed}`;
     }
     case 'continuous':
@@ -98,23 +156,27 @@ function valueSummary(v: ValueSummary): string {
 }
 
 function column(c: FrameColumn): string {
-  const parts = [c.dtype, distinctText(c.distinct, c.distinctApprox)];
-  if (c.values !== undefined) parts.push(c.values.length ? `values ${c.values.map(scalar).join(', ')}` : 'no values');
+  const parts = [clip(c.dtype), distinctText(c.distinct, c.distinctApprox)];
+  if (c.values !== undefined) parts.push(c.values.length ? `values ${items(c.values, scalar)}` : 'no values');
   else parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
-  return `${quote(c.name)}: ${parts.join(', ')}`;
+  return `${quoteClip(c.name)}: ${parts.join(', ')}`;
 }
 
 /** The lines under a variable's header (the first may be joined onto the header). */
 function body(s: VariableSummary): { inline: string | null; lines: string[] } {
   switch (s.kind) {
     case 'int':
-      return { inline: `= ${s.value}`, lines: [] };
+      return { inline: `= ${clip(s.value)}`, lines: [] };
     case 'float':
       return { inline: `= ${floatValue(s.value)}`, lines: [] };
     case 'bool':
       return { inline: `= ${s.value ? 'True' : 'False'}`, lines: [] };
-    case 'str':
-      return { inline: `= ${quote(s.value)} (${s.length} characters)`, lines: [] };
+    case 'str': {
+      const shown = firstChars(s.value, STR_SHOWN);
+      const count = chars(shown);
+      const cut = s.length > count ? `; the first ${count} shown` : '';
+      return { inline: `= ${quote(shown)}${cut ? '…' : ''} (${s.length} characters${cut})`, lines: [] };
+    }
     case 'none':
       return { inline: '= None', lines: [] };
     case 'sequence':
@@ -122,53 +184,55 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
     case 'dict':
       return {
         inline: `length ${s.length}${s.entries.length ? `; first ${s.entries.length} entries:` : ''}`,
-        lines: s.entries.map((e) => `${e.key}: ${e.value}`)
+        lines: lineItems(s.entries, (e) => `${clip(e.key)}: ${clip(e.value)}`)
       };
     case 'dict-history':
-      return { inline: `training history, ${s.epochs} epochs; metrics ${s.metrics.map(quote).join(', ')}`, lines: [] };
+      return { inline: `training history, ${s.epochs} epochs; metrics ${items(s.metrics, (m) => quoteClip(m))}`, lines: [] };
     case 'dict-dataset':
       return {
-        inline: `scikit-learn dataset, keys ${s.keys.map(quote).join(', ')}; data shape ${s.dataShape !== null ? shape(s.dataShape) : 'unknown'}; target shape ${s.targetShape !== null ? shape(s.targetShape) : 'unknown'}`,
+        inline: `scikit-learn dataset, keys ${items(s.keys, (k) => quoteClip(k))}; data shape ${s.dataShape !== null ? shape(s.dataShape) : 'unknown'}; target shape ${s.targetShape !== null ? shape(s.targetShape) : 'unknown'}`,
         lines: []
       };
     case 'dict-numbers':
-      return { inline: `length ${s.length}; numbers under keys ${s.keys.map(quote).join(', ')}`, lines: [] };
+      return { inline: `length ${s.length}; numbers under keys ${items(s.keys, (k) => quoteClip(k))}`, lines: [] };
     case 'ndarray':
       return {
-        inline: `shape ${shape(s.shape)}; dtype ${s.dtype}; has NaN: ${yesNo(s.hasNaN)}; min ${stat(s.min)}; max ${stat(s.max)}`,
+        inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; has NaN: ${yesNo(s.hasNaN)}; min ${stat(s.min)}; max ${stat(s.max)}`,
         lines: s.values ? [`values ${valueSummary(s.values)}`] : []
       };
     case 'series':
       return {
-        inline: `${s.name !== undefined ? `name ${quote(s.name)}; ` : ''}dtype ${s.dtype}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
+        inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
         lines: s.values ? [`values ${valueSummary(s.values)}`] : []
       };
     case 'dataframe': {
-      const lines = s.columns.map(column);
-      if (s.shape[1] > s.columns.length) lines.push(`(first ${s.columns.length} of ${s.shape[1]} columns shown)`);
+      const listed = s.columns.slice(0, ITEMS_SHOWN);
+      const lines = listed.map(column);
+      if (s.shape[1] > listed.length) lines.push(`(first ${listed.length} of ${s.shape[1]} columns shown)`);
       return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
     }
     case 'tensor':
       return {
-        inline: `shape ${shape(s.shape)}; dtype ${s.dtype}; device ${s.device}; requires_grad ${s.requiresGrad ? 'True' : 'False'}; has NaN: ${yesNo(s.hasNaN)}`,
+        inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; device ${clip(s.device)}; requires_grad ${s.requiresGrad ? 'True' : 'False'}; has NaN: ${yesNo(s.hasNaN)}`,
         lines: []
       };
     case 'dataloader':
     case 'torch-subset': {
       const counts = [`${s.examples ?? 'unknown'} examples`];
       if (s.kind === 'dataloader') counts.push(`${s.batches ?? 'unknown'} batches`, `batch size ${s.batchSize ?? 'None'}`);
-      const lines = [`dataset ${s.datasetType}${s.fields.length ? ` with fields ${s.fields.map((f) => `${f.name} (${f.type})`).join(', ')}` : ''}`];
-      if (s.samplesUnavailable !== undefined) lines.push(`samples not read: ${s.samplesUnavailable}`);
+      const fields = s.fields.length ? ` with fields ${items(s.fields, (f) => `${clip(f.name)} (${clip(f.type)})`)}` : '';
+      const lines = [`dataset ${clip(s.datasetType)}${fields}`];
+      if (s.samplesUnavailable !== undefined) lines.push(`samples not read: ${clip(s.samplesUnavailable)}`);
       if (s.sampleShapes !== undefined && s.sampleShapes.length) {
         const same = s.sampleShapes.every((x) => x === s.sampleShapes![0]);
-        if (same) lines.push(`first ${s.sampleShapes.length} samples: ${s.sampleShapes[0]}`);
-        else s.sampleShapes.forEach((x, i) => lines.push(`sample ${i}: ${x}`));
+        if (same) lines.push(`first ${s.sampleShapes.length} samples: ${clip(s.sampleShapes[0])}`);
+        else lines.push(...lineItems(s.sampleShapes.map((x, i) => [x, i] as const), ([x, i]) => `sample ${i}: ${clip(x)}`));
       }
-      if (s.batchShape !== undefined) lines.push(`a batch of them: ${s.batchShape}`);
+      if (s.batchShape !== undefined) lines.push(`a batch of them: ${clip(s.batchShape)}`);
       return { inline: counts.join('; '), lines };
     }
     case 'tf-dataset':
-      return { inline: `element spec ${s.elementSpec}`, lines: [] };
+      return { inline: `element spec ${clip(s.elementSpec)}`, lines: [] };
     case 'keras-iterator':
       return {
         inline: `${s.samples ?? 'unknown'} samples; ${s.classes ?? 'unknown'} classes; batch size ${s.batchSize ?? 'unknown'}; image shape ${s.imageShape !== null ? shape(s.imageShape) : 'unknown'}`,
@@ -188,14 +252,14 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
     case 'object':
       return { inline: null, lines: [] };
     case 'unavailable':
-      return { inline: `summary unavailable: ${s.reason}`, lines: [] };
+      return { inline: `summary unavailable: ${clip(s.reason)}`, lines: [] };
   }
 }
 
 function variable(v: RuntimeVariable): string[] {
-  const uses = v.attributes.length ? `, uses ${v.attributes.map((a) => `.${a}`).join(' ')}` : '';
+  const uses = v.attributes.length ? `, uses ${items(v.attributes, (a) => `.${clip(a)}`, ' ')}` : '';
   const { inline, lines } = body(v.summary);
-  const header = `${v.name} (${v.type}${uses})${inline === null ? '' : `: ${inline}`}`;
+  const header = `${clip(v.name)} (${clip(v.type)}${uses})${inline === null ? '' : `: ${inline}`}`;
   return [header, ...lines.map((l) => INDENT + l)];
 }
 

@@ -31,7 +31,9 @@ export const ServerSettings = z
     keyRequired: z.boolean(),
     sources: z
       .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, api: SettingSource, maxOutputTokens: SettingSource })
-      .strict()
+      .strict(),
+    /** Files that could not be read (a config.json that is not JSON, a .env that is not UTF-8), each named; absent when none. */
+    warnings: z.array(z.string()).optional()
   })
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;

@@ -17,6 +17,7 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 
 from __future__ import annotations
 
+import __future__
 import builtins
 import gc
 import os
@@ -24,12 +25,15 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from .bound_names import names_bound
 from .interpreter import Interpreter, builtin_names, real_builtins
 from .live import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
+from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
+from .suggest import hint
 from .values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
@@ -43,6 +47,27 @@ _OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "E
 
 def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
+
+
+def prepared_names(source: str):
+    """The names the cell itself binds (for suggestions only: what could be meant)."""
+    try:
+        return names_bound(source)
+    except Exception:
+        return set()
+
+
+def _name_hint(outcome: Outcome, *pools) -> Outcome:
+    """A NameError claim names the closest defined name, as Python 3.12's own message does."""
+    crash = outcome.crash
+    if crash is None or crash.exception != "NameError" or not crash.variables:
+        return outcome
+    wrong = crash.variables[0]
+    candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
+    extra = hint(wrong, candidates)
+    if extra and crash.message.endswith("."):
+        crash.message += extra
+    return outcome
 
 
 def imported_value(target) -> Optional[Any]:
@@ -63,7 +88,13 @@ __all__ = ["run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "Cer
 
 
 def _syntax(prepared: Prepared):
-    """Parse what the shell will compile, with its flags; a SyntaxError is itself a certain crash."""
+    """Parse what the shell will compile, with its flags: (tree, early outcome, late error).
+
+    IPython parses the whole cell first (a SyntaxError there is certain before anything runs), then
+    compiles and runs one top-level statement at a time, each as its own module (so a future
+    import may come anywhere, and the flags it sets hold for the statements after it). A statement
+    that does not compile raises only once the statements before it have run: `late` is
+    (its index, the SyntaxError claim), judged after those statements."""
     import ast
 
     tree = prepared.tree
@@ -71,18 +102,34 @@ def _syntax(prepared: Prepared):
         if tree is None:
             tree = compile(prepared.code, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ONLY_AST,
                            dont_inherit=True)
-        # Compiling finds what the parser lets through (`return` outside a function, ...);
-        # top-level await is allowed because IPython runs such cells.
-        compile(tree, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as exc:
-        if not prepared.flags_known:
-            # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
-            return None, Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's "
-                                                            "compile flags, which the recorded facts do not give"))
-        return None, _syntax_crash(exc)
+        return None, _unknown_flags_or(prepared, _syntax_crash(exc)), None
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
-        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})"))
-    return tree, None
+        return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
+    flags = prepared.flags
+    for index, node in enumerate(tree.body):
+        try:
+            # Top-level await is allowed because IPython runs such cells.
+            compile(ast.Module([node], type_ignores=[]), "<cell>", "exec",
+                    flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        except SyntaxError as exc:
+            return tree, None, (index, _unknown_flags_or(prepared, _syntax_crash(exc)))
+        except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            return tree, None, (index, Outcome(stopped_at=CheckStop(
+                getattr(node, "lineno", None), f"a statement that could not be compiled ({type(exc).__name__})")))
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(__future__, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return tree, None, None
+
+
+def _unknown_flags_or(prepared: Prepared, outcome: Outcome) -> Outcome:
+    if prepared.flags_known:
+        return outcome
+    # A future import of an earlier cell may make this valid (`<>` under barry_as_FLUFL).
+    return Outcome(stopped_at=CheckStop(None, "the cell does not parse without the kernel's compile flags, "
+                                              "which the recorded facts do not give"))
 
 
 def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
@@ -108,16 +155,17 @@ def _syntax_crash(exc: SyntaxError) -> Outcome:
                                       "syntax", []))
 
 
-def _interpret(tree, interp: Interpreter) -> Outcome:
+def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
+    body = tree.body if late is None else tree.body[:late[0]]
     try:
-        interp.run(tree.body)
+        interp.run(body)
     except Crash as c:
         return Outcome(crash=c.crash)
     except Stop as s:
         return Outcome(stopped_at=s.stop)
     except RecursionError:
         return Outcome(stopped_at=CheckStop(None, "the cell is nested too deeply for the checker"))
-    return Outcome()
+    return Outcome() if late is None else late[1]
 
 
 def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None) -> Outcome:
@@ -154,10 +202,13 @@ def _running_shell(namespace: Any) -> Any:
 
 
 def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
+    if not builtins_untouched():
+        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
+                                                  "consults would call it"))
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
         return early
-    tree, early = _syntax(prepared)
+    tree, early, late = _syntax(prepared)
     if early is not None:
         return early
 
@@ -172,7 +223,10 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
     try:
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
                              annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        outcome = _interpret(tree, interp, late)
+        if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
+            return _name_hint(outcome, prepared_names(source), namespace, interp.builtin_names)
+        return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise
@@ -217,13 +271,14 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     prepared, early = _prepare(lambda: prepare_recorded(source, bound))
     if early is not None:
         return early
-    tree, early = _syntax(prepared)
+    tree, early, late = _syntax(prepared)
     if early is not None:
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _interpret(tree, interp)
+        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+                          builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
             raise

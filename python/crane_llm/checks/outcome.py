@@ -19,9 +19,11 @@ class CertainCrash:
         self.message = message
         self.rule = rule
         self.variables = list(dict.fromkeys(variables or []))
+        # {"old", "new", "line"}: the text to replace in the cell with its close match ("Replace" action).
+        self.correction: Optional[Dict[str, Any]] = None
 
     def to_json(self) -> Dict[str, Any]:
-        return {
+        out = {
             "exception": self.exception,
             "line": self.line,
             "column": self.column,
@@ -29,6 +31,9 @@ class CertainCrash:
             "rule": self.rule,
             "variables": list(self.variables),
         }
+        if self.correction:
+            out["correction"] = dict(self.correction)
+        return out
 
     def __repr__(self) -> str:
         return f"CertainCrash({self.exception} at line {self.line}: {self.message})"

@@ -19,6 +19,7 @@ import sys
 import types
 from typing import Any, Dict, Optional, Tuple
 
+_IO = sys.modules.get("_io")
 _HEAPTYPE = 1 << 9
 _MRO = type.__dict__["__mro__"]
 _TYPE_DICT = type.__dict__["__dict__"]
@@ -98,7 +99,8 @@ def real_builtin_name(obj: Any) -> str:
     t = type(obj)
     if t is types.BuiltinFunctionType:
         try:
-            if _BUILTIN_SELF.__get__(obj) is _builtins:
+            owner = _BUILTIN_SELF.__get__(obj)
+            if owner is _builtins or owner is _IO:  # (`open` is io's)
                 return _BUILTIN_NAME.__get__(obj)
         except Exception:
             return ""
@@ -112,6 +114,36 @@ def real_builtin_name(obj: Any) -> str:
 # Builtin types by identity, from before any notebook could replace a builtin name.
 _ORIGINAL_BUILTIN_TYPES = {class_name(v): v for v in _builtins.__dict__.values()
                            if type(v) is type and is_static_type(v) and class_module(v) == "builtins"}
+
+
+# The builtins as they were when the checker was imported (at kernel start), and whether each was
+# genuine then (a builtin replaced before the import makes every check stop).
+_SNAPSHOT = dict(_builtins.__dict__)
+_SNAPSHOT_GENUINE = all(real_builtin_name(v) == k for k, v in _SNAPSHOT.items()
+                        if type(v) is types.BuiltinFunctionType or (type(v) is type and is_static_type(v)
+                                                                    and k in _ORIGINAL_BUILTIN_TYPES))
+
+
+def builtins_untouched() -> bool:
+    """No builtin was replaced or removed since the checker was imported. Library code the
+    checker consults (pandas, scikit-learn, IPython's transformer) calls builtins by name: with a
+    replaced one, it would run the notebook's code."""
+    if not _SNAPSHOT_GENUINE:
+        return False
+    current = _builtins.__dict__
+    for k, v in _SNAPSHOT.items():
+        if k in _VOLATILE_BUILTINS:
+            continue
+        if current.get(k, _ABSENT) is not v:
+            return False
+    return True
+
+
+_ABSENT = object()
+# IPython sets these while it runs a cell (the display hook's `_`, its builtin trap's helpers).
+_VOLATILE_BUILTINS = {"_", "__", "___", "exit", "quit", "get_ipython", "display", "__IPYTHON__", "dreload",
+                      "copyright", "credits", "license", "help", "__debug__", "__doc__", "__spec__", "__loader__",
+                      "__package__", "__name__"}
 
 
 # ---- library provenance ------------------------------------------------------------------------

@@ -9,16 +9,14 @@ to confirm that a method exists, never to say that one is missing.
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from typing import Any, Dict, Optional, Tuple
 
+from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .live import LiveValue
 from .values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
 
-_MARKER = "# Current relevent runtime information:"
-_TARGET = "# Target Cell:"
 
 
 class ReplayValue(FactValue):
@@ -100,64 +98,14 @@ def _shape(raw: Any) -> Optional[Tuple[int, ...]]:
     return None
 
 
-def _literal(node: ast.AST, text: str) -> Any:
-    """A Python literal, tolerating what repr() wrote that is not one (dtype('O'), <object ...>)."""
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Dict):
-        return {_literal(k, text) if k is not None else None: _literal(v, text) for k, v in zip(node.keys, node.values)}
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        items = [_literal(e, text) for e in node.elts]
-        return items if isinstance(node, ast.List) else tuple(items)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        return -node.operand.value
-    return ast.get_source_segment(text, node)
-
-
 def parse_runinfo(text: str) -> Tuple[Dict[str, Any], str]:
-    """The facts dict and the target cell from a JunoBench `crane_llm_executed_code_runinfo` file."""
-    start = text.find(_MARKER)
-    if start < 0:
+    """The facts dict and the target cell of a JunoBench `crane_llm_executed_code_runinfo` file,
+    read by the one reader of those files; facts it cannot read are no facts."""
+    if MARKER not in text:
         return {}, ""
-    rest = text[start + len(_MARKER):]
-    cut = rest.find(_TARGET)
-    literal = rest[:cut] if cut >= 0 else rest
-    target = rest[cut + len(_TARGET):].lstrip("\n") if cut >= 0 else ""
-    literal = literal.strip()
-    facts: Dict[str, Any] = {}
+    _cells, target = split_prompt_file(text)
     try:
-        tree = ast.parse(literal, mode="eval")
-        value = _literal(tree.body, literal)
-        if isinstance(value, dict):
-            facts = value
-    except SyntaxError:
-        facts = _parse_entries(literal)
-    return {k: v for k, v in facts.items() if isinstance(k, str) and not k.startswith("__method__")}, target
-
-
-def _parse_entries(literal: str) -> Dict[str, Any]:
-    """Fallback for repr() text that is not Python at all (`<tf.Tensor ...>`): keep the entries that
-    parse; an entry that does not is still recorded, as a name with unknown facts."""
-    out: Dict[str, Any] = {}
-    for m in re.finditer(r"^[ {]'([^']+)': ", literal, flags=re.M):
-        name = m.group(1)
-        out[name] = {}
-        i = m.end()
-        if i >= len(literal) or literal[i] != "{":
-            continue
-        depth = 0
-        for j in range(i, len(literal)):
-            ch = literal[j]
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    chunk = literal[i:j + 1]
-                    try:
-                        node = ast.parse(chunk, mode="eval")
-                        out[name] = _literal(node.body, chunk)
-                    except SyntaxError:
-                        pass
-                    break
-    return out
+        facts = parse_facts(text)
+    except RecordedFactsError:
+        facts = {}
+    return {k: v for k, v in facts.items() if isinstance(k, str) and not k.startswith(METHOD_PREFIX)}, target

@@ -17,6 +17,8 @@ import sys
 from functools import lru_cache
 from typing import Any, FrozenSet, Optional, Tuple
 
+from .provenance import class_dict, class_module, class_name, mro
+
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
 for _name in __future__.all_feature_names:
@@ -49,14 +51,6 @@ class Prepared:
         if sys.version_info >= (3, 14) or self.flags & ANNOTATIONS_FLAG:
             return True
         return False if self.flags_known else None
-
-
-def _mro(cls: type) -> Tuple[type, ...]:
-    """A class's MRO read without any attribute lookup a metaclass could intercept."""
-    try:
-        return type.__dict__["__mro__"].__get__(cls)
-    except Exception:
-        return ()
 
 
 def _is_ipython_own_manager(manager: Any) -> bool:
@@ -163,14 +157,14 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
     except ImportError:
         return "IPython is not importable"
     cls = type(shell)
-    if InteractiveShell not in _mro(cls):
+    if InteractiveShell not in mro(cls):
         return "the shell is not IPython's"
     for attr in ("transform_cell", "run_cell", "run_cell_async", "transform_ast", "run_ast_nodes"):
         own = InteractiveShell.__dict__.get(attr)
-        for klass in _mro(cls):
-            if attr in klass.__dict__:
-                found = klass.__dict__[attr]
-                if found is not own and not (klass.__module__ or "").startswith(("ipykernel.", "IPython.")):
+        for klass in mro(cls):
+            if attr in class_dict(klass):
+                found = class_dict(klass)[attr]
+                if found is not own and not class_module(klass).startswith(("ipykernel.", "IPython.")):
                     return "the shell's cell handling was replaced"
                 break
     return None
@@ -192,7 +186,7 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
         return "IPython's emacs mode may rewrite this line"
     if ifun and type(namespace) is dict and ifun in namespace:
         obj = namespace[ifun]
-        names = {getattr(k, "__name__", "") for k in _mro(type(obj))}
+        names = {class_name(k) for k in mro(type(obj))}
         if names & {"Macro", "IPyAutocall"}:
             return f"IPython calls `{ifun}` automatically (a macro or an autocall object)"
     if info.the_rest and info.the_rest[0] in "=,":

@@ -7,6 +7,27 @@ import sys
 from typing import List, Optional
 
 from .. import __version__
+from ..settings import CHECK_BUDGET_MAX, parse_seconds
+
+
+def _budget_seconds(text: str) -> float:
+    seconds = parse_seconds(text)
+    if seconds is None:
+        raise argparse.ArgumentTypeError("a number of seconds between 0 and %g, not %r" % (CHECK_BUDGET_MAX, text))
+    return seconds
+
+
+EXIT_INTERRUPTED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+
+
+def _positive_seconds(text: str) -> int:
+    try:
+        seconds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number of seconds" % text)
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError("it must be a positive number of seconds, e.g. --timeout 600")
+    return seconds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,7 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--model", help="a model name that overrides the configured one")
     check.add_argument("--json", action="store_true", help="print a machine-readable JSON report")
     check.add_argument("--keep-going", action="store_true", help="when an earlier cell raises, run the remaining cells anyway instead of stopping")
-    check.add_argument("--timeout", type=int, default=None, metavar="SECONDS", help="limit on each earlier cell's run time")
+    check.add_argument("--budget", type=_budget_seconds, default=None, metavar="SECONDS",
+                       help="time budget of the check in the kernel (default: CRANE_LLM_CHECK_BUDGET, else 2)")
+    check.add_argument("--timeout", type=_positive_seconds, default=None, metavar="SECONDS", help="limit on each earlier cell's run time")
 
     bench = sub.add_parser("bench", help="run a benchmark", description="Run a benchmark.")
     bench.set_defaults(bench_parser=bench)
@@ -57,6 +80,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """The command; Ctrl-C ends it with one line and exit code 130 (the kernel is shut down on the way)."""
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("crane-llm: interrupted.\n")
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: Optional[List[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "check":

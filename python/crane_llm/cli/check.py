@@ -18,7 +18,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
-from ..present import CHECKER_RAN_FIRST, badge_of, certain_crash_verdict, headline_of, nothing_certain_verdict
+from ..plain_text import without_terminal_controls
+from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
 from .notebook import (
     CliError,
     cells_to_run,
@@ -87,6 +88,9 @@ def run_check(args: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = N
     except CliError as exc:
         report["problem"] = {"kind": exc.kind, "message": exc.message}
         report["exitCode"] = exc.code
+    except KeyboardInterrupt:
+        progress.done()  # the interrupted line is cleared; main says "interrupted" on its own line
+        raise
     progress.done()
     _emit(report, args.json, out, err)
     return report["exitCode"]
@@ -114,6 +118,8 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
             raise CliError(problem, kind="settings")
     request = {"protocol": 1, "source": target.source, "cellId": target.cell_id, "useLlm": use_llm,
                "includeRuntimeInfo": include_runinfo}
+    if getattr(args, "budget", None) is not None:
+        request["budgetSeconds"] = args.budget
     cwd = os.path.dirname(os.path.abspath(args.notebook))
     try:
         ran = run_and_gather(nb, cwd, before, request, progress.cell, stop_on_error=not args.keep_going,
@@ -134,6 +140,9 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     if facts.get("problem"):
         raise CliError(facts["problem"]["message"], kind="kernel-side")
     report["checks"] = facts["checks"]
+    report["budget"] = facts.get("budget")
+    if budget_detail(facts):
+        progress.say("Note: the built-in checks%s." % budget_detail(facts))
     crash = facts["checks"].get("crash")
     if crash:
         report["verdict"] = certain_crash_verdict(crash)
@@ -175,24 +184,30 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _write(stream: TextIO, text: str) -> None:
+    """Model text (explanation, raw answer) and provider messages reach a terminal without its
+    escape sequences: they would act instead of being shown."""
+    stream.write(without_terminal_controls(text))
+
+
 def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> None:
     if as_json:
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return
     if report["verdict"] is None:
-        err.write("crane-llm: %s\n" % report["problem"]["message"])
+        _write(err, "crane-llm: %s\n" % report["problem"]["message"])
         return
     v = report["verdict"]
-    out.write("Cell %d: %s  [%s]\n" % (report["cell"], headline_of(v), badge_of(v)))
+    _write(out, "Cell %d: %s  [%s]\n" % (report["cell"], headline_of(v), badge_of(v)))
     if v.get("explanation"):
-        out.write("  %s\n" % v["explanation"])
+        _write(out, "  %s\n" % v["explanation"])
     if v["kind"] == "unreadable" and report.get("raw"):
-        out.write("  Raw response: %s\n" % report["raw"][:2000])
+        _write(out, "  Raw response: %s\n" % report["raw"][:2000])
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
-        out.write("  %s\n" % CHECKER_RAN_FIRST)
+        _write(out, "  %s\n" % CHECKER_RAN_FIRST)
     if report.get("origin"):
-        out.write("  Origin of the crash:\n")
+        _write(out, "  Origin of the crash:\n")
         for entry in report["origin"]:
-            out.write("    - %s\n" % entry["sentence"])
+            _write(out, "    - %s\n" % entry["sentence"])
     for failure in report["failedCells"]:
-        out.write("  Note: cell %d raised %s while the earlier cells ran.\n" % (failure["cell"], failure["ename"]))
+        _write(out, "  Note: cell %d raised %s while the earlier cells ran.\n" % (failure["cell"], failure["ename"]))

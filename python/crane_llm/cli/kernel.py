@@ -10,13 +10,16 @@ to the kernel's history.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
+
+from ipykernel.kernelspec import write_kernel_spec
 
 from ..kernel.request import KernelAnswerError, check_expression, read_reply
 
@@ -24,13 +27,13 @@ KERNEL_NAME = "crane-llm-cli"
 FACTS_TIMEOUT_SECONDS = 120
 
 
+@dataclass
 class CellFailure:
     """An earlier cell that raised: which one, and the error it raised."""
 
-    def __init__(self, number: int, ename: str, evalue: str):
-        self.number = number
-        self.ename = ename
-        self.evalue = evalue
+    number: int
+    ename: str
+    evalue: str
 
     def describe(self) -> str:
         text = "%s: %s" % (self.ename, self.evalue) if self.evalue else self.ename
@@ -47,17 +50,8 @@ def _package_root() -> str:
 
 
 def _kernel_spec_dir(root: str) -> str:
-    spec = os.path.join(root, KERNEL_NAME)
-    os.makedirs(spec, exist_ok=True)
-    with open(os.path.join(spec, "kernel.json"), "w") as fh:
-        json.dump(
-            {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "CRANE-LLM (this Python)",
-                "language": "python",
-            },
-            fh,
-        )
+    # ipykernel's own spec for this interpreter (sys.executable -m ipykernel_launcher), renamed.
+    write_kernel_spec(os.path.join(root, KERNEL_NAME), overrides={"display_name": "CRANE-LLM (this Python)"})
     return root
 
 
@@ -101,6 +95,7 @@ class NotebookKernel:
         )
         self.cwd = cwd
         self.log_path = os.path.join(self._tmp.name, "kernel.log")
+        self.interrupted = False
 
     async def _ask(self, expression: str) -> Any:
         kc = self.client.kc
@@ -134,12 +129,45 @@ class NotebookKernel:
             km = self.client.km
             try:
                 if km is not None and km.has_kernel:
-                    await km.shutdown_kernel(now=False)
+                    # After Ctrl-C nobody waits for the cell: the kernel goes at once.
+                    await km.shutdown_kernel(now=self.interrupted)
             finally:
                 log.close()
 
+    async def run_interruptible(self, *args: Any) -> Dict[str, Any]:
+        """`run`, where Ctrl-C cancels the run, shuts the kernel down and ends in KeyboardInterrupt,
+        whatever the cancelled libraries raise on their way out (nbclient's own SIGINT handler kills
+        the kernel, and the cell then fails with DeadKernelError, which would read as a kernel failure)."""
+        self._catch_sigint()
+        try:
+            return await self.run(*args)
+        except BaseException:
+            if self.interrupted:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            try:
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+
+    def _catch_sigint(self) -> None:
+        """Ctrl-C: remember it and cancel the run. Installed again once nbclient has installed its own."""
+        task = asyncio.current_task()
+
+        def on_sigint() -> None:
+            self.interrupted = True
+            if task is not None:
+                task.cancel()
+
+        try:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, on_sigint)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+            pass
+
     async def _run(self, cells, request, on_cell, stop_on_error, failures, log) -> Dict[str, Any]:
         async with self.client.async_setup_kernel(env=_kernel_env(), cwd=self.cwd, stdout=log, stderr=log):
+            self._catch_sigint()
             # What JupyterLab does at kernel start: the execution recorder, so `executed` and the
             # origin of the crash know the order cells ran in and what each did.
             try:
@@ -189,7 +217,7 @@ def run_and_gather(nb: Any, cwd: str, cells: List[Any], request: Dict[str, Any],
                    timeout: Optional[int] = None) -> Dict[str, Any]:
     kernel = NotebookKernel(nb, cwd, timeout)
     try:
-        return asyncio.run(kernel.run(cells, request, on_cell, stop_on_error))
+        return asyncio.run(kernel.run_interruptible(cells, request, on_cell, stop_on_error))
     except Exception as exc:
         tail = kernel.log_tail()
         raise RuntimeError("%s: %s%s" % (type(exc).__name__, exc, "\nThe kernel's own output ended with:\n" + tail if tail else ""))

@@ -50,6 +50,12 @@ def load_notebook(path: str) -> Any:
         raw = json.loads(text)
     except ValueError:
         raise CliError("%s is not a Jupyter notebook: it is not JSON (an .ipynb file is)." % path)
+    version = raw.get("nbformat") if isinstance(raw, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version < 4:
+        raise CliError(
+            "%s is an nbformat %d notebook (from IPython 3 or older), which crane-llm does not read; "
+            "convert it with `jupyter nbconvert --to notebook %s` (it writes %s.nbconvert.ipynb next to it) "
+            "and check that copy." % (path, version, path, p.stem))
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list) or "nbformat" not in raw:
         raise CliError("%s is not a Jupyter notebook: it has no \"cells\" list and no \"nbformat\" version." % path)
     try:

@@ -8,9 +8,15 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 import json
 import platform
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .. import __version__
+from ..checks import run_checks
+from ..checks.outcome import CheckStop, Outcome
+from ..deadline import Deadline, OutOfTime, hard_stop
+from ..lineage import recorder
+from ..runinfo import collect, not_summarised, used_names
+from ..settings import resolve_check_budget
 from ..switches import checks_run
 from .history import executed_cells
 
@@ -37,19 +43,26 @@ def _shell():
 
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
-    """The facts about `request['source']` against `namespace`, as a check-result dict."""
-    from ..checks import run_checks
-    from ..runinfo import collect, used_names
+    """The facts about `request['source']` against `namespace`, as a check-result dict.
 
+    The whole gathering has one time budget (`budgetSeconds`, else the setting): each stage
+    consults its deadline, a hard stop stands behind each, and what a stage could not finish is
+    named in the reply's `budget.cut`, so the steps can say so.
+    """
     source = request["source"]
     use_llm = bool(request.get("useLlm", True))
+    budget = resolve_check_budget(request.get("budgetSeconds"))
+    deadline = Deadline(budget.seconds)
+    cut: List[str] = []
     checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
     names = used_names(source, namespace)
     if checks_on:
-        outcome = run_checks(source, namespace)
+        outcome = _bounded_checks(source, namespace, deadline)
+        if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:
+            cut.append("the rest of the built-in checks")
         checks = {
             "ran": True,
             "crash": outcome.crash.to_json() if outcome.crash else None,
@@ -58,11 +71,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = collect(source, namespace)
-    from ..lineage import recorder
-
-    # What each run assigned, modified and where it raised: the origin of the crash reads it.
-    execution_log = recorder.current(shell) if shell is not None else None
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut)
+    executed, execution_log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
         "craneVersion": __version__,
@@ -70,10 +80,65 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         "checks": checks,
         "usedNames": names,
         "runtimeInfo": runtime_info,
-        "executed": executed_cells(shell) if shell is not None else [],
-        "log": execution_log.to_json() if execution_log is not None else None,
+        "executed": executed,
+        "log": execution_log,
         "problem": None,
+        "budget": {
+            "seconds": budget.seconds,
+            "source": budget.setting.label,
+            "ranOut": bool(cut),
+            "cut": cut,
+            "warning": budget.warning,
+        },
     }
+
+
+def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline) -> Outcome:
+    """The built-in checks within the budget: they look at the deadline between statements, and
+    the hard stop ends a single step that overruns it (a stop, never a claim)."""
+    try:
+        with hard_stop(max(deadline.left(), 0.0)):
+            return run_checks(source, namespace, deadline)
+    except OutOfTime:
+        return Outcome(stopped_at=CheckStop(None, "the check's time budget (%s) ran out" % deadline.describe()))
+
+
+def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str]) -> Dict[str, Any]:
+    """The runtime information within what is left of the budget; past it, names and types only."""
+    try:
+        if deadline.passed():  # no timer: nothing left to summarise, only to list
+            info = collect(source, namespace, deadline)
+        else:
+            with hard_stop(deadline.left()):
+                info = collect(source, namespace, deadline)
+    except OutOfTime:
+        cut.append("the runtime information")
+        return {"variables": []}
+    skipped = not_summarised(info)
+    if skipped:
+        cut.append("runtime information for " + ", ".join(skipped))
+    return info
+
+
+# What the origin of the crash needs is not the user's objects, so it keeps a short grace period
+# even when the checks used the whole budget.
+HISTORY_GRACE_SECONDS = 0.25
+
+
+def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Tuple[List[Dict[str, Any]], Optional[Dict[str, Any]]]:
+    """The executed cells and the recorder's log (for the origin of the crash)."""
+    if shell is None:
+        return [], None
+    executed: List[Dict[str, Any]] = []
+    try:
+        with hard_stop(max(deadline.left(), HISTORY_GRACE_SECONDS)):
+            executed = executed_cells(shell)
+            # What each run assigned, modified and where it raised: the origin of the crash reads it.
+            execution_log = recorder.current(shell)
+            return executed, execution_log.to_json() if execution_log is not None else None
+    except OutOfTime:
+        cut.append("the execution log (the origin of the crash)")
+        return executed, None
 
 
 def check(request_json: str) -> Reply:
@@ -83,6 +148,8 @@ def check(request_json: str) -> Reply:
     try:
         request = json.loads(request_json)
         return Reply(gather(request, namespace, shell))
+    except OutOfTime:  # every stage catches its own; this is the last guard for the user's notebook
+        return Reply(_problem("timeout", "The check ran out of its time budget before it could answer."))
     except Exception as exc:  # the user sees a message, the notebook loses nothing
         return Reply(_problem("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}"))
 

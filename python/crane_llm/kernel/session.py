@@ -1,25 +1,19 @@
-"""What `%load_ext crane_llm` and JupyterLab's silent start-up do in a kernel.
+"""What a kernel needs before its first check: the execution recorder, and the checker imported.
 
-Both may happen in the same kernel, and JupyterLab repeats its call at every kernel start, so
-`install` is idempotent: one recorder, one `%%crane_llm`, one staleness callback.
+`%load_ext crane_llm` and JupyterLab's silent start-up both reach this through the extension's
+entry point (`crane_llm.load_ipython_extension`), and JupyterLab repeats its call at every kernel
+start, so `install` is idempotent: one recorder, one pair of callbacks. The facts layer knows no
+host: registering `%%crane_llm` is the entry point's business.
 """
+
+from ..lineage import recorder
 
 
 def install(ipython) -> None:
-    from ..lineage import recorder
-    from ..magic import register
-
     recorder.install(ipython)
-    if ipython is not None and hasattr(ipython, "register_magic_function"):
-        register(ipython)
     # Importing the checker costs 0.1-0.4 s; pay it here, at kernel start, not in the first check.
     import crane_llm.checks  # noqa: F401
 
 
 def uninstall(ipython) -> None:
-    from ..lineage import recorder
-    from ..magic import unregister
-
     recorder.uninstall(ipython)
-    if ipython is not None and hasattr(ipython, "register_magic_function"):
-        unregister(ipython)

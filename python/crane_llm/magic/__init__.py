@@ -1,6 +1,6 @@
 """The `%%crane_llm` cell magic: the same check as the JupyterLab button, wherever IPython runs.
 
-`register(shell)` is what `%load_ext crane_llm` calls (through crane_llm.kernel.session). The
+`register(shell)` is what `%load_ext crane_llm` calls (through crane_llm.load_ipython_extension). The
 output is a MIME bundle (`live.bundle`): static HTML, plain text, and MIME_TYPE for
 apps/magic-renderer.
 """

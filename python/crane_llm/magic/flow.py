@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional
 from . import state as st
 from .options import Options
 from ..switches import checks_run
-from ..present import certain_crash_verdict, checks_detail, nothing_certain_verdict
+from ..present import budget_detail, certain_crash_verdict, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
@@ -63,6 +63,8 @@ class Check:
             "useLlm": opts.use_llm,
             "includeRuntimeInfo": opts.include_runtime_info,
         }
+        if opts.budget is not None:
+            request["budgetSeconds"] = opts.budget
         namespace = self.shell.user_ns if self.shell is not None else {}
         try:
             facts = gather(request, namespace, self.shell)
@@ -73,11 +75,12 @@ class Check:
         self.facts = facts
         checks = facts["checks"]
         if checks["ran"]:
-            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks)))
+            self._update(st.step_ended(self.state, "checks", "done", checks_detail(checks) + budget_detail(facts)))
         else:
             self._update(st.step_ended(
                 self.state, "checks", "skipped",
-                "built-in checks skipped: runtime information is off, so the model gets the code alone"))
+                "built-in checks skipped: runtime information is off, so the model gets the code alone"
+                + budget_detail(facts)))
         if checks.get("crash"):
             return self._conclude(certain_crash_verdict(checks["crash"]))
         if not opts.use_llm:
@@ -118,6 +121,8 @@ class Check:
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
+        if prompt["runtimeInfoCut"]:
+            detail += "; %d lines of runtime information left out to fit" % prompt["runtimeInfoCut"]
         self._update(st.step_ended(self.state, "prompt", "done", detail))
 
         where = settings.provider_host or "the provider"

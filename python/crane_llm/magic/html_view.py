@@ -11,7 +11,7 @@ from html import escape
 from typing import Any, Dict, List
 
 from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, GREY_TEXT, HEX, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
-                      colour_of, headline_of, stale_text)
+                      colour_of, fix_actions, headline_of, model_fix, stale_text)
 
 FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;line-height:1.45"
 MUTED = "color:#616161;font-size:12px"
@@ -77,6 +77,17 @@ def _prompt_and_raw(state: Dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _fixes(state: Dict[str, Any]) -> str:
+    # The magic cannot edit or run cells: the actions are words, the model's fix is code to copy.
+    parts = ['<div class="crane-actions" style="margin-top:4px"><span class="crane-action-hint" data-action="replace">%s</span></div>'
+             % _t(a["label"]) for a in fix_actions(state) if a["kind"] == "replace"]
+    fix = model_fix(state)
+    if fix:
+        parts.append('<div class="crane-fix" style="margin-top:6px"><div class="crane-section-label" style="%s">Suggested fix</div>'
+                     '<pre class="crane-fix-code" style="margin:2px 0;white-space:pre-wrap">%s</pre></div>' % (MUTED, _t(fix)))
+    return "".join(parts)
+
+
 def _notes(notes: List[str]) -> str:
     if not notes:
         return ""
@@ -124,6 +135,7 @@ def render_html(doc: Dict[str, Any]) -> str:
         inner.append('<div class="crane-note" style="%s;margin-top:4px">%s</div>' % (MUTED, _t(CHECKER_RAN_FIRST)))
     if verdict["source"]["type"] == "llm" and not verdict.get("checkerRanFirst"):
         inner.append('<div class="crane-note" style="%s;margin-top:4px">%s</div>' % (MUTED, _t(CODE_ONLY_NOTE)))
+    inner.append(_fixes(state))
     stale = stale_text(state.get("stale"))
     if stale:
         inner.append('<div class="crane-stale" style="%s;margin-top:4px">%s</div>' % (MUTED, _t(stale)))

@@ -1,16 +1,23 @@
-"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm` and an optional model name."""
+"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm`, `--budget SECONDS` and an optional model name, read by
+IPython's own magic-argument parser (argparse underneath)."""
 
 from __future__ import annotations
 
-import shlex
+from dataclasses import dataclass
 from typing import Optional
 
-USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [MODEL]
+from IPython.core.magic_arguments import argument, arg_split, construct_parser, magic_arguments
+
+from ..settings import CHECK_BUDGET_MAX, parse_seconds
+
+USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [--budget SECONDS] [MODEL]
 
 Checks the code below the magic line for a crash without running it.
 
   --no-runinfo   predict from the code alone: no runtime information (and so no built-in checks)
   --no-llm       run only the built-in checks; nothing is sent to any model
+  --budget S     time budget of the check in the kernel, in seconds (default: the
+                 CRANE_LLM_CHECK_BUDGET setting, else 2)
   MODEL          a model name that overrides the configured one, e.g. gpt-5-mini"""
 
 
@@ -18,41 +25,50 @@ class UsageError(ValueError):
     """A line the magic does not understand; its message is the whole usage text."""
 
 
+@dataclass
 class Options:
-    __slots__ = ("use_llm", "include_runtime_info", "model", "help")
-
-    def __init__(self, use_llm: bool = True, include_runtime_info: bool = True, model: Optional[str] = None, help: bool = False):
-        self.use_llm = use_llm
-        self.include_runtime_info = include_runtime_info
-        self.model = model
-        self.help = help
+    use_llm: bool = True
+    include_runtime_info: bool = True
+    model: Optional[str] = None
+    help: bool = False
+    budget: Optional[float] = None
 
     def to_json(self):
         return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info, "model": self.model}
 
-    def __repr__(self) -> str:
-        return "Options(%r)" % (self.to_json(),)
+
+@magic_arguments()
+@argument("-h", "--help", action="store_true")
+@argument("--no-runinfo", dest="include_runtime_info", action="store_false")
+@argument("--no-llm", dest="use_llm", action="store_false")
+# A bare --budget is given "" so that it gets the same sentence as a bad number.
+@argument("--budget", nargs="?", const="", default=None)
+@argument("model", nargs="?", default=None)
+def _crane_llm_line(line: str) -> None:
+    """The magic's line, declared for the parser (the magic itself is cell_magic.crane_llm)."""
+
+
+_PARSER = construct_parser(_crane_llm_line)
+# "--no-runinf" is a typo to point out, not an abbreviation to guess at.
+_PARSER.allow_abbrev = False
 
 
 def parse_options(line: str) -> Options:
     try:
-        words = shlex.split(line or "")
+        words = arg_split(line or "", strict=True)
     except ValueError as exc:
         raise UsageError("%%%%crane_llm could not read its options (%s).\n\n%s" % (exc, USAGE))
-    options = Options()
-    for word in words:
-        if word in ("-h", "--help"):
-            options.help = True
-        elif word == "--no-runinfo":
-            options.include_runtime_info = False
-        elif word == "--no-llm":
-            options.use_llm = False
-        elif word.startswith("-"):
+    # Known arguments only: what is left over gets a sentence of ours rather than argparse's.
+    parsed, extra = _PARSER.parse_known_args(words)
+    for word in extra:
+        if word.startswith("-"):
             raise UsageError("%%%%crane_llm does not know the option %s.\n\n%s" % (word, USAGE))
-        elif options.model is not None:
-            raise UsageError(
-                "%%%%crane_llm takes one model name, not both %s and %s.\n\n%s" % (options.model, word, USAGE)
-            )
-        else:
-            options.model = word
-    return options
+        raise UsageError("%%%%crane_llm takes one model name, not both %s and %s.\n\n%s" % (parsed.model, word, USAGE))
+    budget = None
+    if parsed.budget is not None:
+        budget = parse_seconds(parsed.budget)
+        if budget is None:
+            raise UsageError("%%%%crane_llm --budget takes a number of seconds between 0 and %g, not %r.\n\n%s"
+                             % (CHECK_BUDGET_MAX, parsed.budget, USAGE))
+    return Options(use_llm=parsed.use_llm, include_runtime_info=parsed.include_runtime_info, model=parsed.model,
+                   help=parsed.help, budget=budget)

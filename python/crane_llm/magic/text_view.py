@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
+from ..plain_text import without_terminal_controls
 from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
-                      colour_of, headline_of, stale_text)
+                      colour_of, fix_actions, headline_of, model_fix, stale_text)
 
 
 def _steps(steps: List[Dict[str, Any]]) -> List[str]:
@@ -19,6 +20,12 @@ def _steps(steps: List[Dict[str, Any]]) -> List[str]:
 
 
 def render_text(doc: Dict[str, Any]) -> str:
+    """The check as plain text. Model text (explanation, raw answer, exception names) and provider
+    messages may hold terminal escape sequences: none reach the output."""
+    return without_terminal_controls(_render(doc))
+
+
+def _render(doc: Dict[str, Any]) -> str:
     state = doc["state"]
     phase = state["phase"]
     if phase in ("running", "cancelled"):
@@ -38,6 +45,11 @@ def render_text(doc: Dict[str, Any]) -> str:
         lines.append(CHECKER_RAN_FIRST)
     if verdict["source"]["type"] == "llm" and not verdict.get("checkerRanFirst"):
         lines.append(CODE_ONLY_NOTE)
+    lines.extend("Fix: %s (line %d)." % (a["label"], a["correction"]["line"]) for a in fix_actions(state) if a["kind"] == "replace")
+    fix = model_fix(state)
+    if fix:
+        lines.append("Suggested fix (the whole cell):")
+        lines.extend("    " + line for line in fix.split("\n"))
     stale = stale_text(state.get("stale"))
     if stale:
         lines.append(stale)

@@ -6,7 +6,7 @@ The Python twin of libs/prompt/src/build.ts; both must produce the same text for
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 DEFAULT_BUDGET_TOKENS = 24000
 
@@ -86,6 +86,29 @@ def is_crane_llm_cell(code: str) -> bool:
     return code.lstrip().startswith(CELL_MAGIC)
 
 
+def _runtime_info_cut_note(count: int) -> str:
+    return "(%d more line%s of runtime information left out to keep the prompt within its size limit.)" % (
+        count, "" if count == 1 else "s")
+
+
+def fit_runtime_info(text: str, allowance: int) -> Tuple[str, int]:
+    """The runtime information cut to `allowance` characters: whole lines from the top, then a
+    note saying how many were left out. Returns the text and the number of lines left out."""
+    if count_chars(text) <= allowance:
+        return text, 0
+    lines = text.split("\n")
+    used = kept = 0
+    for k in range(1, len(lines) + 1):
+        following = used + count_chars(lines[k - 1]) + 1
+        if following + count_chars(_runtime_info_cut_note(len(lines) - k)) > allowance:
+            break
+        used, kept = following, k
+    cut = len(lines) - kept
+    shortened = "\n".join(lines[:kept] + [_runtime_info_cut_note(cut)])
+    # When not even the note fits (the target alone is over budget), a shorter original stays.
+    return (shortened, cut) if count_chars(shortened) < count_chars(text) else (text, 0)
+
+
 def build_prompt(
     executed: Sequence[Dict[str, Any]],
     runtime_info_text: Optional[str],
@@ -99,8 +122,9 @@ def build_prompt(
     `%%crane_llm` cells among them are left out (their bodies never ran).
     runtime_info_text: the rendered runtime information, or None when "Include runtime
     information" is off (the section and its mention in the instructions are then left out).
-    budget_tokens: drop the oldest executed cells until the estimate fits; the target cell and
-    the runtime information are never dropped, so the result can still be over budget.
+    budget_tokens: drop the oldest executed cells until the estimate fits, then cut the runtime
+    information's last lines (with a note); the target cell is never cut, so a huge target can
+    still leave the result over budget.
     """
     budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
     executed = [cell for cell in executed if not is_crane_llm_cell(cell["code"])]
@@ -120,6 +144,11 @@ def build_prompt(
             total += count_chars("No cell has been executed.\n\n")
         if -(-total // 4) <= budget:
             break
+    runtime_info_cut = 0
+    if runtime_info_text is not None and dropped == len(blocks):
+        # Every executed cell is gone: what the variables hold is cut next, never the target cell.
+        others = count_chars(instructions) + 2 + count_chars(_compose(blocks, dropped, "", target))
+        runtime_info_text, runtime_info_cut = fit_runtime_info(runtime_info_text, budget * 4 - others)
     text_input = _compose(blocks, dropped, runtime_info_text, target)
     full = instructions + "\n\n" + text_input
     tokens = estimate_tokens(full)
@@ -133,5 +162,6 @@ def build_prompt(
         ],
         "estimatedTokens": tokens,
         "budgetTokens": budget,
+        "runtimeInfoCut": runtime_info_cut,
         "overBudget": tokens > budget,
     }

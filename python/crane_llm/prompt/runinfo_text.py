@@ -14,6 +14,37 @@ from decimal import Decimal
 from typing import Any, Dict, List, Optional, Tuple
 
 INDENT = "  "
+TEXT_SHOWN = 200  # free text from the kernel (names, dtypes, keys, reasons), in characters
+STR_SHOWN = 10_000  # a string variable's value, in characters (a long text still in full)
+ITEMS_SHOWN = 20  # items of a list (columns, keys, entries, fields, samples) before "N in all"
+
+
+def clip(text: str, limit: int = TEXT_SHOWN) -> str:
+    """Free text cut to `limit` characters, with a visible note saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return "%s\u2026 (%d characters in all)" % (text[:limit], len(text))
+
+
+def _quote_clip(text: str, limit: int = TEXT_SHOWN) -> str:
+    """Quoted text cut to `limit` characters; the note stands outside the quotes."""
+    if len(text) <= limit:
+        return quote(text)
+    return "%s\u2026 (%d characters in all)" % (quote(text[:limit]), len(text))
+
+
+def _items(values: List[Any], render: Any, sep: str = ", ") -> str:
+    """At most ITEMS_SHOWN items joined, then how many there were."""
+    shown = sep.join(render(v) for v in values[:ITEMS_SHOWN])
+    return "%s%s\u2026 (%d in all)" % (shown, sep, len(values)) if len(values) > ITEMS_SHOWN else shown
+
+
+def _line_items(values: List[Any], render: Any) -> List[str]:
+    """At most ITEMS_SHOWN lines, then one saying how many were left out."""
+    lines = [render(v) for v in values[:ITEMS_SHOWN]]
+    if len(values) > ITEMS_SHOWN:
+        lines.append("(\u2026 %d more not shown)" % (len(values) - ITEMS_SHOWN))
+    return lines
 
 
 def format_number(x: Any) -> str:
@@ -78,7 +109,7 @@ def _scalar(value: Any) -> str:
         return "True" if value else "False"
     if isinstance(value, (int, float)):
         return format_number(value)
-    return quote(value)
+    return _quote_clip(value)
 
 
 def _stat(value: Any) -> str:
@@ -88,12 +119,12 @@ def _stat(value: Any) -> str:
         return "True" if value else "False"
     if isinstance(value, (int, float)):
         return format_number(value)
-    return value
+    return clip(value)
 
 
 def _float_value(value: Any) -> str:
     if isinstance(value, str):
-        return value
+        return clip(value)
     text = format_number(value)
     return text + ".0" if re.fullmatch(r"-?\d+", text) else text
 
@@ -101,7 +132,7 @@ def _float_value(value: Any) -> str:
 def _shape(dims: List[int]) -> str:
     if len(dims) == 1:
         return "(%d,)" % dims[0]
-    return "(" + ", ".join(str(d) for d in dims) + ")"
+    return "(" + _items(dims, str) + ")"
 
 
 def _yes_no(value: Optional[bool], approx: Any = None) -> str:
@@ -125,32 +156,34 @@ def _or(value: Any, fallback: str) -> str:
 def _value_summary(v: Dict[str, Any]) -> str:
     kind = v["valueKind"]
     if kind == "binary":
-        return "binary: " + ", ".join(_scalar(x) for x in v["values"])
+        return "binary: " + _items(v["values"], _scalar)
     if kind == "categorical":
-        listed = ": " + ", ".join(_scalar(x) for x in v["values"]) if "values" in v else ""
+        listed = ": " + _items(v["values"], _scalar) if "values" in v else ""
         return "categorical, " + _distinct_text(v["distinct"], v.get("distinctApprox")) + listed
     return "continuous, min %s, max %s%s" % (_stat(v["min"]), _stat(v["max"]), " (of a sample)" if v.get("rangeApprox") else "")
 
 
 def _column(c: Dict[str, Any]) -> str:
-    parts = [c["dtype"], _distinct_text(c["distinct"], c.get("distinctApprox"))]
+    parts = [clip(c["dtype"]), _distinct_text(c["distinct"], c.get("distinctApprox"))]
     if "values" in c:
-        parts.append("values " + ", ".join(_scalar(x) for x in c["values"]) if c["values"] else "no values")
+        parts.append("values " + _items(c["values"], _scalar) if c["values"] else "no values")
     else:
         parts += ["min " + _stat(c.get("min")), "max " + _stat(c.get("max")) + (" (of a sample)" if c.get("rangeApprox") else "")]
-    return quote(c["name"]) + ": " + ", ".join(parts)
+    return _quote_clip(c["name"]) + ": " + ", ".join(parts)
 
 
 def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
     kind = s["kind"]
     if kind == "int":
-        return "= " + s["value"], []
+        return "= " + clip(s["value"]), []
     if kind == "float":
         return "= " + _float_value(s["value"]), []
     if kind == "bool":
         return "= " + ("True" if s["value"] else "False"), []
     if kind == "str":
-        return "= %s (%d characters)" % (quote(s["value"]), s["length"]), []
+        shown = s["value"][:STR_SHOWN]
+        cut = "; the first %d shown" % len(shown) if s["length"] > len(shown) else ""
+        return "= %s%s (%d characters%s)" % (quote(shown), "\u2026" if cut else "", s["length"], cut), []
     if kind == "none":
         return "= None", []
     if kind == "sequence":
@@ -159,53 +192,55 @@ def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
     if kind == "dict":
         entries = s["entries"]
         head = "; first %d entries:" % len(entries) if entries else ""
-        return "length %d%s" % (s["length"], head), [e["key"] + ": " + e["value"] for e in entries]
+        return "length %d%s" % (s["length"], head), _line_items(entries, lambda e: clip(e["key"]) + ": " + clip(e["value"]))
     if kind == "dict-history":
-        return "training history, %d epochs; metrics %s" % (s["epochs"], ", ".join(quote(m) for m in s["metrics"])), []
+        return "training history, %d epochs; metrics %s" % (s["epochs"], _items(s["metrics"], _quote_clip)), []
     if kind == "dict-dataset":
         return "scikit-learn dataset, keys %s; data shape %s; target shape %s" % (
-            ", ".join(quote(k) for k in s["keys"]),
+            _items(s["keys"], _quote_clip),
             _shape(s["dataShape"]) if s["dataShape"] is not None else "unknown",
             _shape(s["targetShape"]) if s["targetShape"] is not None else "unknown",
         ), []
     if kind == "dict-numbers":
-        return "length %d; numbers under keys %s" % (s["length"], ", ".join(quote(k) for k in s["keys"])), []
+        return "length %d; numbers under keys %s" % (s["length"], _items(s["keys"], _quote_clip)), []
     if kind == "ndarray":
         inline = "shape %s; dtype %s; has NaN: %s; min %s; max %s" % (
-            _shape(s["shape"]), s["dtype"], _yes_no(s["hasNaN"]), _stat(s["min"]), _stat(s["max"]))
+            _shape(s["shape"]), clip(s["dtype"]), _yes_no(s["hasNaN"]), _stat(s["min"]), _stat(s["max"]))
         return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
     if kind == "series":
-        name = "name %s; " % quote(s["name"]) if "name" in s else ""
-        inline = "%sdtype %s; length %d; has NaN: %s" % (name, s["dtype"], s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
+        name = "name %s; " % _quote_clip(s["name"]) if "name" in s else ""
+        inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
         return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
     if kind == "dataframe":
-        lines = [_column(c) for c in s["columns"]]
-        if s["shape"][1] > len(s["columns"]):
-            lines.append("(first %d of %d columns shown)" % (len(s["columns"]), s["shape"][1]))
+        listed = s["columns"][:ITEMS_SHOWN]
+        lines = [_column(c) for c in listed]
+        if s["shape"][1] > len(listed):
+            lines.append("(first %d of %d columns shown)" % (len(listed), s["shape"][1]))
         inline = "shape %s; has NaN: %s%s" % (_shape(s["shape"]), _yes_no(s["hasNaN"], s.get("hasNaNApprox")), "; columns:" if lines else "")
         return inline, lines
     if kind == "tensor":
         return "shape %s; dtype %s; device %s; requires_grad %s; has NaN: %s" % (
-            _shape(s["shape"]), s["dtype"], s["device"], "True" if s["requiresGrad"] else "False", _yes_no(s["hasNaN"])), []
+            _shape(s["shape"]), clip(s["dtype"]), clip(s["device"]), "True" if s["requiresGrad"] else "False", _yes_no(s["hasNaN"])), []
     if kind in ("dataloader", "torch-subset"):
         counts = [_or(s["examples"], "unknown") + " examples"]
         if kind == "dataloader":
             counts += [_or(s["batches"], "unknown") + " batches", "batch size " + _or(s["batchSize"], "None")]
-        fields = " with fields " + ", ".join("%s (%s)" % (f["name"], f["type"]) for f in s["fields"]) if s["fields"] else ""
-        lines = ["dataset " + s["datasetType"] + fields]
+        fields = " with fields " + _items(s["fields"], lambda f: "%s (%s)" % (clip(f["name"]), clip(f["type"]))) \
+            if s["fields"] else ""
+        lines = ["dataset " + clip(s["datasetType"]) + fields]
         if "samplesUnavailable" in s:
-            lines.append("samples not read: " + s["samplesUnavailable"])
+            lines.append("samples not read: " + clip(s["samplesUnavailable"]))
         shapes = s.get("sampleShapes")
         if shapes:
             if all(x == shapes[0] for x in shapes):
-                lines.append("first %d samples: %s" % (len(shapes), shapes[0]))
+                lines.append("first %d samples: %s" % (len(shapes), clip(shapes[0])))
             else:
-                lines += ["sample %d: %s" % (i, x) for i, x in enumerate(shapes)]
+                lines += _line_items(list(enumerate(shapes)), lambda ix: "sample %d: %s" % (ix[0], clip(ix[1])))
         if "batchShape" in s:
-            lines.append("a batch of them: " + s["batchShape"])
+            lines.append("a batch of them: " + clip(s["batchShape"]))
         return "; ".join(counts), lines
     if kind == "tf-dataset":
-        return "element spec " + s["elementSpec"], []
+        return "element spec " + clip(s["elementSpec"]), []
     if kind == "keras-iterator":
         return "%s samples; %s classes; batch size %s; image shape %s" % (
             _or(s["samples"], "unknown"), _or(s["classes"], "unknown"), _or(s["batchSize"], "unknown"),
@@ -221,14 +256,14 @@ def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
     if kind in ("function", "class", "module", "object"):
         return None, []
     if kind == "unavailable":
-        return "summary unavailable: " + s["reason"], []
+        return "summary unavailable: " + clip(s["reason"]), []
     raise ValueError("unknown summary kind: %r" % (kind,))
 
 
 def _variable(v: Dict[str, Any]) -> List[str]:
-    uses = ", uses " + " ".join("." + a for a in v["attributes"]) if v["attributes"] else ""
+    uses = ", uses " + _items(v["attributes"], lambda a: "." + clip(a), " ") if v["attributes"] else ""
     inline, lines = _body(v["summary"])
-    header = "%s (%s%s)%s" % (v["name"], v["type"], uses, "" if inline is None else ": " + inline)
+    header = "%s (%s%s)%s" % (clip(v["name"]), clip(v["type"]), uses, "" if inline is None else ": " + inline)
     return [header] + [INDENT + line for line in lines]
 
 

@@ -8,13 +8,17 @@ samples excepted, see `torch_info`), and neither imports a library the user has 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
+from ..deadline import Deadline, OutOfTime
+from .budget import BUDGET_RAN_OUT
 from .names import kernel_reads
 from .safe import type_name
 from .summarize import summarize
 
-__all__ = ["collect", "used_names", "summarize"]
+__all__ = ["collect", "used_names", "summarize", "not_summarised"]
+
+
 
 
 def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
@@ -22,15 +26,28 @@ def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
     return [name for name, _ in kernel_reads(source, namespace)]
 
 
-def collect(source: str, namespace: Dict[str, Any]) -> Dict[str, Any]:
-    """The runtime information for one cell: a summary per used name, with its attributes."""
-    variables = []
+def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None) -> Dict[str, Any]:
+    """The runtime information for one cell: a summary per used name, with its attributes.
+
+    Within `deadline` (the check's time budget) when one is given: each summary gets at most the
+    time left, and once it has run out the remaining variables keep their name and type only.
+    """
+    variables: List[Dict[str, Any]] = []
     for name, attributes in kernel_reads(source, namespace):
         value = namespace[name]
-        variables.append({
-            "name": name,
-            "type": type_name(value),
-            "attributes": list(attributes),
-            "summary": summarize(value),
-        })
+        variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
+    for entry in variables:
+        if deadline is not None and deadline.passed():
+            entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
+            continue
+        try:
+            entry["summary"] = summarize(namespace[entry["name"]], deadline)
+        except OutOfTime:  # the enclosing budget fired between two summaries
+            entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
     return {"variables": variables}
+
+
+def not_summarised(info: Dict[str, Any]) -> List[str]:
+    """The variables `collect` left without a summary because the time budget ran out."""
+    return [v["name"] for v in info["variables"]
+            if v["summary"].get("kind") == "unavailable" and "time budget" in v["summary"].get("reason", "")]

@@ -18,6 +18,8 @@ HARD_SECONDS = 2.0  # beyond this a summary is abandoned as "took too long"
 
 SummaryTimeout = OutOfTime
 
+BUDGET_RAN_OUT = "not summarised: the check's time budget (%s) ran out"
+
 
 class Deadline:
     def __init__(self, seconds: Optional[float] = None):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .safe import cut, instance_dict, loaded, number, short_text
+from .safe import NAME_MAX, cut, instance_dict, loaded, number, short_text
 from .values import list_values
 
 DICT_ENTRIES_SHOWN = 5
 DICT_VALUE_TEXT_MAX = 50
 DICT_KEYS_SHOWN = 50
+STR_SHOWN = 10_000  # characters of a string variable's value (libs/prompt's STR_SHOWN)
 _NUMBER_TYPES = (int, float)
 
 
@@ -21,7 +22,8 @@ def scalar_summary(value: Any) -> Dict[str, Any]:
         return {"kind": "int", "value": str(value)}  # text: JSON numbers lose digits past 2**53
     if t is float:
         return {"kind": "float", "value": number(value)}
-    return {"kind": "str", "value": value, "length": len(value)}
+    # The prompt shows at most STR_SHOWN characters: the reply carries no more (the length says the rest).
+    return {"kind": "str", "value": value[:STR_SHOWN], "length": len(value)}
 
 
 def sequence_summary(value: Any) -> Dict[str, Any]:
@@ -40,7 +42,7 @@ def _keys(d: dict, limit: int = DICT_KEYS_SHOWN) -> List[str]:
     for i, key in enumerate(dict.keys(d)):
         if i == limit:
             break
-        keys.append(key if type(key) is str else short_text(key, 50))
+        keys.append(cut(key, NAME_MAX) if type(key) is str else short_text(key, 50))
     return keys
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from .budget import Deadline
-from .safe import loaded, short_text
+from .safe import NAME_MAX, cut, loaded, short_text
 from .values import (
     EXACT_DISTINCT_MAX,
     LISTED_MAX,
@@ -187,7 +187,7 @@ def column_summary(np: Any, pd: Any, label: Any, series: Any, deadline: Deadline
     """
     arr = _numpy_backed(np, series)
     out: Dict[str, Any] = {
-        "name": label if type(label) is str else short_text(label, 50),
+        "name": cut(label, NAME_MAX) if type(label) is str else short_text(label, 50),
         "dtype": str(series.dtype),
     }
     numeric = arr is not None and arr.dtype.kind in "iuf"
@@ -272,7 +272,7 @@ def series_summary(np: Any, pd: Any, series: Any, deadline: Deadline) -> Dict[st
         out["hasNaNApprox"] = True
     name = series.name
     if name is not None:
-        out["name"] = name if type(name) is str else short_text(name, 50)
+        out["name"] = cut(name, NAME_MAX) if type(name) is str else short_text(name, 50)
     if len(series):
         if numeric or (arr is not None and arr.dtype.kind == "b"):
             values = array_values(np, arr, lo, hi)

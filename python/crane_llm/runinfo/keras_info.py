@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .safe import instance_dict, is_library_type
+from .safe import cut, instance_dict, is_library_type
 
 _ITERATORS = ("DirectoryIterator", "DataFrameIterator")
 
@@ -16,7 +16,7 @@ def is_tf_dataset(tf: Any, obj: Any) -> bool:
 
 def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
     # element_spec is a property of TensorFlow's own class (checked above), not of user code.
-    return {"kind": "tf-dataset", "elementSpec": str(obj.element_spec)}
+    return {"kind": "tf-dataset", "elementSpec": cut(str(obj.element_spec), 2000)}
 
 
 def is_keras_iterator(obj: Any) -> bool:

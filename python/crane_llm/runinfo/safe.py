@@ -27,11 +27,21 @@ def type_name(obj: Any) -> str:
     library version, reaches the prompt.
     """
     cls = type(obj)
-    module = type.__dict__["__module__"].__get__(cls)
-    qual = type.__dict__["__qualname__"].__get__(cls)
-    if not isinstance(module, str) or module == "builtins":
-        return str(qual)
-    return _public_module(module, str(qual), cls) + "." + str(qual)
+    module = plain_text(type.__dict__["__module__"].__get__(cls))
+    qual = plain_text(type.__dict__["__qualname__"].__get__(cls)) or "?"
+    if module is None or module == "builtins":
+        return cut(qual, NAME_MAX)
+    return cut(_public_module(module, qual, cls) + "." + qual, NAME_MAX)
+
+
+NAME_MAX = 200  # type names, column labels, keys: what the prompt shows of free text
+
+
+def plain_text(value: Any) -> Optional[str]:
+    """An exact `str` copy of a str (or str subclass, whose methods are never called), else None."""
+    if not isinstance(type(value), type) or str not in type(value).__mro__:
+        return None
+    return str.__str__(value)
 
 
 def _public_module(module: str, qual: str, cls: type) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import types
 import warnings
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
-from .budget import Deadline, SummaryTimeout, hard_limit
+from ..deadline import Deadline as CheckDeadline
+from . import budget as limits
+from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .containers import dict_summary, keras_history_summary, scalar_summary, sequence_summary
 from .safe import cut, loaded, number
 
@@ -26,15 +28,24 @@ _FUNCTION_TYPES = (
 )
 
 
-def summarize(value: Any) -> Dict[str, Any]:
-    """The summary JSON of one value; never raises (failures become kind 'unavailable')."""
+def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, Any]:
+    """The summary JSON of one value; never raises (failures become kind 'unavailable').
+
+    `within` is the whole check's budget: this summary's own limits never reach past it.
+    """
     deadline = Deadline()
+    hard = limits.HARD_SECONDS  # read now: tests shorten it
+    if within is not None:
+        deadline.seconds = min(deadline.seconds, max(within.left() / 2, 0.0))
+        hard = min(hard, max(within.left(), 0.0))
     try:
         # A library warning raised while we look (a cast, an empty slice) is ours, not the user's.
-        with hard_limit(), warnings.catch_warnings():
+        with hard_limit(hard), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return _dispatch(value, deadline)
     except SummaryTimeout as exc:
+        if within is not None and within.passed():
+            return {"kind": "unavailable", "reason": BUDGET_RAN_OUT % within.describe()}
         return {"kind": "unavailable", "reason": str(exc)}
     except Exception as exc:  # a library raising on an odd object must not stop the others
         return {"kind": "unavailable", "reason": cut(type(exc).__name__ + ": " + str(exc), 200)}

@@ -13,7 +13,7 @@ import random
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional
 
-from .safe import instance_dict, loaded, type_name
+from .safe import NAME_MAX, cut, instance_dict, loaded, type_name
 
 SAMPLES_SHOWN = 10
 FIELDS_SHOWN = 20
@@ -115,7 +115,7 @@ def _fields(torch: Any, ds: Any) -> List[Dict[str, str]]:
     for name, value in instance_dict(base).items():
         if name.startswith("__"):
             continue
-        out.append({"name": name, "type": type_name(value)})
+        out.append({"name": cut(name, NAME_MAX) if type(name) is str else "?", "type": type_name(value)})
         if len(out) == FIELDS_SHOWN:
             break
     return out

@@ -18,10 +18,11 @@ from typing import Any, Dict, List, Optional
 
 from jupyter_core.utils import ensure_async
 
-from ..present import certain_crash_verdict, nothing_certain_verdict
-from ..cli.model import ask_model, make_prompt, resolve_settings, settings_problem
+from ..cli.model import ask_model, make_prompt, settings_problem
 from ..kernel.request import KernelAnswerError, check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
+from ..present import certain_crash_verdict, nothing_certain_verdict
+from ..settings import resolve_settings
 
 # Long enough for a huge DataFrame's runtime information; the kernel bounds its own work.
 FACTS_TIMEOUT_SECONDS = 60.0
@@ -89,7 +90,7 @@ async def _check(answer: Dict[str, Any], path: str, cell_id: Optional[str], cell
     facts = await _ask_kernel(kernel, check_expression(request))
     if facts.get("problem"):
         raise _Problem("kernel-side", facts["problem"]["message"])
-    answer["verdict"] = await _verdict(facts, target["source"], use_llm)
+    answer["verdict"] = await _verdict(facts, target["source"], use_llm, app.web_app.settings.get("crane_llm_start_dir"))
     if answer["verdict"]["kind"] in ("certain-crash", "predicted-crash"):
         answer["origin"] = _origin(facts, answer["verdict"], cells, target["cellId"])
 
@@ -168,17 +169,19 @@ async def _ask_kernel(kernel: Any, expression: str) -> Dict[str, Any]:
         client.stop_channels()
 
 
-async def _verdict(facts: Dict[str, Any], source: str, use_llm: bool) -> Dict[str, Any]:
+async def _verdict(facts: Dict[str, Any], source: str, use_llm: bool, start_dir: Optional[str]) -> Dict[str, Any]:
     crash = facts["checks"].get("crash")
     if crash:
         return certain_crash_verdict(crash)
     if not use_llm:
         return nothing_certain_verdict()
-    return await asyncio.get_running_loop().run_in_executor(None, _ask_model, facts, source)
+    # The model call blocks for seconds: off the server's event loop.
+    return await asyncio.get_running_loop().run_in_executor(None, _ask_model, facts, source, start_dir)
 
 
-def _ask_model(facts: Dict[str, Any], source: str) -> Dict[str, Any]:
-    settings = resolve_settings(None)
+def _ask_model(facts: Dict[str, Any], source: str, start_dir: Optional[str]) -> Dict[str, Any]:
+    # The server's own settings, resolved as its proxy resolves them: the key stays in this process.
+    settings = resolve_settings(cwd=start_dir)
     problem = settings_problem(settings)
     if problem:
         raise _Problem("settings", problem.replace("--no-llm", "use_llm=false").replace("Pass --model NAME, set", "Set"))

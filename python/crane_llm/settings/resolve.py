@@ -16,10 +16,10 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from .records import UNSET, Secret, Setting, Spec
 from .sources import SECRET_STORES, ConfigUnreadable, config_path, environment, read_config
-from .table import SPECS
+from .table import KERNEL_SPECS, SPECS
 from .urls import OPENAI_URL, host_of, is_local_url, without_credentials
 
-ENV_NAMES: Tuple[str, ...] = tuple(name for spec in SPECS for name in spec.variables)
+ENV_NAMES: Tuple[str, ...] = tuple(name for spec in SPECS + KERNEL_SPECS for name in spec.variables)
 SECRET_NAMES: Tuple[str, ...] = tuple(name for spec in SPECS if spec.secret for name in spec.variables)
 # Where "no base_url" sends requests. Only tests change it (to reach the local fake server through
 # the Responses API); it is read from the real environment, never from .env or the config file.
@@ -92,6 +92,8 @@ class Settings:
             "keyRequired": self.key_required,
             "sources": {spec.public_name: self.values[spec.name].public() for spec in SPECS},
         })
+        if self.warnings:  # files that could not be read: the sidebar names them
+            out["warnings"] = list(self.warnings)
         return out
 
     def __repr__(self) -> str:
@@ -140,8 +142,20 @@ def resolve_settings(
     given: Dict[str, Any] = dict(arguments or {})
     if explicit_model is not None:
         given["model"] = explicit_model
+    resolved, warnings = resolve_specs(SPECS, given, cwd, environ, home)
+    return Settings(resolved, tuple(warnings))
+
+
+def resolve_specs(
+    specs: Tuple[Spec, ...],
+    given: Mapping[str, Any],
+    cwd: Optional[str] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    home: Optional[Path] = None,
+) -> Tuple[Dict[str, Setting], List[str]]:
+    """Each spec's Setting, first source found wins, and the warnings about unreadable files."""
     warnings: List[str] = []
-    env = environment(ENV_NAMES, cwd, environ, warnings)
+    env = environment(tuple(name for spec in specs for name in spec.variables), cwd, environ, warnings)
     cfg_path = config_path(home)
     try:
         cfg = read_config(cfg_path)
@@ -158,7 +172,7 @@ def resolve_settings(
         return None
 
     resolved: Dict[str, Setting] = {}
-    for spec in SPECS:
+    for spec in specs:
         setting = _found(spec, given.get(spec.name), "argument", None, "the argument")
         for name in spec.variables:
             if setting is None and name in env:
@@ -171,4 +185,4 @@ def resolve_settings(
         if setting is None and spec.default is not None:
             setting = spec.default(resolved)
         resolved[spec.name] = setting or UNSET
-    return Settings(resolved, tuple(warnings))
+    return resolved, warnings

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Tuple
+import math
+from typing import Any, Mapping, Optional, Tuple
 
 from .records import Setting, Spec
 from .urls import base_url_problem, without_credentials
@@ -58,4 +59,36 @@ SPECS: Tuple[Spec, ...] = (
     Spec("api", "api", ("CRANE_LLM_API",), parse=_parse_api, default=_default("auto", "auto")),
     Spec("max_output_tokens", "maxOutputTokens", ("CRANE_LLM_MAX_OUTPUT_TOKENS",), parse=_parse_token_count,
          default=_default(DEFAULT_MAX_OUTPUT_TOKENS, "{:,}".format(DEFAULT_MAX_OUTPUT_TOKENS))),
+)
+
+
+CHECK_BUDGET_DEFAULT = 2.0  # seconds for one check in the kernel (facts, runtime information, checks)
+CHECK_BUDGET_MAX = 600.0
+
+
+def parse_seconds(text: Any) -> Optional[float]:
+    """A positive, finite number of seconds up to CHECK_BUDGET_MAX, or None."""
+    if type(text) is bool:
+        return None
+    try:
+        value = float(text.strip() if isinstance(text, str) else text)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) and 0 < value <= CHECK_BUDGET_MAX else None
+
+
+def _parse_budget(text: str) -> float:
+    seconds = parse_seconds(text)
+    if seconds is None:
+        raise ValueError("it is not a number of seconds between 0 and %g" % CHECK_BUDGET_MAX)
+    return seconds
+
+
+def _default_budget(resolved: Mapping[str, Setting]) -> Setting:
+    return Setting(CHECK_BUDGET_DEFAULT, "default", None, "default (%g s)" % CHECK_BUDGET_DEFAULT)
+
+
+# Settings only the kernel side reads (the browser never sees them), resolved in the same order.
+KERNEL_SPECS: Tuple[Spec, ...] = (
+    Spec("check_budget", "checkBudget", ("CRANE_LLM_CHECK_BUDGET",), parse=_parse_budget, default=_default_budget),
 )

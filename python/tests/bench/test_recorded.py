@@ -10,13 +10,8 @@ import os
 import jsonschema
 import pytest
 
-from crane_llm.bench.junobench.recorded import (
-    RecordedFactsError,
-    parse_facts,
-    summary_of,
-    to_runtime_info,
-    type_name,
-)
+from crane_llm.bench.junobench.recorded import summary_of, to_runtime_info, type_name
+from crane_llm.paper_runinfo import RecordedFactsError, parse_facts
 from crane_llm.prompt.runinfo_text import runtime_info_text
 
 DEV = "/work/shared/junobench/dev"

@@ -1,6 +1,7 @@
-"""Pairs for `.fit()` rejecting its own parameters, `train_test_split` of 0 samples, and the NumPy
+"""Pairs for `.fit()` rejecting its own parameters, `train_test_split` of 0 samples, the NumPy
 reductions the reading goes on past (`np.mean`, `np.sum`, builtin `sum`, `a ** k`) to reach a
-shape error further down. Same form as cases.py; the harness runs every cell for real."""
+shape error further down, and calls whose arguments a plain function's parameters cannot take.
+Same form as cases.py; the harness runs every cell for real."""
 
 from __future__ import annotations
 
@@ -49,11 +50,37 @@ REDUCTIONS: List[Pair] = [
     Pair("array-shapes", NP, "half = v2 ** 0.5\nhalf @ a", "half = v2 ** 0.5\na @ half", "ValueError"),
 ]
 
-PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS
+_CALL = ("import pandas as pd\ndf1 = pd.DataFrame({'a': [1, 2]})\n"
+         "def f(a, b=1, *, c=0):\n    return a\ndef g(x, /, y):\n    return x\n"
+         "def h(*args, **kwargs):\n    return args")
+
+CALL_ARGUMENTS: List[Pair] = [
+    Pair("call-arguments", _CALL, "pd.concat([df1], [df1])", "pd.concat([df1, df1])", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.melt(df1, ['a'], ['a'], None, 'v', None, True, 'extra')",
+         "pd.melt(df1, ['a'])", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.to_numeric(df1['a'], erors='coerce')", "pd.to_numeric(df1['a'], errors='coerce')",
+         "TypeError"),
+    Pair("call-arguments", _CALL, "pd.get_dummies(df1, data=df1)", "pd.get_dummies(data=df1)", "TypeError"),
+    Pair("call-arguments", _CALL, "pd.isna()", "pd.isna(df1)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, 2, 3)", "f(1, 2)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, a=2)", "f(1, b=2)", "TypeError"),
+    Pair("call-arguments", _CALL, "f(1, d=3)", "f(1, c=3)", "TypeError"),
+    Pair("call-arguments", _CALL, "g(x=1, y=2)", "g(1, y=2)", "TypeError"),
+    Pair("call-arguments", _CALL, "total = 1\nf()", "total = 1\nf(total)", "TypeError"),
+    Pair("call-arguments", _CALL, "g(1)", "g(1, 2)", "TypeError"),
+    Pair("call-arguments", _CALL, "k = lambda v: v\nr = f(*[1, 2, 3])", "k = lambda v: v\nr = f(*[1, 2])", "TypeError"),
+]
+
+PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS + CALL_ARGUMENTS
 
 # These crash for real, but not certainly from what the checker sees: it must stay silent.
 # (NumPy told to raise on overflow is tested in-process: np.seterr would outlive its case here.)
 NO_CLAIM = [
+    # scikit-learn's parameter-validation wrapper takes `*args, **kwargs`: its TypeError comes from
+    # code it runs, which the checker does not model.
+    ("from sklearn.utils.class_weight import compute_class_weight\n"
+     "compute_class_weight('balanced', np.array([0, 1]), np.array([0, 1]))", NP),
+    ("def w(*args, **kwargs):\n    return args[5]\nw(1, 2, key=3)", NP),
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),
 ]

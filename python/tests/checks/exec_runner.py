@@ -112,7 +112,7 @@ def _setup(code: str, ns: Dict[str, Any], cache: Dict[str, Any]) -> None:
 def _mutable(v: Any) -> bool:
     import types
 
-    return not isinstance(v, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
+    return not issubclass(type(v), (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type))
 
 
 def _world() -> Dict[str, Any]:
@@ -190,7 +190,11 @@ def _main(src: str, out: str) -> None:
     np = sys.modules.get("numpy")
     base_err = np.geterr() if np is not None else None
     world = _world()
+    trace = os.environ.get("CRANE_RUNNER_TRACE")
     for case in cases:
+        if trace:
+            with open(trace, "a") as fh:
+                fh.write(json.dumps(case) + "\n")
         for k in list(ns):
             if k not in pristine:
                 del ns[k]
@@ -200,7 +204,8 @@ def _main(src: str, out: str) -> None:
         sys.stdout = sys.stderr = devnull
         try:
             try:
-                _setup(case.get("setup", ""), ns, setups)
+                # A case that patches (and so restores in teardown) runs its setup afresh each time.
+                _setup(case.get("setup", ""), ns, setups if not case.get("teardown") else {})
                 if case.get("shell"):
                     r = shell.run_cell(case["shell"], store_history=False)
                     if not r.success:

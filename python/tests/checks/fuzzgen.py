@@ -221,6 +221,10 @@ TRICKY = [
     "train_test_split({n}[:0], {n}[:0])", "mu = np.mean({n})\n{n} - mu", "mu = np.mean(v4)\nv4 - mu + v3",
     "s = sum({n})\ns + v4", "s = sum(m43)\ns + v4", "t = np.sum({n})\n({n} - t) ** 2 + v3",
     "q = v4 ** 2\nq + m43", "q = {n} ** 0.5\nq @ m34", "q = i8 ** 2\nq + v3", "sum(scalar0)", "np.mean(np.zeros(0)) + v3",
+    # calls whose arguments the parameters cannot take
+    "pd.concat([df], [df])", "pd.concat([df, {n}])", "pd.isna()", "pd.isna({n}, {n})", "pd.to_numeric(ser, erors=1)",
+    "pd.get_dummies({n}, data=df)", "def q(a, /, b=1, *, c=2):\n    return a\nq({n}, a=1)", "def q(a):\n    return a\nq()",
+    "def q(a, b):\n    return a\nq(*lst)", "def q(*a, **k):\n    return a\nq({n}, z={n})",
 ]
 PD_ATTRS = ["DataFrame", "read_csv", "Panel", "np", "datetime", "ExcelWriter", "api", "plotting", "testing",
             "arrays", "tseries", "io", "core", "nope", "concat", "Series", "SparseArray", "datetools"]

@@ -8,10 +8,10 @@ from typing import Any, Dict, List
 from exec_runner import run_batch
 
 
-def run_parallel(cases: List[Dict[str, Any]], workers: int = 2) -> List[Dict[str, Any]]:
+def run_parallel(cases: List[Dict[str, Any]], workers: int = 2, optimize: bool = False) -> List[Dict[str, Any]]:
     chunks = [cases[i::workers] for i in range(workers)]
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(run_batch, chunks))
+        parts = list(pool.map(lambda chunk: run_batch(chunk, optimize=optimize), chunks))
     out: List[Any] = [None] * len(cases)
     for w, part in enumerate(parts):
         for j, r in enumerate(part):

@@ -112,15 +112,15 @@ def shell(model_env):
     original = sh.display_pub
     sh.display_pub = publisher
     sh.reset(new_session=True)
-    from crane_llm.kernel import session
+    import crane_llm
 
-    session.uninstall(sh)
+    crane_llm.unload_ipython_extension(sh)
     vars(sh).pop("_crane_llm_recorder", None)  # a fresh execution log, as in a new kernel
     sh.run_cell("%load_ext crane_llm", store_history=True)
-    session.install(sh)  # loaded by an earlier test, %load_ext was a no-op
+    crane_llm.load_ipython_extension(sh)  # loaded by an earlier test, %load_ext was a no-op
     sh.displays = Displays(publisher)
     yield sh
-    session.uninstall(sh)
+    crane_llm.unload_ipython_extension(sh)
     sh.display_pub = original
 
 

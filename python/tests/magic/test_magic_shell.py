@@ -287,11 +287,12 @@ def test_another_cell_makes_it_grey_but_another_magic_does_not(shell, model_env)
 
 
 def test_loading_twice_and_the_silent_install_keep_one_magic_and_one_hook(shell, model_env):
-    from crane_llm.kernel import session
+    import crane_llm
 
     shell.run_cell("%load_ext crane_llm")
-    session.install(shell)
-    session.install(shell)
+    # JupyterLab's silent start-up calls the entry point itself, at every kernel start.
+    crane_llm.load_ipython_extension(shell)
+    crane_llm.load_ipython_extension(shell)
     _, display_id = check(shell, "nope", "--no-llm")
     before = len(shell.displays.events)
     run(shell, "z = 1")
@@ -373,13 +374,13 @@ def test_a_terminal_shows_only_the_finished_check_once(shell, model_env, monkeyp
 
 
 def test_cells_run_before_load_ext_are_known_from_their_code_only(shell, model_env):
-    from crane_llm.kernel import session
+    import crane_llm
 
-    session.uninstall(shell)
+    crane_llm.unload_ipython_extension(shell)
     vars(shell).pop("_crane_llm_recorder", None)
     run(shell, "early = None")  # before %load_ext: not recorded as it ran
     run(shell, "%load_ext crane_llm")
-    session.install(shell)  # the extension was loaded by an earlier test, so %load_ext was a no-op
+    crane_llm.load_ipython_extension(shell)  # the extension was loaded by an earlier test, so %load_ext was a no-op
     bundle, _ = check(shell, "early.shape", "--no-llm")
     items = [e["text"] for e in Html(bundle["text/html"]).by_class("crane-origin-item")]
     assert any("early" in t and "known from its code only" in t for t in items), items

@@ -32,3 +32,16 @@ def test_a_line_it_does_not_understand_is_a_usage_error(line, names):
 
 def test_help():
     assert parse_options("--help").help and parse_options("-h").help
+
+
+def test_budget_option_sets_the_check_budget():
+    assert parse_options("--budget 0.5 gpt-5-mini").budget == 0.5
+    assert parse_options("--budget=3").budget == 3.0
+    assert parse_options("").budget is None
+
+
+@pytest.mark.parametrize("line", ["--budget", "--budget abc", "--budget 0", "--budget=-1"])
+def test_a_bad_budget_gets_the_usage(line):
+    with pytest.raises(UsageError) as info:
+        parse_options(line)
+    assert "--budget takes a number of seconds" in str(info.value) and "Usage:" in str(info.value)

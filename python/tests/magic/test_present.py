@@ -72,3 +72,29 @@ def test_static_html_colours_are_those_jupyterlab_gives_the_verdict_box():
         variable = re.search(r"\.crane-%s \{ --crane-accent: var\((--jp-[\w-]+)\)" % colour, style).group(1)
         fallback = re.search(re.escape(variable) + r":var\(--[\w-]+,(#[0-9a-fA-F]{6})\)", theme_css).group(1)
         assert fallback.lower() == hex_value, colour
+
+
+FIX_ACTIONS = __import__("json").loads((CORE.parent / "fixtures" / "fix-actions.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", FIX_ACTIONS["cases"], ids=[c["name"] for c in FIX_ACTIONS["cases"]])
+def test_fix_actions_are_those_of_fix_actions_ts(case):
+    assert present.fix_actions(case["state"]) == case["expected"]
+
+
+def test_the_magic_shows_a_correction_and_a_model_fix_as_words():
+    from crane_llm.magic.html_view import render_html
+    from crane_llm.magic.text_view import render_text
+
+    certain = {"cellId": None, "phase": "done", "steps": [], "error": None, "problem": None, "stale": None, "prompt": None,
+               "raw": "", "origin": [], "verdict": present.certain_crash_verdict(
+                   {"exception": "NameError", "line": 1, "message": "name 'dff' is not defined", "variables": ["dff"],
+                    "correction": {"old": "dff", "new": "df", "line": 1}})}
+    assert "Fix: Replace dff with df (line 1)." in render_text({"state": certain})
+    assert 'data-action="replace">Replace dff with df<' in render_html({"state": certain})
+    predicted = dict(certain, verdict={"kind": "predicted-crash", "source": {"type": "llm", "model": "m"}, "exception": "KeyError",
+                                       "line": 1, "explanation": "no b", "variables": ["df"], "checkerRanFirst": True,
+                                       "fix": "df['a'].sum()"})
+    assert "Suggested fix (the whole cell):\n    df['a'].sum()" in render_text({"state": predicted})
+    assert "df[&#x27;a&#x27;].sum()</pre>" in render_html({"state": predicted})
+    assert "Suggested fix" not in render_text({"state": dict(predicted, stale="edited")})

@@ -1,6 +1,7 @@
 """Regenerate the runtime-information golden vectors in libs/prompt/fixtures/runinfo/.
 
-    /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py
+    /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py        # every vector
+    /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py cut    # the hand-written cut vector only
 
 Each vector is {"input": <RuntimeInfo JSON>, "text": <prompt text>}: the input comes from the real
 collector over real objects (plus one hand-written vector for number and string formatting), the
@@ -194,8 +195,41 @@ FORMATTING = {
 }
 
 
-def main() -> None:
+def _cuts() -> dict:
+    """Everything the renderer must cut with a visible note: long text of every kind, lists
+    longer than it shows, a string the kernel already cut (its length says how long it was)."""
+    long_name = "col_" + "n" * 300
+    def var(name, type_, summary, attributes=()):
+        return {"name": name, "type": type_, "attributes": list(attributes), "summary": summary}
+    return {"variables": [
+        var("blob", "str", {"kind": "str", "value": "ab" * 500, "length": 50_000_000}),
+        var("page", "str", {"kind": "str", "value": "\U0001F600" + "x" * 10_500, "length": 10_501}),
+        var("short", "str", {"kind": "str", "value": "fits", "length": 4}),
+        var("big", "int", {"kind": "int", "value": "9" * 400}),
+        var("cfg", "dict", {"kind": "dict", "length": 30, "entries": [
+            {"key": "'" + "k" * 250 + "'", "value": "'" + "v" * 260 + "'"}, {"key": "'a'", "value": "1"}]}),
+        var("weights", "dict", {"kind": "dict-numbers", "length": 45, "keys": ["w%d" % i for i in range(45)]}),
+        var("hist", "dict", {"kind": "dict-history", "length": 25, "epochs": 3, "metrics": ["m%d" % i for i in range(25)]}),
+        var("frame", "pandas.DataFrame", {"kind": "dataframe", "shape": [10, 400], "hasNaN": False, "columns": [
+            {"name": long_name, "dtype": "object", "distinct": 3, "values": ["x" * 20, "b"]},
+            {"name": "n", "dtype": "category(" + "c" * 300 + ")", "distinct": 2, "min": 0, "max": 1}]}),
+        var("arr", "numpy.ndarray", {"kind": "ndarray", "shape": list(range(1, 26)), "dtype": "float64", "hasNaN": False,
+                                      "min": "<" + "T" * 240 + ">", "max": 1}),
+        var("loader", "torch.utils.data.DataLoader", {
+            "kind": "dataloader", "examples": 100, "batchSize": 4, "batches": 25, "datasetType": "my." + "D" * 300,
+            "fields": [{"name": "f%d" % i, "type": "int"} for i in range(25)],
+            "sampleShapes": ["(Tensor[%d] float32, int)" % i for i in range(10)], "batchShape": "[" * 230 + "]"}),
+        var("spec", "tensorflow.data.Dataset", {"kind": "tf-dataset", "elementSpec": "TensorSpec(" + "s" * 400 + ")"}),
+        var("odd", "user." + "Q" * 300, {"kind": "unavailable", "reason": "ValueError: " + "r" * 300},
+            attributes=["a%d" % i for i in range(25)]),
+    ]}
+
+
+def main(only: str = "") -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    if only == "cut":  # the hand-written vector alone: no real objects, nothing else rewritten
+        _write({"cut-long-text-and-giant-containers": _cuts()})
+        return
     with tempfile.TemporaryDirectory() as tmp:
         vectors = {
             "builtins": builtins_namespace(),
@@ -208,6 +242,11 @@ def main() -> None:
         infos = {name: collect(src, ns) for name, (src, ns) in vectors.items()}
     infos["formatting"] = FORMATTING
     infos["empty"] = {"variables": []}
+    infos["cut-long-text-and-giant-containers"] = _cuts()
+    _write(infos)
+
+
+def _write(infos: dict) -> None:
     for name, info in infos.items():
         text = runtime_info_text(info)
         path = OUT / f"{name}.json"
@@ -216,4 +255,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else "")

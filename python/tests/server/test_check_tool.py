@@ -117,7 +117,7 @@ async def call_tool(serverapp, **arguments) -> dict:
 async def prepared(jp_fetch, jp_serverapp, jp_root_dir, name="work.ipynb", upto=2):
     path = write_notebook(jp_root_dir, name, markdown_at=0)
     kernel_id = await start_session(jp_fetch, path)
-    await run_cell(jp_serverapp, kernel_id, "__import__('crane_llm.kernel.session', fromlist=['install']).install(get_ipython())")
+    await run_cell(jp_serverapp, kernel_id, "__import__('crane_llm').load_ipython_extension(get_ipython())")
     for cell_id, source in CELLS[:upto]:
         reply = await run_cell(jp_serverapp, kernel_id, source, cell_id)
         assert reply["status"] == "ok", reply
@@ -190,3 +190,22 @@ def test_the_package_declares_the_tool_for_discovery():
     assert '[project.entry-points."jupyter_server_mcp.tools"]' in text
     assert 'crane_llm = "crane_llm.server.check_tool:TOOLS"' in text
     assert check_tool.TOOLS == ["crane_llm.server.check_tool:check_cell"]
+
+
+async def test_use_llm_asks_the_servers_model_and_keeps_the_key_there(kernel_env, fake_openai, monkeypatch, jp_fetch, jp_serverapp, jp_root_dir):
+    from crane_llm_testing.fake_openai import verdict_text
+
+    key = "sk-server-only-0123456789"
+    monkeypatch.setenv("CRANE_LLM_API_KEY", key)
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
+    fake_openai.script({"text": verdict_text(True, "the sum overflows nothing but says so", "TypeError", 1, ["df"])})
+    path, _ = await prepared(jp_fetch, jp_serverapp, jp_root_dir, upto=1)
+    answer = await call_tool(jp_serverapp, notebook_path=path, cell_id="target", use_llm=True)
+    assert answer["problem"] is None
+    assert answer["verdict"]["kind"] == "predicted-crash" and answer["verdict"]["source"] == {"type": "llm", "model": "fake-model"}
+    assert answer["verdict"]["checkerRanFirst"] is True
+    [request] = fake_openai.requests()
+    assert request["headers"]["authorization"] == "Bearer " + key
+    assert "total = df['b'].sum()" in json.dumps(request["body"])
+    assert key not in json.dumps(answer)

@@ -79,3 +79,14 @@ async def test_a_json_page_with_a_charset_still_comes_back(provider, jp_fetch):
     provider.script({"page": '{"id": "c1", "choices": []}', "content_type": "Application/JSON; charset=utf-8"})
     res = await post(jp_fetch, "chat/completions", dict(CHAT_BODY, stream=False))
     assert res.code == 200 and json.loads(res.body) == {"id": "c1", "choices": []}
+
+
+async def test_an_unreadable_config_file_is_named_in_the_settings(isolated, jp_fetch, jp_serverapp):
+    jp_serverapp.web_app.settings["crane_llm_start_dir"] = str(isolated)
+    folder = isolated / "home" / ".crane_llm"
+    folder.mkdir()
+    (folder / "config.json").write_text('{"api_key": "sk-half-written-0123456789",')
+    data = json.loads((await jp_fetch("crane-llm", "settings")).body)
+    [warning] = data["warnings"]
+    assert str(folder / "config.json") in warning and "not valid JSON" in warning
+    assert "sk-half-written" not in json.dumps(data) and data["keyFound"] is False

@@ -1,25 +1,7 @@
 import { z } from 'zod';
+import { Verdict } from '../verdict';
 
-/**
- * The answer to "will this cell crash?" as every non-visual host returns it: the `crane-llm check
- * --json` report, the MCP tool `check_cell` and the JupyterLab command `crane-llm:check`. One
- * schema, so an agent or a script reads the same fields whichever door it came through.
- */
-export const VerdictJson = z
-  .object({
-    kind: z.enum(['certain-crash', 'predicted-crash', 'no-crash', 'unreadable', 'nothing-certain']),
-    source: z.union([
-      z.object({ type: z.literal('checks') }).strict(),
-      z.object({ type: z.literal('llm'), model: z.string() }).strict()
-    ]),
-    exception: z.string().nullable().describe('Exception type name for a crash, e.g. "KeyError".'),
-    line: z.number().int().nullable().describe('1-based line in the target cell.'),
-    explanation: z.string(),
-    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.'),
-    checkerRanFirst: z.boolean().describe('For a model verdict: the built-in checker ran first and found nothing certain.')
-  })
-  .strict();
-
+/** An origin entry as libs/lineage (and its Python twin) computes it, with everything an agent can use. */
 export const OriginEntryJson = z
   .object({
     variable: z.string(),
@@ -34,6 +16,7 @@ export const OriginEntryJson = z
     sentence: z.string()
   })
   .strict();
+export type OriginEntryJson = z.infer<typeof OriginEntryJson>;
 
 export const AnswerProblem = z
   .object({
@@ -42,12 +25,17 @@ export const AnswerProblem = z
   })
   .strict();
 
+/**
+ * The answer to "will this cell crash?" as every non-visual host returns it: the `crane-llm check
+ * --json` report, the MCP tool `check_cell` and the JupyterLab command `crane-llm:check`. One
+ * schema, so an agent or a script reads the same fields whichever door it came through.
+ */
 export const CheckAnswer = z
   .object({
     notebook: z.string().nullable(),
     cellId: z.string().nullable(),
     cellIndex: z.number().int().nullable().describe('0-based position of the target among all the notebook cells.'),
-    verdict: VerdictJson.nullable().describe('Null when the check could not be made: see problem.'),
+    verdict: Verdict.nullable().describe('Null when the check could not be made: see problem.'),
     origin: z.array(OriginEntryJson).describe('For a crash: the cells that gave the involved variables their state.'),
     problem: AnswerProblem.nullable()
   })

@@ -9,7 +9,12 @@ export const CheckRequest = z
     useLlm: z.boolean().describe('"Use the LLM": false means only the built-in checks run.'),
     includeRuntimeInfo: z
       .boolean()
-      .describe('"Include runtime information": false means neither runtime information nor the built-in checks.')
+      .describe('"Include runtime information": false means neither runtime information nor the built-in checks.'),
+    budgetSeconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe("The check's time budget in seconds, when the caller chose one (magic, CLI); otherwise the kernel's setting.")
   })
   .strict();
 export type CheckRequest = z.infer<typeof CheckRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Correction } from '../verdict';
 import { ExecutionLog } from './execution-log';
 import { RuntimeInfo } from './runtime-info';
 
@@ -10,7 +11,10 @@ export const CertainCrash = z
     column: z.number().int().nullable(),
     message: z.string().describe('One sentence: why the cell will raise.'),
     rule: z.string().describe('Which rule made the claim, e.g. "undefined-name".'),
-    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.')
+    variables: z.array(z.string()).describe('Names involved, for the origin of the crash.'),
+    correction: Correction.nullable()
+      .optional()
+      .describe('A misspelt name, column or attribute and its closest existing match, for a "Replace" action.')
   })
   .strict();
 export type CertainCrash = z.infer<typeof CertainCrash>;
@@ -33,6 +37,21 @@ export const ChecksOutcome = z
   })
   .strict();
 export type ChecksOutcome = z.infer<typeof ChecksOutcome>;
+
+/**
+ * The check's time budget in the kernel (facts, built-in checks, runtime information): when it
+ * runs out the kernel answers with what it has, and `cut` says what was left out.
+ */
+export const CheckBudget = z
+  .object({
+    seconds: z.number().positive(),
+    source: z.string().describe('Where the setting came from, said for people, e.g. "default" or "environment variable CRANE_LLM_CHECK_BUDGET".'),
+    ranOut: z.boolean(),
+    cut: z.array(z.string()).describe('What was left out because the budget ran out, e.g. "runtime information for df, model".'),
+    warning: z.string().nullable().describe('A budget setting that could not be used, and what was used instead.')
+  })
+  .strict();
+export type CheckBudget = z.infer<typeof CheckBudget>;
 
 /** A cell the kernel has executed, in execution order. */
 export const ExecutedCell = z
@@ -70,7 +89,8 @@ export const CheckResult = z
     runtimeInfo: RuntimeInfo.nullable().describe('Summaries of the variables the cell uses; null when runtime information is off.'),
     executed: z.array(ExecutedCell).describe('Cells executed so far, in the order they ran.'),
     log: ExecutionLog.nullable().describe("The execution recorder's log, for the origin of the crash; null when the recorder is not installed."),
-    problem: KernelProblem.nullable()
+    problem: KernelProblem.nullable(),
+    budget: CheckBudget.optional().describe('The time budget and what it cut; absent from kernels older than the budget.')
   })
   .strict();
 export type CheckResult = z.infer<typeof CheckResult>;

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from .recorded import MARKER, TARGET_MARKER, RecordedFactsError, parse_facts
-
-_CELL_HEADER = re.compile(r"^## Cell (\d+):[ \t]*$", re.M)
+from ...paper_runinfo import MARKER, RecordedFactsError, parse_facts, split_prompt_file
 
 VERSIONS = ("crash", "fixed")
 _PROCESSED = {"crash": "input_nb_buggy_processed", "fixed": "input_nb_fixed_processed"}
@@ -69,18 +66,6 @@ def _labels(case_dir: str, name: str, index: Dict[str, Dict[str, Any]]) -> Dict[
     library = rec.get("library") or name.rsplit("_", 1)[0]
     return {"library": str(library), "root_cause": str(rec.get("label_root_cause") or "unlabelled"),
             "ename": str(rec.get("ename") or "unknown"), "evalue": str(rec.get("evalue") or "")}
-
-
-def split_prompt_file(text: str) -> Tuple[List[str], str]:
-    """The executed cells and the target cell of a runinfo file (the paper's own prompt input)."""
-    head, _, rest = text.partition(MARKER)
-    if not rest:
-        raise RecordedFactsError("no %r line" % MARKER)
-    head = head.split("# Executed Cells:", 1)[-1]
-    parts = _CELL_HEADER.split(head)
-    cells = [parts[i].strip("\n") for i in range(2, len(parts), 2)]
-    target = rest.split(TARGET_MARKER, 1)[1] if TARGET_MARKER in rest else ""
-    return [c for c in cells if c.strip()], target.strip("\n").rstrip()
 
 
 def _version(case_dir: str, name: str, label: str) -> Optional[Version]:

@@ -17,7 +17,7 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
                           own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..values import NOTHING, Opaque, Value
-from . import array_reductions, arrays, attributes, containers, estimators, frames, operators  # noqa: F401
+from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -173,6 +173,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         fname = _callable_name(obj)
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
+    if t is types.FunctionType and not isinstance(func, BoundMethod):
+        call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
     np_mod = sys.modules.get("numpy")
     if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):

@@ -12,8 +12,9 @@ import types
 
 from ..live import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
                     pristine_pandas)
-from ..provenance import class_module, is_static_type, lookup_static, plain_class
 from ..outcome import CertainCrash, Crash, Stop
+from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
+from ..suggest import hint
 from ..values import NOTHING, ArrayFacts, FactValue, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
@@ -37,8 +38,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
         elif base.kind() in ("frame", "series", "ndarray", "estimator"):
             removed = " in the installed version"
         raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
-                                 f"{what} has no attribute `{attr}`{removed}.", "missing-attribute",
-                                 [base.name] if base.name else []))
+                                 f"{what} has no attribute `{attr}`{removed}.{hint(attr, _attribute_names(base))}",
+                                 "missing-attribute", [base.name] if base.name else []))
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
     if isinstance(base, LiveValue):
@@ -67,6 +68,24 @@ def read(interp, base: Value, attr: str, node) -> Value:
     if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython"):
         return BoundMethod(base, attr)
     raise Stop(node.lineno, f"reading `.{attr}` on {owner}")
+
+
+def _attribute_names(base: Value):
+    """The public attribute names a live object statically has (class dictionaries along its MRO,
+    its own `__dict__`, a module's globals): what a misspelt attribute may have meant."""
+    if not isinstance(base, LiveValue):
+        return []
+    obj = base.obj
+    if type(obj) is types.ModuleType:
+        return [k for k in obj.__dict__ if type(k) is str and not k.startswith("_")]
+    names = []
+    inst = _instance_dict(obj)
+    if type(inst) is dict:
+        names.extend(inst)
+    for klass in mro(obj if isinstance(obj, type) else type(obj)):
+        names.extend(class_dict(klass))
+    # Only exact strings are kept (and only then hashed): a key of another type may hash in user code.
+    return [k for k in names if type(k) is str and not k.startswith("_")]
 
 
 class Indexer(Value):

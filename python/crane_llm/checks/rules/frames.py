@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional
 
 from ..live import LiveValue, is_simple_constant, pandas_types
 from ..outcome import CertainCrash, Crash, Stop
+from ..suggest import hint
 from ..values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
@@ -72,8 +73,11 @@ def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Opti
 def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     shown = ", ".join(repr(m) for m in missing)
     s = "s" if len(missing) > 1 else ""
+    f = base.frame()
+    columns = f.columns if f is not None and f.columns is not None else []
+    near = hint(missing[0], columns, quote="'") if len(missing) == 1 else ""
     return Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
-                              f"{_label(base)} has no column{s} {shown}, which {how} needs.", "missing-column",
+                              f"{_label(base)} has no column{s} {shown}, which {how} needs.{near}", "missing-column",
                               [base.name] if base.name else []))
 
 

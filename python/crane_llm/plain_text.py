@@ -1,0 +1,25 @@
+"""Text from a model, made safe to print in a terminal: no escape sequences, no control characters.
+
+A model (or whoever wrote the data it read) can answer with ANSI colour codes, cursor moves, OSC
+sequences (window titles, clickable links, clipboard writes) or backspaces and carriage returns
+that overwrite what was printed before. In a terminal those act instead of being shown, so a
+verdict could be repainted or a link planted. Line breaks and tabs stay; everything else that is
+a control goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SEQUENCES = re.compile(
+    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC ... (BEL or ST), unterminated too
+    r"|(?:\x1bP|\x90|\x1b_|\x9f|\x1b\^|\x9e|\x1bX|\x98)[^\x1b\x9c]*(?:\x1b\\|\x9c)?"  # DCS, APC, PM, SOS
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI: colours, cursor moves, erasing
+    r"|\x1b[ -/]*[0-~]?"  # any other escape (charset switches, resets)
+)
+# C0 and C1 controls and DEL, but not \t and \n.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def without_terminal_controls(text: str) -> str:
+    return _CONTROLS.sub("", _SEQUENCES.sub("", text))

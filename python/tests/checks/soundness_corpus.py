@@ -1,0 +1,353 @@
+"""The soundness corpus: tricky cells an attacker would write, each checked and then really run.
+
+Every case is a dict for exec_runner: `setup` (plain Python), `shell` (run through the shell:
+magics, `%autocall`, future imports), `cell` (checked, then run with InteractiveShell.run_cell),
+`teardown` (undoes a patch), `optimize` (run in a `python -O` process). A claim on any of them
+that differs from what the shell really raised is a false claim.
+
+Families: IPython's rewriting (automagic, autocall, escapes, prompts), future flags, Python's
+scoping corners, patched libraries, replaced builtins, hostile objects, interpreter flags.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List
+
+DF = ("import pandas as pd\nimport numpy as np\n"
+      "df = pd.DataFrame({'a': [1, 2, 3], 'b': [4.0, 5.0, 6.0], 'c': ['x', 'y', 'z']})\n"
+      "X = np.arange(12, dtype=float).reshape(4, 3)\ny = np.array([0, 1, 0, 1])\n"
+      "from sklearn.linear_model import LinearRegression, LogisticRegression\n"
+      "from sklearn.preprocessing import StandardScaler\nimport sklearn.utils.validation\n"
+      "lr = LinearRegression()\nlr_fit = LinearRegression().fit(X, y)\nlst = [1, 2, 3]\nd = {'k': 1}\n")
+
+HOSTILE = DF + '''
+import time as _time
+class Loud:
+    """Every special method and property raises."""
+    def __getattr__(self, name): raise KeyError(name)
+    def __getattribute__(self, name):
+        if name.startswith('__') and name.endswith('__'):
+            return object.__getattribute__(self, name)
+        raise KeyError(name)
+    def __eq__(self, other): raise KeyError('eq')
+    def __ne__(self, other): raise KeyError('ne')
+    def __hash__(self): raise KeyError('hash')
+    def __repr__(self): raise KeyError('repr')
+    def __str__(self): raise KeyError('str')
+    def __format__(self, spec): raise KeyError('format')
+    def __len__(self): raise KeyError('len')
+    def __iter__(self): raise KeyError('iter')
+    def __bool__(self): raise KeyError('bool')
+    def __call__(self, *a, **k): raise KeyError('call')
+    def __getitem__(self, k): raise KeyError('getitem')
+    def __add__(self, o): raise KeyError('add')
+    def __radd__(self, o): raise KeyError('radd')
+    def __lt__(self, o): raise KeyError('lt')
+    def __index__(self): raise KeyError('index')
+    def __int__(self): raise KeyError('int')
+    def __float__(self): raise KeyError('float')
+    def __reduce_ex__(self, p): raise KeyError('reduce')
+    @property
+    def __class__(self): raise KeyError('class')
+class Meta(type):
+    def __eq__(cls, other): raise KeyError('meta eq')
+    def __hash__(cls): raise KeyError('meta hash')
+    def __getattribute__(cls, name):
+        if name in ('__mro__', '__dict__', '__name__', '__module__', '__qualname__'):
+            raise KeyError('meta ' + name)
+        return type.__getattribute__(cls, name)
+class Shady(metaclass=Meta):
+    pass
+class DictProp:
+    @property
+    def __dict__(self): raise KeyError('dict')
+_armed = [False]
+class Name:
+    """A column label whose hashing and comparing raise (once the setup is done)."""
+    def __hash__(self):
+        if _armed[0]:
+            raise KeyError('label hash')
+        return 1
+    def __eq__(self, o): raise KeyError('label eq')
+    def __repr__(self): raise KeyError('label repr')
+loud = Loud()
+shady = Shady()
+dictprop = DictProp()
+labelled = pd.DataFrame([[1, 2]], columns=['a', 'b'])
+labelled.columns = pd.Index([Name(), 'b'], dtype=object)
+keyed = {Name(): 1}
+_armed[0] = True
+'''
+
+
+def _c(cell: str, setup: str = DF, shell: str = "", teardown: str = "", optimize: bool = False) -> Dict:
+    case = {"setup": setup, "cell": cell}
+    if shell:
+        case["shell"] = shell
+    if teardown:
+        case["teardown"] = teardown
+    if optimize:
+        case["optimize"] = True
+    return case
+
+
+def ipython_rewriting() -> List[Dict]:
+    out = []
+    # One-line automagics and aliases: the shell runs them as magics.
+    for line in ["ls", "pwd", "who", "whos", "who_ls", "env", "history", "time", "lsmagic", "dirs", "dhist",
+                 "alias", "ll", "lf", "lk", "lx", "ldir", "ls -la", "pwd  ", "  ls", "time 1 + 1",
+                 "time undefined_t", "env HOME", "history -n 1", "who int", "whos DataFrame", "ls /", "ls nope_dir",
+                 "alias", "precision", "pwd # where", "ls\n", "\nls", "\n\npwd\n", "time df.shape", "who_ls int"]:
+        out.append(_c(line))
+    # Not one line once transformed: Python runs them, NameError is certain.
+    for cell in ["x = 1\nls", "ls\nls", "pwd\nx = 1", "time\nprint(1)", "print(1)\nwho"]:
+        out.append(_c(cell))
+    # Shadowed magic names: Python again.
+    for cell, setup in [("ls", DF + "ls = 5\n"), ("pwd", DF + "pwd = 'here'\n"), ("time", DF + "import time\n"),
+                        ("time.nope", DF + "import time\n"), ("history + 1", DF + "history = 1\n")]:
+        out.append(_c(cell, setup))
+    # Assignments to magic names are never rewritten.
+    for cell in ["ls = 1", "time = 5\nprint(time)", "ls, pwd = 1, 2", "who = undefined_w"]:
+        out.append(_c(cell))
+    # %autocall: `fn 3` becomes `fn(3)`.
+    auto = "%autocall 2"
+    setup = DF + "def fn(v=0):\n    return v\n"
+    for cell in ["fn 3", "fn", "print 3", "len [1, 2]", "sorted [3, 1]", "fn undefined_a", "str 5", "abs -3",
+                 "lr.fit X, y", "max 1, 2", "fn 3\n", "int '7'", "list 'ab'", "df.head 2", "fn fn"]:
+        out.append(_c(cell, setup, shell=auto))
+    out.append(_c("fn 3", setup, shell="%autocall 1"))
+    out.append(_c("len [1, 2]", setup, shell="%autocall 1"))
+    # Escapes and help: never NameError.
+    for cell in ["!ls", "!!ls", "files = !ls\nprint(files)", "here = %pwd\nprint(here)", "undefined_q?",
+                 "undefined_q??", "?undefined_q", "%pinfo undefined_q", "%time undefined_t", "%%time\nundefined_t",
+                 "df.nope?", "%timeit -n1 -r1 1", "%env", "%who", "%%capture\nundefined_c", "%config",
+                 "%precision 3", "x = %time 1\nprint(x)", "lst?\nprint(lst)", "!echo hi\nprint(undefined_e)"]:
+        out.append(_c(cell))
+    # Prompts the transformer strips.
+    for cell in ["In [1]: undefined_p", "In [3]: df['zz']", ">>> undefined_p", ">>> x = 1\n>>> x.nope",
+                 "x = 1\n...\nundefined_p", "   ...: undefined_p", "In [2]: lst[9]", "\n\n\nundefined_p",
+                 "\n  \nlst[5]", ">>> print(1)\n... \nundefined_p"]:
+        out.append(_c(cell))
+    # Macros and autocall objects in the namespace run when named alone.
+    out.append(_c("mac", DF + "from IPython.core.macro import Macro\nmac = Macro('x = 1\\n')\n"))
+    out.append(_c("caller", DF + "from IPython.core.autocall import IPyAutocall\n"
+                                 "class C(IPyAutocall):\n    def __call__(self):\n        return 1\ncaller = C()\n"))
+    return out
+
+
+def future_flags() -> List[Dict]:
+    out = []
+    ann = "from __future__ import annotations"
+    for cell in ["x: undefined_t = 5\nundefined_n", "def f(a: undefined_t) -> undefined_r:\n    pass\nundefined_n",
+                 "x: undefined_t = 5\nx.nope", "def g(a: int = 1) -> undefined_r:\n    pass\nlst[7]",
+                 "y: undefined_t = lst[0]\ny.real", "z: 'str' = 1\nz.nope", "class K:\n    v: undefined_t = 1\nlst[9]"]:
+        out.append(_c(cell, shell=ann))
+        out.append(_c(cell))  # the same without the flag: annotations run first
+    for cell in ["1 <> 2\nundefined_b", "print(1 <> 2)", "x = 1 <> 1\nx.nope", "1 != 2"]:
+        out.append(_c(cell, shell="from __future__ import barry_as_FLUFL"))
+        out.append(_c(cell))
+    for cell in ["from __future__ import annotations\nx: undefined_t = 1\nundefined_n",
+                 "from __future__ import annotations\ndef h(a: undefined_t):\n    pass\nh.nope",
+                 "from __future__ import generator_stop\nundefined_n", "from __future__ import braces",
+                 "x = 1\nfrom __future__ import annotations"]:
+        out.append(_c(cell))
+    return out
+
+
+def scoping() -> List[Dict]:
+    g = DF + "x = [1, 2, 3]\n"
+    out = [
+        _c("class A:\n    x = [1]\n    y = [x[2] for _ in [0]]", g),
+        _c("class A:\n    x = [1]\n    y = [x[5] for _ in [0]]", g),
+        _c("class A:\n    x = [1]\n    y = [x[2] for _ in [0]]"),
+        _c("class A:\n    x = [1]\n    y = [i for i in x]\n    z = y[0]"),
+        _c("class A:\n    q = 1\n    r = [q for _ in range(2)]"),
+        _c("class A:\n    q = 1\n    r = [_ for _ in range(q)]"),
+        _c("class A:\n    q = [1]\n    r = {k: q for k in 'ab'}", g),
+        _c("class A:\n    lst = [9]\n    r = [lst[2] for _ in [0]]"),
+        _c("class A:\n    print(__module__, __qualname__)"),
+        _c("class A:\n    m = __module__\n    n = __qualname__.upper()"),
+        _c("class A:\n    __name__.upper()"),
+        _c("x: int = 1\nprint(__annotations__)"),
+        _c("x: int = 1\n__annotations__['x']"),
+        _c("print(__annotations__)"),
+        _c("print(__name__, __doc__)"),
+        _c("__builtins__.len"),
+        _c("print(__spec__)"),
+        _c("__file__"),
+        _c("__loader__"),
+        _c("z = 5\ndel z\nprint(z)"),
+        _c("len = 5\ndel len\nlen([1])"),
+        _c("lst = 1\ndel lst\nlst"),
+        _c("del d\nd['k']"),
+        _c("[w := i for i in range(3)]\nprint(w)"),
+        _c("[w := i for i in []]\nprint(w)"),
+        _c("class A:\n    z = (w2 := 5)\nprint(w2)"),
+        _c("class A:\n    z = (w3 := 5)\n    t = w3 + 1"),
+        _c("(w4 := 1)\nw4.nope"),
+        _c("global gx\ngx = 1\nprint(gx)"),
+        _c("global gy\nprint(gy)"),
+        _c("class A:\n    v = 1\n    def m(self, a=v):\n        pass"),
+        _c("class A:\n    v = 1\n    f = lambda self, a=v: a"),
+        _c("class A:\n    v = 1\n    def m(self, a=undefined_v):\n        pass"),
+        _c("f = lambda a=undefined_l: a"),
+        _c("f = lambda: undefined_l\nf.nope"),
+        _c("def deco(fn):\n    return 5\n@deco\ndef f():\n    pass\nf.real"),
+        _c("@undefined_deco\ndef f():\n    pass"),
+        _c("try:\n    1 / 0\nexcept Exception as e:\n    pass\nprint(e)"),
+        _c("match lst:\n    case [a, b, c]:\n        pass\nprint(a)"),
+        _c("e = 0\nfrom math import *\n1 / e"),
+        _c("pi = []\nfrom math import *\npi[0]"),
+        _c("from math import *\nnot_in_math"),
+        _c("from os.path import *\njoin.nope"),
+        _c("import numpy as e\nfrom math import *\ne.zeros"),
+        _c("class A:\n    pass\nA.nope"),
+        _c("class A:\n    x = 1\nA.x.nope"),
+        _c("class A:\n    def m(self):\n        return undefined_in_body\nA.m"),
+        _c("def f():\n    nonlocal_v = 1\nnonlocal_v"),
+        _c("for i in range(0):\n    pass\nprint(i)"),
+        _c("with open('f.txt', 'w') as fh:\n    pass\nfh.nope"),
+        _c("import builtins\nbuiltins.nope"),
+        _c("[x for x in lst if undefined_c]", g),
+        _c("[x for x in []  if undefined_c]"),
+        _c("[y for y in lst for z in undefined_i]"),
+        _c("{k: undefined_v for k in []}"),
+        _c("[[j for j in range(i)] for i in lst][2][5]"),
+        _c("x = [1]\nclass A:\n    x = [1, 2, 3]\n    y = x[2]"),
+        _c("x = [1]\nclass A:\n    x = [1, 2, 3]\n    y = [x[2] for _ in [0]]"),
+        _c("async def f():\n    pass\nf.nope"),
+        _c("await undefined_aw"),
+    ]
+    return out
+
+
+def patched_libraries() -> List[Dict]:
+    out = []
+
+    def patch(target: str, value: str, cells: List[str], extra: str = "") -> None:
+        owner, _, attr = target.rpartition(".")
+        setup = DF + extra + f"_orig = {owner}.__dict__.get('{attr}', None)\n{owner}.{attr} = {value}\n"
+        teardown = (f"if _orig is None:\n    delattr({owner}, '{attr}')\nelse:\n    {owner}.{attr} = _orig\n")
+        for cell in cells:
+            out.append(_c(cell, setup, teardown=teardown))
+
+    frame_cells = ["df['zz']", "df[['a', 'zz']]", "df.drop(columns=['zz'])", "df.nope", "len(df) + 'a'",
+                   "df.sort_values('zz')", "df.groupby('zz')", "df.set_index('zz')", "df.loc[:, 'zz']", "print(df)\nx.nope",
+                   "df['zz'] = [1, 2]", "df.columns = ['a']", "del df['zz']", "df.pop('zz')", "df.head()['zz']"]
+    patch("pd.DataFrame.__getitem__", "lambda s, k: 42", frame_cells)
+    patch("pd.DataFrame.drop", "lambda s, *a, **k: s", frame_cells[:6])
+    patch("pd.DataFrame.__getattr__", "lambda s, n: 1", ["df.nope", "df.nope + 1"])
+    patch("pd.DataFrame.__len__", "lambda s: 'x'", ["len(df) + 1", "len(df)"])
+    patch("pd.DataFrame.head", "lambda s, *a: None", ["df.head()['a']", "df.head().nope"])
+    patch("pd.DataFrame.__setitem__", "lambda s, k, v: None", ["df['e'] = [1, 2]", "df['e'] = [1, 2, 3, 4]"])
+    patch("pd.DataFrame.sort_values", "lambda s, *a, **k: s", ["df.sort_values('zz')"])
+    patch("pd.DataFrame.set_index", "lambda s, *a, **k: s", ["df.set_index('zz')"])
+    patch("pd.DataFrame.groupby", "lambda s, *a, **k: s", ["df.groupby('zz')"])
+    patch("pd.DataFrame.__repr__", "lambda s: 1 / 0", ["print(df)\nundefined_r"])
+    patch("pd.core.generic.NDFrame.__getattr__", "lambda s, n: 7", ["df.nope", "df.zz + 1"])
+    patch("pd.core.generic.NDFrame.head", "lambda s, *a: 3", ["df.head()['zz']"])
+    patch("pd.Index.__contains__", "lambda s, k: True", ["df['zz']", "df.drop(columns=['zz'])"])
+    patch("pd.Index.__iter__", "lambda s: iter(['zz'])", ["df['zz']", "[c for c in df.columns][3]"])
+    patch("pd.DataFrame.columns", "property(lambda s: pd.Index(['zz']))", ["df['zz']", "df.drop(columns=['zz'])"])
+    patch("pd.DataFrame.__getitem__", "_wrapped_getitem", ["df['zz']", "df[['zz']]"],
+          extra="import functools\n_real = pd.DataFrame.__getitem__\n@functools.wraps(_real)\n"
+                "def _wrapped_getitem(self, key):\n    try:\n        return _real(self, key)\n"
+                "    except KeyError:\n        return None\n")
+    patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
+    patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
+    patch("np.reshape", "lambda *a, **k: 0", ["np.reshape(np.ones(6), (5,))"])
+    patch("np.concatenate", "_wrapped_concat", ["np.concatenate([np.ones((2, 2)), np.ones((3, 3))])"],
+          extra="import functools\n_realc = np.concatenate\n@functools.wraps(_realc)\n"
+                "def _wrapped_concat(*a, **k):\n    return 0\n")
+    patch("LinearRegression.predict", "lambda self, X: 0", ["lr.predict(X)", "LinearRegression().predict(X)",
+                                                            "lr_fit.predict(np.ones((4, 5)))"])
+    patch("LinearRegression.fit", "lambda self, X, y: self", ["lr.fit(X, y[:2])", "LinearRegression().fit(X, y[:3])"])
+    patch("LinearRegression.__init__", "lambda self, **k: None", ["LinearRegression().predict(X)"])
+    patch("sklearn.base.BaseEstimator.get_params", "lambda self, deep=True: {}", ["lr.predict(X)"])
+    patch("sklearn.utils.validation.check_is_fitted", "lambda *a, **k: None", ["lr.predict(X)"])
+    patch("StandardScaler.transform", "lambda self, X, copy=None: X", ["StandardScaler().transform(X)"])
+    patch("pd.Series.__len__", "lambda s: 'x'", ["len(df['a']) + 1"])
+    # Process-wide switches that make library calls raise.
+    for cell in ["np.ones(3) / 0\nundefined_w", "np.ones(3) / np.zeros(3)\nlst[9]", "df['a'] / 0\nundefined_w"]:
+        out.append(_c(cell, DF + "np.seterr(all='raise')\n"))
+        out.append(_c(cell, DF + "import warnings\nwarnings.simplefilter('error')\n"))
+    out.append(_c("np.log(np.zeros(2))\nundefined_w", DF + "import warnings\nwarnings.simplefilter('error')\n"))
+    out.append(_c("print(1)\nundefined_o", DF + "import sys\nclass W:\n    def write(self, s):\n"
+                                            "        raise OSError('closed')\n    def flush(self):\n"
+                                            "        pass\nsys.stdout = W()\n"))
+    return out
+
+
+def replaced_builtins() -> List[Dict]:
+    out = []
+
+    def patch(name: str, value: str, cells: List[str]) -> None:
+        setup = DF + f"import builtins\n_orig_b = builtins.{name}\nbuiltins.{name} = {value}\n"
+        teardown = f"import builtins\nbuiltins.{name} = _orig_b\n"
+        for cell in cells:
+            out.append(_c(cell, setup, teardown=teardown))
+
+    # Replacements that keep the rest of the process working (they change the cell's inputs only).
+    patch("len", "lambda x, _r=_orig_b: 0 if type(x) in (int, type(None)) else _r(x)",
+          ["len(5)", "len(5) + 'a'", "len(None)", "n = len(3)\nn.nope", "len([1])\nundefined_l"])
+    patch("len", "lambda x, _r=_orig_b: abs(x) if type(x) is int else _r(x)", ["len(-3)", "len(5)"])
+    patch("print", "lambda *a, _r=_orig_b, **k: None if a == (1,) else _r(*a, **k)",
+          ["print(undefined_p)", "print(1)\nundefined_q"])
+    patch("sorted", "lambda x, _r=_orig_b, **k: [] if type(x) is int else _r(x, **k)",
+          ["sorted(5)", "sorted([3, 1])[2]"])
+    patch("max", "lambda *a, _r=_orig_b, **k: 0 if a in ((), ([],), (5,)) else _r(*a, **k)", ["max([])", "max(5)"])
+    patch("divmod", "lambda a, b, _r=_orig_b: (0, 0) if b == 0 else _r(a, b)", ["divmod(1, 0)"])
+    patch("round", "lambda x, *a, _r=_orig_b: 0 if type(x) is str else _r(x, *a)", ["round('x')"])
+    patch("abs", "lambda x, _r=_orig_b: 0 if type(x) is str else _r(x)", ["abs('x')"])
+    patch("__import__", "lambda n, *a, _r=_orig_b, **k: 5 if n == 'math' else _r(n, *a, **k)",
+          ["import math\nmath.nope", "from math import floor\nfloor.nope"])
+    patch("isinstance", "lambda a, b, _r=_orig_b: True if b == 5 else _r(a, b)", ["isinstance(1, 5)"])
+    patch("chr", "lambda x, _r=_orig_b: 'a' if x == -1 else _r(x)", ["chr(-1)"])
+    patch("hash", "lambda x, _r=_orig_b: 0 if type(x) is list else _r(x)", ["hash([1])"])
+    patch("sum", "lambda x, *a, _r=_orig_b: 0 if type(x) is int else _r(x, *a)", ["sum(5)"])
+    for cell, setup in [("len(5)", DF + "def len(x):\n    return 0\n"),
+                        ("len(5)", DF + "len = lambda x: 0\n"),
+                        ("int('x')", DF + "int = str\n"),
+                        ("undefined_b", DF + "import builtins\nbuiltins.undefined_b = 1\n"),
+                        ("len(5)", DF + "import builtins as _b\n__builtins__ = dict(_b.__dict__)\n"),
+                        ("len", DF + "import builtins as _b\n__builtins__ = {k: v for k, v in _b.__dict__.items()"
+                                     " if k != 'len'}\n"),
+                        ("print(1)\nundefined_z", DF + "import builtins as _b\n__builtins__ = _b\n")]:
+        teardown = "import builtins\nbuiltins.__dict__.pop('undefined_b', None)\n"
+        out.append(_c(cell, setup, teardown=teardown))
+    return out
+
+
+def hostile_objects() -> List[Dict]:
+    cells = ["loud.nope", "loud.x + 1", "loud['k']", "loud + 1", "1 + loud", "len(loud)", "print(loud)",
+             "f'{loud}'", "str(loud)", "repr(loud)", "isinstance(loud, int)", "type(loud)", "loud == 1",
+             "loud < 1", "[v for v in loud]", "a, b = loud", "lst[loud]", "d[loud]", "{loud: 1}", "loud()",
+             "loud.nope\nundefined_h", "isinstance(loud, int)\nundefined_h", "int(loud)", "bool(loud)",
+             "not loud", "loud and 1", "shady.nope", "shady == 1", "type(shady) == int", "isinstance(shady, int)",
+             "[shady][0].nope", "print(shady)", "len(shady)", "shady + 1", "Shady.nope", "Shady.x",
+             "dictprop.nope", "dictprop.x + 1", "labelled['zz']", "labelled['b']", "labelled.drop(columns=['zz'])",
+             "labelled.nope", "print(labelled)", "labelled.groupby('zz')", "labelled[['b', 'zz']]",
+             "keyed['k']", "keyed[1]", "len(keyed)", "[k for k in keyed]", "LinearRegression(fit_intercept=loud)"
+             ".predict(X)", "LogisticRegression(C=loud).fit(X, y[:2])", "LinearRegression(n_jobs=shady).predict(X)",
+             "x = [loud, shady]\nx[0].nope", "t = (loud,)\nt[5]", "{'k': loud}['z']", "lst.append(loud)\nlst[9]",
+             "max(loud, 1)", "sorted([loud, 1])", "hash(loud)", "abs(loud)", "divmod(loud, 1)", "round(loud)"]
+    return [_c(cell, HOSTILE) for cell in cells]
+
+
+def interpreter_flags() -> List[Dict]:
+    cells = ["assert undefined_a", "assert False\nundefined_b", "assert 1 / 0\nlst[9]", "assert lst[9]\nundefined_c",
+             "assert False, undefined_m\nlst.nope", "x = __debug__\nx.nope", "assert df['zz']\ndf.nope",
+             "assert len(5)\nundefined_d"]
+    out = []
+    for cell in cells:
+        out.append(_c(cell, optimize=True))
+        out.append(_c(cell))
+    return out
+
+
+def corpus() -> List[Dict]:
+    return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + replaced_builtins()
+            + hostile_objects() + interpreter_flags())
+
+
+__all__ = ["corpus", "HOSTILE", "DF"]
