@@ -2,14 +2,19 @@
 # Set up CRANE-LLM from a clean clone: Node packages, the labextension, the wheel, and a virtual
 # environment (.venv) with the wheel installed as a user would install it.
 #   scripts/setup.sh          what the quickstart needs
-#   scripts/setup.sh --test   also the test extra, Debian's chromium, the extra environments
+#   scripts/setup.sh --reuse  the same, skipping each step whose inputs have not changed since it
+#                             last succeeded here (the quickstart run a second time)
+#   scripts/setup.sh --test   also the test extra, Debian's chromium, and the extra environments
 #                             the tests use (Python 3.9 and 3.13 kernels, the oldest JupyterLab),
-#                             and llama-server with a tiny model (scripts/llama-server.sh, cached)
+#                             llama-server with a tiny model (scripts/llama-server.sh, cached);
+#                             always from scratch, as CI needs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 TEST=0
+REUSE=0
 [ "${1:-}" = "--test" ] && TEST=1
+[ "${1:-}" = "--reuse" ] && REUSE=1
 PY=${CRANE_PY311:-python3.11}
 "$PY" -c 'import sys' >/dev/null 2>&1 || PY=python3
 # This machine's pip.conf names local indexes that may be absent; keep their warnings out of the log.
@@ -24,32 +29,67 @@ find_python() {
   return 0
 }
 
+# With --reuse, a step is skipped when the fingerprint of its inputs matches the one stored when
+# it last succeeded (in .venv/.crane-setup/, so a new .venv starts over) and its output exists.
+STAMPS=.venv/.crane-setup
+fingerprint() {  # the contents of the files git knows (tracked or new, not ignored) under the paths
+  git ls-files -z -co --exclude-standard -- "$@" | sort -z | xargs -0 sha1sum 2>/dev/null | sha1sum | cut -d' ' -f1
+}
+fresh() {  # fresh STEP FINGERPRINT OUTPUT: the step may be skipped
+  [ $REUSE = 1 ] && [ -e "$3" ] && [ "$(cat "$STAMPS/$1" 2>/dev/null)" = "$2" ]
+}
+done_step() { mkdir -p "$STAMPS" && echo "$2" > "$STAMPS/$1"; }
+
 step "Python environment (.venv, $($PY --version))"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-# jupyter-builder builds the labextension; JupyterLab 4 runs it.
-pip_quiet .venv/bin/pip install -q "jupyterlab>=4.6,<5" "notebook>=7.6,<8" "jupyter-builder>=1.2" build
+TOOLS="jupyterlab>=4.6,<5 notebook>=7.6,<8 jupyter-builder>=1.2 build"
+if fresh tools "$TOOLS" .venv/bin/jupyter; then echo "unchanged: skipped"; else
+  .venv/bin/python -m pip install -q --upgrade pip
+  # jupyter-builder builds the labextension; JupyterLab 4 runs it.
+  # shellcheck disable=SC2086
+  pip_quiet .venv/bin/pip install -q $TOOLS
+  done_step tools "$TOOLS"
+fi
 export PATH="$ROOT/.venv/bin:$PATH"
 
 step "Node packages (npm ci)"
-npm ci --no-audit --no-fund --loglevel=error
+LOCK=$(fingerprint package-lock.json package.json)
+if fresh npm "$LOCK" node_modules; then echo "package-lock.json unchanged: skipped"; else
+  npm ci --no-audit --no-fund --loglevel=error
+  done_step npm "$LOCK"
+fi
 
 step "Build the libraries and the labextension"
-# Built from scratch: a cache replay from another checkout would be a build nobody ran here.
-npx nx run-many -t build --outputStyle=static --skip-nx-cache
+SOURCES=$(fingerprint libs apps package-lock.json tsconfig.base.json nx.json)
+if fresh build "$SOURCES" python/crane_llm/labextension/package.json; then echo "sources unchanged: skipped"; else
+  # Built from scratch: a cache replay from another checkout would be a build nobody ran here.
+  npx nx run-many -t build --outputStyle=static --skip-nx-cache
+  done_step build "$SOURCES"
+fi
 
 step "Build and install the wheel"
-rm -rf dist && .venv/bin/python -m build --wheel --outdir dist python >/dev/null
-WHEEL=$(ls dist/crane_llm-*.whl)
-if [ $TEST = 1 ]; then
-  pip_quiet .venv/bin/pip install -q "$WHEEL[lab,test]"
-else
-  pip_quiet .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
+PACKAGE=$( (fingerprint python; echo "$SOURCES") | sha1sum | cut -d' ' -f1)
+if fresh wheel "$PACKAGE" "$(ls dist/crane_llm-*.whl 2>/dev/null | head -1)"; then echo "sources unchanged: skipped"; else
+  rm -rf dist && .venv/bin/python -m build --wheel --outdir dist python >/dev/null
+  WHEEL=$(ls dist/crane_llm-*.whl)
+  if [ $TEST = 1 ]; then
+    pip_quiet .venv/bin/pip install -q "$WHEEL[lab,test]"
+  else
+    pip_quiet .venv/bin/pip install -q "$WHEEL[lab]" pandas numpy scikit-learn
+  fi
+  # The version number stays 0.1.0 while the sources change: without this pip keeps the old files.
+  pip_quiet .venv/bin/pip install -q --force-reinstall --no-deps "$WHEEL"
+  done_step wheel "$PACKAGE"
 fi
-# Read the whole listing first: `grep -q` would close the pipe early and pipefail would report it.
-listing=$(jupyter labextension list 2>&1; jupyter server extension list 2>&1)
-grep -q "crane-llm-jlab.*enabled.*OK" <<<"$listing" || { echo "labextension not registered" >&2; exit 1; }
-grep -q "crane_llm.*enabled" <<<"$listing" || { echo "server extension not enabled" >&2; exit 1; }
+WHEEL=$(ls dist/crane_llm-*.whl)
+# Checked when the wheel was installed; an unchanged install was checked then.
+if [ "$(cat "$STAMPS/checked" 2>/dev/null)" != "$PACKAGE" ] || [ $REUSE = 0 ]; then
+  # Read the whole listing first: `grep -q` would close the pipe early and pipefail would report it.
+  listing=$(jupyter labextension list 2>&1; jupyter server extension list 2>&1)
+  grep -q "crane-llm-jlab.*enabled.*OK" <<<"$listing" || { echo "labextension not registered" >&2; exit 1; }
+  grep -q "crane_llm.*enabled" <<<"$listing" || { echo "server extension not enabled" >&2; exit 1; }
+  done_step checked "$PACKAGE"
+fi
 
 if [ $TEST = 1 ]; then
   step "Debian's chromium for the browser tests"

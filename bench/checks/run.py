@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import json
 import statistics
 import sys
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "python" / "tests" / "checks"))
 
 from exec_runner import run_batch  # noqa: E402
-from fuzzgen import POOL_SETUP, generate, verdict  # noqa: E402
+from fuzzgen import POOL_SETUP, generate_cases, verdict  # noqa: E402
 
 SPEED_STATEMENTS = [
     "r{i} = df['a']",
@@ -44,13 +45,15 @@ SPEED_STATEMENTS = [
     "d{i} = df.drop(columns=['a'])",
     "e{i} = np.vstack([m43, m43])",
     "print(df.shape)",
+    "mu{i} = np.mean(v4) + v4",
+    "sq{i} = sum(m43 ** 2)",
 ]
 
 
 def fuzz(n: int, workers: int, seed: int, batch: int = 500) -> dict:
-    cells = generate(n, seed=seed)
-    batches = [[{"setup": POOL_SETUP, "cell": c, "replay": True} for c in cells[i:i + batch]]
-               for i in range(0, n, batch)]
+    cases = [dict(c, replay=True) for c in generate_cases(n, seed=seed)]
+    cells = [c["cell"] for c in cases]
+    batches = [cases[i:i + batch] for i in range(0, n, batch)]
     started = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
         parts = list(pool.map(run_batch, batches))
@@ -91,6 +94,9 @@ def speed(sizes=(10, 50, 100, 200, 500), reps: int = 30) -> list:
 
     ns: dict = {"__name__": "__main__"}
     exec(POOL_SETUP, ns)
+    # exec() leaves a copy of the builtins dict in the namespace; a kernel holds the builtins module,
+    # which is what the checker trusts (a namespace's own dict of builtins may be anything).
+    ns["__builtins__"] = builtins
     rows = []
     for size in sizes:
         cell = "\n".join(SPEED_STATEMENTS[i % len(SPEED_STATEMENTS)].format(i=i) for i in range(size))
@@ -113,15 +119,70 @@ def speed(sizes=(10, 50, 100, 200, 500), reps: int = 30) -> list:
     return rows
 
 
+# The statements of the first speed table (the checker of any version follows them to the end).
+BASELINE_STATEMENTS = SPEED_STATEMENTS[:10]
+_TIMER = r"""
+import builtins, json, statistics, sys, time
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from fuzzgen import POOL_SETUP
+from crane_llm.checks import run_checks
+ns = {"__name__": "__main__"}
+exec(POOL_SETUP, ns)
+ns["__builtins__"] = builtins
+cell = sys.stdin.read()
+out = run_checks(cell, ns)
+assert out.crash is None and out.stopped_at is None, out
+times = []
+for _ in range(int(sys.argv[3])):
+    t0 = time.perf_counter()
+    run_checks(cell, ns)
+    times.append(time.perf_counter() - t0)
+print(json.dumps({"median": statistics.median(times), "min": min(times)}))
+"""
+
+
+def speed_against(baseline_rev: str, lines: int = 200, reps: int = 30, rounds: int = 3) -> dict:
+    """The checker of `baseline_rev` (git) and this one on the same `lines`-line cell, in alternating
+    fresh processes of the same run: the time budget's and the soundness guards' cost."""
+    import subprocess
+    import tempfile
+
+    cell = "\n".join(BASELINE_STATEMENTS[i % len(BASELINE_STATEMENTS)].format(i=i) for i in range(lines))
+    tests = str(ROOT / "python" / "tests" / "checks")
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline_rev, "python/crane_llm"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        trees = {"baseline": str(Path(tmp) / "python"), "current": str(ROOT / "python")}
+        runs: dict = {k: [] for k in trees}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                proc = subprocess.run([sys.executable, "-c", _TIMER, tree, tests, str(reps)], input=cell,
+                                      capture_output=True, text=True, check=True)
+                runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    out = {"lines": lines, "baseline_rev": baseline_rev}
+    for name, rows in runs.items():
+        out[f"{name}_ms_median"] = round(statistics.median(r["median"] for r in rows) * 1000, 3)
+        out[f"{name}_ms_min"] = round(min(r["min"] for r in rows) * 1000, 3)
+    out["ratio_median"] = round(out["current_ms_median"] / out["baseline_ms_median"], 2)
+    out["ratio_min"] = round(out["current_ms_min"] / out["baseline_ms_min"], 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cells", type=int, default=10000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--baseline", default="21d0806",
+                    help="git revision whose checker the 200-line speed is compared with (same run)")
     args = ap.parse_args()
+    against = speed_against(args.baseline) if args.baseline else None
     speed_rows = speed()
     fuzz_figures = fuzz(args.cells, args.workers, args.seed)
-    out = {"fuzz": fuzz_figures, "speed": speed_rows, "python": sys.version.split()[0]}
+    out = {"fuzz": fuzz_figures, "speed": speed_rows, "speed_against_baseline": against,
+           "python": sys.version.split()[0]}
     (Path(__file__).parent / "results.json").write_text(json.dumps(out, indent=2))
     f = fuzz_figures
     print(f"fuzz: {f['cells']} cells, {f['real_crashes']} real crashes, {f['caught']} caught, "
@@ -135,6 +196,11 @@ def main() -> None:
         print(f"  {r['lines']:>4} lines: checker {r['checker_ms']:.3f} ms, ast.parse {r['ast_parse_ms']:.3f} ms, "
               f"ratio {r['ratio']}x (minima: {r['checker_ms_min']:.3f} / {r['ast_parse_ms_min']:.3f} ms, "
               f"{r['ratio_min']}x)")
+    if against:
+        print(f"200-line cell against the checker of {against['baseline_rev']} (same run, alternating processes): "
+              f"median {against['baseline_ms_median']} -> {against['current_ms_median']} ms "
+              f"(x{against['ratio_median']}), min {against['baseline_ms_min']} -> {against['current_ms_min']} ms "
+              f"(x{against['ratio_min']})")
     if f["false_claims"] or f["checker_errors"] or f["replay_adapter"]["false_claims"]:
         sys.exit(1)
 

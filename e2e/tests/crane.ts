@@ -83,10 +83,14 @@ export function defaultProviderConfig(root?: string): Record<string, string> {
   return { base_url: `${e2eInfo(root).fakeOpenai}/v1`, model: 'fake-model', api_key: 'sk-e2e-not-a-real-key' };
 }
 
-export const SWITCH_COMMAND = { useLlm: 'crane-llm:toggle-llm', includeRuntimeInfo: 'crane-llm:toggle-runtime-info' } as const;
+export const SWITCH_COMMAND = {
+  useLlm: 'crane-llm:toggle-llm',
+  includeRuntimeInfo: 'crane-llm:toggle-runtime-info',
+  includeValues: 'crane-llm:toggle-values'
+} as const;
 
 /** Sets the switches through their palette commands (the persisted settings follow). */
-export async function setSwitches(page: Page, values: { useLlm?: boolean; includeRuntimeInfo?: boolean }): Promise<void> {
+export async function setSwitches(page: Page, values: { useLlm?: boolean; includeRuntimeInfo?: boolean; includeValues?: boolean }): Promise<void> {
   await page.evaluate(
     async ({ values, commands }) => {
       const app = (window as unknown as CraneWindow).jupyterapp;

@@ -4,7 +4,7 @@ Importing this package must stay cheap and must not import JupyterLab or jupyter
 cell magic runs in kernels (Colab, Kaggle, VS Code) where neither exists.
 """
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401  (one place, so modules need not import the package root)
 
 
 def set_api_key(key=None, base_url=None, model=None, *, api=None, max_output_tokens=None):

@@ -43,6 +43,7 @@ PROBLEM_TITLE = {
     "kernel-restarted": "The kernel restarted during the check",
     "closed": "The notebook was closed during the check",
     "no-key": "No API key",
+    "settings": "The model settings cannot be used",
     "server": "The CRANE-LLM server extension did not answer",
     "provider": "The model call failed",
     "internal": "The check could not finish",

@@ -1,4 +1,4 @@
-"""The rule of the two switches (README, "Two switches"): twin of libs/core/src/switches.ts, held
+"""The rule of the two switches (README, "Switches"): twin of libs/core/src/switches.ts, held
 to the same answers by libs/core/fixtures/switches.json."""
 
 

@@ -16,17 +16,32 @@ const facts: CheckResult = {
 
 describe('the prompt a check sends', () => {
   it('has the code and the runtime information with the switch on', () => {
-    const p = preparePrompt(facts, 'n + 1', true);
+    const p = preparePrompt(facts, 'n + 1', { includeRuntimeInfo: true, includeValues: true });
     expect(p.text).toContain('# Target Cell:\nn + 1');
     expect(p.text).toContain('## Cell 1:\nn = 3');
     expect(p.text).toContain('# Current relevant runtime information');
-    expect(p.detail).toMatch(/about \d+ tokens; 1 executed cells/);
+    expect(p.detail).toMatch(/about \d+ tokens; 1 executed cells; 0 secrets masked$/);
   });
 
   it('has the code alone with the switch off, even if runtime information arrived', () => {
-    const p = preparePrompt(facts, 'n + 1', false);
+    const p = preparePrompt(facts, 'n + 1', { includeRuntimeInfo: false, includeValues: true });
     expect(p.text).not.toContain('runtime information:');
     expect(p.text).toContain('n + 1');
+  });
+
+  it('leaves the values out with that switch off, and masks secrets with it on', () => {
+    const secret: CheckResult = {
+      ...facts,
+      runtimeInfo: { variables: [{ name: 'db_password', type: 'str', attributes: [], summary: { kind: 'str', value: 'hunter2-zz', length: 10 } }] },
+      executed: [{ executionCount: 1, cellId: 'a', code: 'aws = "AKIAABCDEFGHIJKLMNOP"' }]
+    } as unknown as CheckResult;
+    const on = preparePrompt(secret, 'print(db_password)', { includeRuntimeInfo: true, includeValues: true });
+    expect(on.text).not.toMatch(/hunter2-zz|AKIAABCD/);
+    expect(on.text).toContain('db_password (str): = "<masked: 10 chars>"');
+    expect(on.detail).toMatch(/2 secrets masked$/);
+    const off = preparePrompt(facts, 'n + 1', { includeRuntimeInfo: true, includeValues: false });
+    expect(off.text).toContain('n (int): value left out');
+    expect(off.detail).toMatch(/0 secrets masked; data values left out$/);
   });
 
   it('reports the provider without the key', () => {

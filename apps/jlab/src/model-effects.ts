@@ -5,10 +5,11 @@ import {
   promptInputFromCheck,
   proxyBaseUrl,
   type BuiltPrompt,
+  type Disclosure,
   type FetchLike,
   type ServerSettings
 } from '@crane-llm/prompt';
-import type { CheckEffects, ModelAnswer, PreparedPrompt, ProviderInfo } from './run-check';
+import type { CheckEffects, CheckOptions, ModelAnswer, PreparedPrompt, ProviderInfo } from './run-check';
 
 /**
  * The model half of a check, from libs/prompt: the prompt from the kernel's facts, and the call
@@ -29,15 +30,28 @@ export function serverProvider(settings: ServerSettings): ServerProvider {
   return { ...providerInfo(settings), settings };
 }
 
-export function preparePrompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt<BuiltPrompt> {
-  const input = promptInputFromCheck(facts, source);
-  // The switch is the truth: with it off nothing about the live objects goes out, whatever arrived.
-  const built = buildPrompt(includeRuntimeInfo ? input : { ...input, runtimeInfoText: null });
+/** "2 secrets masked; data values left out": what the prompt holds back, in the words the sidebar shows. */
+export function disclosureText(d: Disclosure): string {
+  const parts = [d.masked === 1 ? '1 secret masked' : `${d.masked} secrets masked`];
+  if (d.runtimeInfoLeftOut) parts.push('runtime information left out');
+  else if (d.valuesLeftOut) parts.push('data values left out');
+  return parts.join('; ');
+}
+
+export function preparePrompt(
+  facts: CheckResult,
+  source: string,
+  options: Pick<CheckOptions, 'includeRuntimeInfo' | 'includeValues'>
+): PreparedPrompt<BuiltPrompt> {
+  // The switches are the truth: with one off, nothing it covers goes out, whatever arrived.
+  const input = promptInputFromCheck(options.includeRuntimeInfo ? facts : { ...facts, runtimeInfo: null }, source, null, options.includeValues);
+  const built = buildPrompt(input);
   const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${facts.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
   if (built.runtimeInfoCut) parts.push(`${built.runtimeInfoCut} lines of runtime information left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');
-  return { text: built.text, detail: parts.join('; '), built };
+  parts.push(disclosureText(input.disclosure));
+  return { text: built.text, detail: parts.join('; '), built, disclosure: input.disclosure };
 }
 
 export async function predict(

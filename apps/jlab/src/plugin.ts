@@ -3,8 +3,10 @@ import { ICommandPalette, IToolbarWidgetRegistry, Notification } from '@jupyterl
 import type { Cell } from '@jupyterlab/cells';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
-import type { ViewActions } from '@crane-llm/core';
+import type { Switches, ViewActions } from '@crane-llm/core';
+import type { OriginEntry } from '@crane-llm/lineage';
 import { revealSidePanel, sidePanelRank } from '@crane-llm/notebook7';
+import { policyLevel } from '@crane-llm/prompt';
 import { CheckCenter } from './check-center';
 import { CHECK_ARGS_SCHEMA, readCheckArgs, runCheckCommand } from './check-command';
 import { jupyterCheckEffects } from './check-effects';
@@ -24,6 +26,7 @@ export const COMMANDS = {
   cancel: 'crane-llm:cancel',
   toggleLlm: 'crane-llm:toggle-llm',
   toggleRuntimeInfo: 'crane-llm:toggle-runtime-info',
+  toggleValues: 'crane-llm:toggle-values',
   showSidebar: 'crane-llm:show-sidebar',
   check: 'crane-llm:check'
 } as const;
@@ -47,7 +50,27 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     void switches.restore().catch(() => undefined);
     const server = serverSettings();
     const fetch = serverFetch(server);
-    const loadProvider = async () => fetchProviderSettings(server, await configuredArguments(registry, PLUGIN_ID));
+    // Every read of the server's settings also brings the administrator's ceiling to the switches,
+    // and CRANE_LLM_INCLUDE_VALUES / config.json's include_values (off there means off here too).
+    let serverIncludesValues = true;
+    const loadProvider = async () => {
+      const settings = await fetchProviderSettings(server, await configuredArguments(registry, PLUGIN_ID));
+      switches.setPolicy(policyLevel(settings.policy));
+      serverIncludesValues = settings.includeValues !== false;
+      return settings;
+    };
+    // A check waits for the first read, so a click right after start-up cannot slip past the ceiling.
+    const policyKnown = loadProvider().then(
+      () => undefined,
+      () => undefined
+    );
+    /** Every check, from the toolbar or the command, runs under the ceiling and the server's include_values. */
+    const checkUnderCeiling = async (panel: NotebookPanel, cell: Cell, options: Switches, keepOrigin?: (entries: OriginEntry[]) => void) => {
+      await policyKnown;
+      const capped = switches.cap(options);
+      capped.includeValues = capped.includeValues && serverIncludesValues;
+      return center.check(panel, cell, capped, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, keepOrigin));
+    };
 
     const actionsFor = (panel: NotebookPanel, cell: Cell | null): ViewActions => ({
       ...fixEffects(panel, cell),
@@ -80,7 +103,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
           Notification.info('Select a code cell to check.', { autoClose: 4000 });
           return;
         }
-        await center.check(panel!, cell, { ...switches.value }, jupyterCheckEffects(panel!, loadProvider, server.baseUrl, fetch));
+        await checkUnderCeiling(panel!, cell, { ...switches.value });
         void sidebar.refreshProvider();
       }
     });
@@ -97,10 +120,12 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
         label: `CRANE-LLM: ${SWITCH_LABEL[name]}`,
         isToggleable: true,
         isToggled: () => switches.value[name],
+        isEnabled: () => !switches.isCapped(name),
         execute: () => switches.toggle(name)
       });
     toggle(COMMANDS.toggleLlm, 'useLlm');
     toggle(COMMANDS.toggleRuntimeInfo, 'includeRuntimeInfo');
+    toggle(COMMANDS.toggleValues, 'includeValues');
     switches.changed.connect(() => app.commands.notifyCommandChanged());
     app.commands.addCommand(COMMANDS.showSidebar, {
       label: 'Show the CRANE-LLM sidebar',
@@ -115,8 +140,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
           tracker,
           switches: () => switches.value,
           refusal,
-          check: (panel, cell, options, keepOrigin) =>
-            center.check(panel, cell, options, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, keepOrigin))
+          check: checkUnderCeiling
         })
     });
     for (const command of Object.values(COMMANDS)) {

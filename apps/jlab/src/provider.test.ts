@@ -28,12 +28,13 @@ describe('the provider settings from the server extension', () => {
     const message =
       'The base_url "localhost:11434/v1" from environment variable CRANE_LLM_BASE_URL cannot be used: it does not start with http:// or https://.';
     const settings = await serve(400, JSON.stringify({ message }));
-    await expect(fetchProviderSettings(settings)).rejects.toThrow(message);
+    await expect(fetchProviderSettings(settings)).rejects.toMatchObject({ message, problem: 'settings' });
   });
 
   it('fall back to the status when the answer says nothing readable', async () => {
     const settings = await serve(500, '<html>oops</html>');
     await expect(fetchProviderSettings(settings)).rejects.toThrow('answered HTTP 500 for its settings');
+    await expect(fetchProviderSettings(settings)).rejects.toMatchObject({ problem: 'server' });
   });
 });
 

@@ -8,7 +8,15 @@ import { SETTINGS_PATH, ServerSettings, type FetchLike } from '@crane-llm/prompt
  * /user/<name>/), the token and the XSRF cookie are always right.
  */
 
-export class ServerExtensionError extends Error {}
+export class ServerExtensionError extends Error {
+  /** `settings`: the server found a setting it cannot use (its message names it); otherwise `server`. */
+  constructor(
+    message: string,
+    readonly problem: 'server' | 'settings' = 'server'
+  ) {
+    super(message);
+  }
+}
 
 export function serverSettings(): ServerConnection.ISettings {
   return ServerConnection.makeSettings();
@@ -45,9 +53,9 @@ export async function fetchProviderSettings(
   }
   if (!response.ok) {
     // A 400 says which setting cannot be used and where it came from (e.g. a base_url without http://).
-    throw new ServerExtensionError(
-      (await messageOf(response)) ?? `The CRANE-LLM server extension answered HTTP ${response.status} for its settings.`
-    );
+    const message = await messageOf(response);
+    if (response.status === 400 && message) throw new ServerExtensionError(message, 'settings');
+    throw new ServerExtensionError(message ?? `The CRANE-LLM server extension answered HTTP ${response.status} for its settings.`);
   }
   const parsed = ServerSettings.safeParse(await response.json());
   if (!parsed.success) {

@@ -46,8 +46,8 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
       calls.push('provider');
       return provider;
     },
-    prompt: (_f, source, runinfo) => {
-      calls.push(`prompt:${runinfo}`);
+    prompt: (_f, source, options) => {
+      calls.push(`prompt:${options.includeRuntimeInfo}`);
       return { text: `PROMPT ${source}`, detail: 'about 10 tokens', built: null };
     },
     predict: async call => {
@@ -91,7 +91,7 @@ describe('budgetDetail', () => {
 describe('runCheck', () => {
   it('LLM off: only the checks, nothing certain is blue, nothing sent', async () => {
     const h = harness();
-    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(h.calls).toEqual(['facts']);
     expect(h.requests[0]).toMatchObject({ useLlm: false, includeRuntimeInfo: true, source: "df['b']", cellId: 'c1' });
     expect(end.verdict).toMatchObject({ kind: 'nothing-certain', explanation: NOTHING_CERTAIN_TEXT });
@@ -102,7 +102,7 @@ describe('runCheck', () => {
 
   it('LLM off ignores runtime info off: the checks still run', async () => {
     const h = harness();
-    await runCheck(cell, { useLlm: false, includeRuntimeInfo: false }, h.effects, h.emit);
+    await runCheck(cell, { useLlm: false, includeRuntimeInfo: false, includeValues: true }, h.effects, h.emit);
     expect(h.calls).toEqual(['facts']);
     expect(h.states.at(-1)!.steps[0].label).toMatch(/Built-in checker/);
   });
@@ -110,14 +110,14 @@ describe('runCheck', () => {
   it('a certain crash stops before the model', async () => {
     const crash = { exception: 'NameError', line: 1, column: 0, message: "name 'x' is not defined", rule: 'undefined-name', variables: ['x'] };
     const h = harness({ facts: async () => ({ ...facts(), checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end.verdict).toMatchObject({ kind: 'certain-crash', exception: 'NameError' });
     expect(h.calls).not.toContain('predict:true');
   });
 
   it('LLM on: steps in order, the raw response grows, then the verdict', async () => {
     const h = harness();
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(h.calls).toEqual(['provider', 'facts', 'prompt:true', 'predict:true']);
     const order = h.states.map(s => s.steps.map(x => `${x.id}:${x.status}`).join(','));
     expect(order).toContain('checks:running');
@@ -153,7 +153,7 @@ describe('runCheck', () => {
 
   it('runtime info off: the checks are skipped and the model gets the code only', async () => {
     const h = harness({ facts: async () => ({ ...facts({ ran: false, stoppedAt: null }) }) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: false }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: false, includeValues: true }, h.effects, h.emit);
     expect(h.calls).toEqual(['provider', 'prompt:false', 'predict:false']);
     expect(end.steps[0]).toMatchObject({ id: 'checks', status: 'skipped' });
     expect(end.steps[1].label).toMatch(/code only/);
@@ -161,7 +161,7 @@ describe('runCheck', () => {
 
   it('no key with the LLM on: says how to set one, after the checks ran', async () => {
     const h = harness({ provider: async () => ({ ...provider, keyFound: false }) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end).toMatchObject({ phase: 'failed', problem: 'no-key' });
     expect(end.error).toMatch(/crane_llm\.set_api_key/);
     expect(end.error).toMatch(/built-in checks already ran/);
@@ -171,27 +171,43 @@ describe('runCheck', () => {
 
   it('a local server needs no key', async () => {
     const h = harness({ provider: async () => ({ ...provider, keyFound: false, keyRequired: false }) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end.phase).toBe('done');
   });
 
   it('the server extension not answering is its own error', async () => {
     const h = harness({ provider: async () => Promise.reject(new Error('not enabled')) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end).toMatchObject({ phase: 'failed', problem: 'server', error: 'not enabled' });
+  });
+
+  it('settings the server cannot use are their own problem, with the server message, and nothing is sent', async () => {
+    const message = 'The base_url "ftp://x/v1" from environment variable CRANE_LLM_BASE_URL cannot be used: not ftp://.';
+    const error = Object.assign(new Error(message), { problem: 'settings' });
+    const h = harness({ provider: async () => Promise.reject(error) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'settings', error: message });
+    expect(h.calls.filter(c => c.startsWith('predict'))).toEqual([]);
+  });
+
+  it('a problem an effect names that is not a known kind stays a server problem', async () => {
+    const error = Object.assign(new Error('odd'), { problem: 'made-up' });
+    const h = harness({ provider: async () => Promise.reject(error) });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    expect(end).toMatchObject({ phase: 'failed', problem: 'server' });
   });
 
   it('kernel without crane_llm: the not-installed problem', async () => {
     const error = Object.assign(new Error('Run `%pip install crane-llm`'), { kind: 'not-installed' });
     const h = harness({ facts: async () => Promise.reject(error) });
-    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end).toMatchObject({ phase: 'failed', problem: 'not-installed' });
     expect(end.steps[0].status).toBe('failed');
   });
 
   it('a provider problem fails with its message and keeps the raw text', async () => {
     const h = harness({ answer: async () => ({ verdict: null, raw: 'partial', problem: { kind: 'rate-limit', message: 'HTTP 429' } }) });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end).toMatchObject({ phase: 'failed', problem: 'provider', error: 'HTTP 429', raw: 'partial' });
   });
 
@@ -208,7 +224,7 @@ describe('runCheck', () => {
           };
         })
     });
-    const running = runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    const running = runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit, controller.signal);
     await new Promise(r => setTimeout(r, 0));
     controller.abort({ kind: 'cancel', message: 'Cancelled.' });
     expect(h.states.at(-1)!.phase).toBe('cancelled');
@@ -222,7 +238,7 @@ describe('runCheck', () => {
     const controller = new AbortController();
     let answer!: (r: CheckResult) => void;
     const h = harness({ facts: () => new Promise(r => (answer = r)) });
-    const running = runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    const running = runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit, controller.signal);
     controller.abort({ kind: 'kernel-restarted', message: 'The kernel restarted' });
     answer(facts());
     const end = await running;
@@ -233,7 +249,7 @@ describe('runCheck', () => {
     const controller = new AbortController();
     controller.abort({ kind: 'closed', message: 'closed' });
     const h = harness();
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit, controller.signal);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit, controller.signal);
     expect(end.problem).toBe('closed');
     expect(h.calls).toEqual([]);
   });
@@ -241,7 +257,7 @@ describe('runCheck', () => {
   it('adds the origin of the crash to a crash verdict', async () => {
     const item = { cellId: 'a', variable: 'df', note: 'assigned df (line 1)', sentence: 'Cell 1 assigned `df` at line 1.', line: 1, codeOnly: false, editedSinceRun: false };
     const h = harness({ origin: () => [item] });
-    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end.origin).toEqual([item]);
   });
 });

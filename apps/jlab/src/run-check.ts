@@ -16,11 +16,11 @@ import {
   type CheckResult,
   type CheckState,
   type OriginItem,
-  type ProblemKind,
+  ProblemKind,
   type Switches,
   type Verdict
 } from '@crane-llm/core';
-import type { Problem } from '@crane-llm/prompt';
+import type { Disclosure, Problem } from '@crane-llm/prompt';
 
 /** What the provider side reports before a model call: enough to say where it goes and whether it can. */
 export interface ProviderInfo {
@@ -38,6 +38,8 @@ export interface PreparedPrompt<Built> {
   /** Shown as the step's detail, e.g. "about 1,200 tokens; cells 1-3 left out". */
   detail: string;
   built: Built;
+  /** What the prompt holds back (masked secrets, values or runtime information left out). */
+  disclosure?: Disclosure;
 }
 
 export interface ModelAnswer {
@@ -74,7 +76,7 @@ export function answeredDetail(answer: ModelAnswer, verdict: Verdict, pieces: nu
 export interface CheckEffects<Provider extends ProviderInfo = ProviderInfo, Built = null> {
   facts(req: CheckRequest): Promise<CheckResult>;
   provider(): Promise<Provider>;
-  prompt(facts: CheckResult, source: string, includeRuntimeInfo: boolean): PreparedPrompt<Built>;
+  prompt(facts: CheckResult, source: string, options: CheckOptions): PreparedPrompt<Built>;
   predict(call: {
     prompt: PreparedPrompt<Built>;
     provider: Provider;
@@ -200,14 +202,14 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
 
     const settled = await provider!;
     if (signal.aborted) return state;
-    if ('error' in settled) return update(s => failed(s, settled.error, 'server'));
+    if ('error' in settled) return update(s => failed(s, settled.error, settled.problem ?? 'server'));
     const info = settled.value;
     if (!info.keyFound && info.keyRequired) return update(s => failed(s, noKeyMessage(info.host), 'no-key'));
 
     update(s => stepStarted(s, 'prompt', options.includeRuntimeInfo ? 'Building the prompt (code and runtime information)' : 'Building the prompt (code only)'));
     let prompt: PreparedPrompt<Built>;
     try {
-      prompt = effects.prompt(facts, cell.source, options.includeRuntimeInfo);
+      prompt = effects.prompt(facts, cell.source, options);
     } catch (error) {
       return update(s => failed(s, `The prompt could not be built: ${String(error)}`, 'internal'));
     }
@@ -258,6 +260,15 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
   }
 }
 
-type Settled<T> = { value: T } | { error: string };
+type Settled<T> = { value: T } | { error: string; problem?: ProblemKind };
 const ok = <T>(value: T): Settled<T> => ({ value });
-const bad = (error: unknown): Settled<never> => ({ error: error instanceof Error ? error.message : String(error) });
+const bad = (error: unknown): Settled<never> => ({
+  error: error instanceof Error ? error.message : String(error),
+  problem: problemOf(error)
+});
+
+/** An effect's error may say which kind of problem it is (the provider effect's settings check does). */
+function problemOf(error: unknown): ProblemKind | undefined {
+  const parsed = ProblemKind.safeParse((error as { problem?: unknown } | null)?.problem);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -17,20 +17,21 @@ function memoryBackend(initial: Partial<Switches>) {
 }
 
 describe('switches', () => {
-  it('are both on by default', () => {
-    expect(new SwitchStore().value).toEqual({ useLlm: true, includeRuntimeInfo: true });
-    expect(DEFAULT_SWITCHES).toEqual({ useLlm: true, includeRuntimeInfo: true });
+  it('are all on by default', () => {
+    expect(new SwitchStore().value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
+    expect(DEFAULT_SWITCHES).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
   });
 
   it('restore from the backend, write changes through, and follow outside edits', async () => {
     const m = memoryBackend({ useLlm: false });
     const store = new SwitchStore(m.backend);
     await store.restore();
-    expect(store.value).toEqual({ useLlm: false, includeRuntimeInfo: true });
+    expect(store.value).toEqual({ useLlm: false, includeRuntimeInfo: true, includeValues: true });
     await store.toggle('includeRuntimeInfo');
-    expect(m.saved).toEqual([['includeRuntimeInfo', false]]);
-    m.external({ useLlm: true, includeRuntimeInfo: true });
-    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true });
+    await store.toggle('includeValues');
+    expect(m.saved).toEqual([['includeRuntimeInfo', false], ['includeValues', false]]);
+    m.external({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
+    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
   });
 
   it('controls reflect and change the store; runtime info shows as inert while the LLM is off', async () => {
@@ -51,5 +52,43 @@ describe('switches', () => {
     await store.set('useLlm', true);
     expect(llmB.checked).toBe(false); // disposed views stop following
     expect(llmA.checked).toBe(true);
+  });
+
+  it('"Include data values" is inert while runtime information is off', () => {
+    const store = new SwitchStore();
+    const view = switchControls(store, 'v');
+    const row = view.node.querySelector('[data-switch="includeValues"]')!;
+    expect(row.textContent).toContain('Include data values');
+    expect(row.classList.contains('crane-switch-inert')).toBe(false);
+    void store.set('includeRuntimeInfo', false);
+    expect(row.classList.contains('crane-switch-inert')).toBe(true);
+  });
+
+  it.each([
+    ['no-llm', { useLlm: false, includeRuntimeInfo: false, includeValues: false }],
+    ['no-runinfo', { useLlm: true, includeRuntimeInfo: false, includeValues: false }],
+    ['no-values', { useLlm: true, includeRuntimeInfo: true, includeValues: false }]
+  ] as const)('the policy %s caps the switches, disables them and says who set them', async (policy, expected) => {
+    const m = memoryBackend({});
+    const store = new SwitchStore(m.backend);
+    await store.restore();
+    const view = switchControls(store, 'p');
+    store.setPolicy(policy);
+    expect(store.value).toEqual(expected);
+    for (const [name, on] of Object.entries(expected)) {
+      const row = view.node.querySelector(`[data-switch="${name}"]`)!;
+      const input = row.querySelector('input')!;
+      expect(input.disabled).toBe(!on);
+      expect(input.checked).toBe(on);
+      expect(row.classList.contains('crane-switch-capped')).toBe(!on);
+      if (!on) expect(row.querySelector('.crane-switch-admin')!.textContent).toBe('set by your administrator');
+    }
+    // The user cannot lift the ceiling, and nothing is written for the attempt.
+    await store.set('includeValues', true);
+    expect(store.value.includeValues).toBe(false);
+    expect(m.saved).toEqual([]);
+    // Without the policy, the user's own choices come back.
+    store.setPolicy(null);
+    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CheckState } from '@crane-llm/core';
 
-/** MIME type of the %%crane_llm magic's native output (see python/crane_llm/magic/live.py). */
+/** MIME type of the %%crane_llm magic's native output (see python/crane_llm/magic/live_output.py). */
 export const MAGIC_MIME_TYPE = 'application/vnd.crane-llm.verdict+json';
 
 /** The magic's output: libs/core's CheckState as the kernel builds it, and what the magic adds around it. */

@@ -20,6 +20,8 @@ export type Phase = z.infer<typeof Phase>;
  * Why a check could not finish, so a host can say what to do about it. `no-key` is reached only
  * after the built-in checks ran: their outcome stays visible next to the message. A provider
  * failure is `provider` here; libs/prompt's Problem says which kind of provider failure it was.
+ * `settings`: a model setting cannot be used (a base_url that is not an http(s) address); the
+ * message names the setting and where it came from.
  */
 export const ProblemKind = z.enum([
   'no-kernel',
@@ -30,6 +32,7 @@ export const ProblemKind = z.enum([
   'kernel-restarted',
   'closed',
   'no-key',
+  'settings',
   'server',
   'provider',
   'internal'

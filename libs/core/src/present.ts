@@ -1,7 +1,7 @@
 import type { ProblemKind, StepStatus } from './check-state';
 import type { Verdict, VerdictKind } from './verdict';
 
-/** The seed's colours: red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
+/** The README's colours ("Use it"): red crash, green no crash, amber unreadable, blue checks-only, grey stale. */
 export type Colour = 'red' | 'green' | 'amber' | 'blue' | 'grey';
 
 const COLOUR: Record<VerdictKind, Colour> = {
@@ -55,6 +55,7 @@ export const PROBLEM_TITLE: Record<ProblemKind, string> = {
   'kernel-restarted': 'The kernel restarted during the check',
   closed: 'The notebook was closed during the check',
   'no-key': 'No API key',
+  settings: 'The model settings cannot be used',
   server: 'The CRANE-LLM server extension did not answer',
   provider: 'The model call failed',
   internal: 'The check could not finish'

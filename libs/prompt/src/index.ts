@@ -6,3 +6,4 @@ export * from './settings';
 export * from './call';
 export * from './runinfo-text';
 export * from './from-check';
+export * from './mask';

@@ -120,7 +120,7 @@ function stat(value: Stat | undefined): string {
   return clip(value);
 }
 
-function floatValue(value: number | string): string {
+export function floatText(value: number | string): string {
   if (typeof value === 'string') return clip(value);
   const text = formatNumber(value);
   return /^-?\d+$/.test(text) ? `${text}.0` : text;
@@ -155,20 +155,77 @@ function valueSummary(v: ValueSummary): string {
   }
 }
 
-function column(c: FrameColumn): string {
+/** A value summary without the values: its kind and, where it has one, the distinct count. */
+function valueStructure(v: ValueSummary): string {
+  if (v.valueKind === 'categorical') return `categorical, ${distinctText(v.distinct, v.distinctApprox)}`;
+  return v.valueKind;
+}
+
+function column(c: FrameColumn, includeValues = true): string {
   const parts = [clip(c.dtype), distinctText(c.distinct, c.distinctApprox)];
-  if (c.values !== undefined) parts.push(c.values.length ? `values ${items(c.values, scalar)}` : 'no values');
-  else parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
+  if (includeValues && c.values !== undefined) parts.push(c.values.length ? `values ${items(c.values, scalar)}` : 'no values');
+  else if (includeValues) parts.push(`min ${stat(c.min)}`, `max ${stat(c.max)}${c.rangeApprox ? ' (of a sample)' : ''}`);
   return `${quoteClip(c.name)}: ${parts.join(', ')}`;
 }
 
+export const LEFT_OUT = 'value left out';
+
+type Body = { inline: string | null; lines: string[] };
+
+function frameBody(s: Extract<VariableSummary, { kind: 'dataframe' }>, includeValues: boolean): Body {
+  const listed = s.columns.slice(0, ITEMS_SHOWN);
+  const lines = listed.map((c) => column(c, includeValues));
+  if (s.shape[1] > listed.length) lines.push(`(first ${listed.length} of ${s.shape[1]} columns shown)`);
+  return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
+}
+
+/**
+ * The body of a summary that carries data values, with the values left out; null for the kinds
+ * that carry structure only (they render the same either way).
+ */
+function structureBody(s: VariableSummary): Body | null {
+  switch (s.kind) {
+    case 'int':
+    case 'float':
+    case 'bool':
+      return { inline: LEFT_OUT, lines: [] };
+    case 'str':
+      return { inline: `${s.length} characters, text left out`, lines: [] };
+    case 'sequence':
+      return { inline: `length ${s.length}${s.values ? `; values ${valueStructure(s.values)}` : ''}`, lines: [] };
+    case 'dict':
+      return {
+        inline: `length ${s.length}${s.entries.length ? `; first ${s.entries.length} keys: ${items(s.entries, (e) => clip(e.key))}` : ''}`,
+        lines: []
+      };
+    case 'ndarray':
+      return {
+        inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; has NaN: ${yesNo(s.hasNaN)}`,
+        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
+      };
+    case 'series':
+      return {
+        inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
+        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
+      };
+    case 'dataframe':
+      return frameBody(s, false);
+    default:
+      return null;
+  }
+}
+
 /** The lines under a variable's header (the first may be joined onto the header). */
-function body(s: VariableSummary): { inline: string | null; lines: string[] } {
+function body(s: VariableSummary, includeValues: boolean): Body {
+  if (!includeValues) {
+    const structure = structureBody(s);
+    if (structure !== null) return structure;
+  }
   switch (s.kind) {
     case 'int':
       return { inline: `= ${clip(s.value)}`, lines: [] };
     case 'float':
-      return { inline: `= ${floatValue(s.value)}`, lines: [] };
+      return { inline: `= ${floatText(s.value)}`, lines: [] };
     case 'bool':
       return { inline: `= ${s.value ? 'True' : 'False'}`, lines: [] };
     case 'str': {
@@ -205,12 +262,8 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
         inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
         lines: s.values ? [`values ${valueSummary(s.values)}`] : []
       };
-    case 'dataframe': {
-      const listed = s.columns.slice(0, ITEMS_SHOWN);
-      const lines = listed.map(column);
-      if (s.shape[1] > listed.length) lines.push(`(first ${listed.length} of ${s.shape[1]} columns shown)`);
-      return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
-    }
+    case 'dataframe':
+      return frameBody(s, true);
     case 'tensor':
       return {
         inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; device ${clip(s.device)}; requires_grad ${s.requiresGrad ? 'True' : 'False'}; has NaN: ${yesNo(s.hasNaN)}`,
@@ -256,15 +309,19 @@ function body(s: VariableSummary): { inline: string | null; lines: string[] } {
   }
 }
 
-function variable(v: RuntimeVariable): string[] {
+function variable(v: RuntimeVariable, includeValues: boolean): string[] {
   const uses = v.attributes.length ? `, uses ${items(v.attributes, (a) => `.${clip(a)}`, ' ')}` : '';
-  const { inline, lines } = body(v.summary);
+  const { inline, lines } = body(v.summary, includeValues);
   const header = `${clip(v.name)} (${clip(v.type)}${uses})${inline === null ? '' : `: ${inline}`}`;
   return [header, ...lines.map((l) => INDENT + l)];
 }
 
-/** The runtime information block of the prompt; no trailing newline. */
-export function runtimeInfoText(info: RuntimeInfo): string {
+/**
+ * The runtime information block of the prompt; no trailing newline. With `includeValues` false
+ * ("Include data values" off) only structure is written: types, shapes, dtypes, lengths, column
+ * names, dict keys, fitted state, counts; no value ranges, example values, string contents or dict values.
+ */
+export function runtimeInfoText(info: RuntimeInfo, includeValues = true): string {
   if (info.variables.length === 0) return 'The target cell uses no variables from the kernel.';
-  return info.variables.flatMap(variable).join('\n');
+  return info.variables.flatMap((v) => variable(v, includeValues)).join('\n');
 }

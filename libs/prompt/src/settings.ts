@@ -29,14 +29,26 @@ export const ServerSettings = z
     keyFound: z.boolean(),
     /** False for a local base_url (localhost), which needs no key. */
     keyRequired: z.boolean(),
+    /** "Include data values" from CRANE_LLM_INCLUDE_VALUES or config.json (text when it could not be read). */
+    includeValues: z.union([z.boolean(), z.string()]).nullable(),
+    /** The administrator's ceiling, CRANE_LLM_POLICY: "no-llm", "no-runinfo", "no-values"; other text counts as "no-llm". */
+    policy: z.string().nullable(),
     sources: z
-      .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, api: SettingSource, maxOutputTokens: SettingSource })
+      .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, includeValues: SettingSource, policy: SettingSource, api: SettingSource, maxOutputTokens: SettingSource })
       .strict(),
     /** Files that could not be read (a config.json that is not JSON, a .env that is not UTF-8), each named; absent when none. */
     warnings: z.array(z.string()).optional()
   })
   .strict();
 export type ServerSettings = z.infer<typeof ServerSettings>;
+
+export type PolicyLevel = 'no-llm' | 'no-runinfo' | 'no-values';
+
+/** The ceiling in force: an unreadable level closes everything rather than nothing. */
+export function policyLevel(policy: string | null | undefined): PolicyLevel | null {
+  if (!policy) return null;
+  return policy === 'no-runinfo' || policy === 'no-values' || policy === 'no-llm' ? policy : 'no-llm';
+}
 
 /** The server-relative path of the settings endpoint (join it to the server's base URL). */
 export const SETTINGS_PATH = 'crane-llm/settings';

@@ -10,7 +10,7 @@
 `.to_json()` matching libs/core's wire schema. A check never executes the cell and never declares it
 safe: no crash means only that nothing was certain.
 
-Layout: interpreter.py reads the cell; values.py holds the questions rules ask; live.py answers
+Layout: interpreter.py reads the cell; abstract_values.py holds the questions rules ask; live_adapter.py answers
 them from kernel objects, replay.py from recorded facts; rules/ holds one module per library
 behaviour (attributes, frames, containers, arrays, estimators, operators).
 """
@@ -25,16 +25,15 @@ import sys
 import types
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
-from .bound_names import names_bound
-from .interpreter import Interpreter, builtin_names, real_builtins
-from .live import LiveValue
+from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
+from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
 from .suggest import hint
-from .values import Opaque
+from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
@@ -49,12 +48,10 @@ def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
 
 
-def prepared_names(source: str):
-    """The names the cell itself binds (for suggestions only: what could be meant)."""
-    try:
-        return names_bound(source)
-    except Exception:
-        return set()
+def bound_so_far(interp: Interpreter):
+    """The names the cell had bound when the reading stopped (what Python itself could suggest there:
+    a name the cell binds only further down is not one)."""
+    return [name for name, value in interp.bound.items() if value is not DELETED]
 
 
 def _name_hint(outcome: Outcome, *pools) -> Outcome:
@@ -63,6 +60,8 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     if crash is None or crash.exception != "NameError" or not crash.variables:
         return outcome
     wrong = crash.variables[0]
+    # A pool may be a function giving it: the cell's own names are read only when a hint is needed.
+    pools = tuple(pool() if callable(pool) else pool for pool in pools)
     candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
     extra = hint(wrong, candidates)
     if extra and crash.message.endswith("."):
@@ -107,6 +106,13 @@ def _syntax(prepared: Prepared):
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
     flags = prepared.flags
+    try:
+        # The whole cell compiling means every statement compiles alone too (a statement alone only
+        # loses the context that can make it an error); only on failure is each one tried.
+        compile(tree, "<cell>", "exec", flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        return tree, None, None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        pass
     for index, node in enumerate(tree.body):
         try:
             # Top-level await is allowed because IPython runs such cells.
@@ -178,6 +184,9 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
+    if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
+        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
+                                                  "consults would call it"))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -202,9 +211,6 @@ def _running_shell(namespace: Any) -> Any:
 
 
 def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
-    if not builtins_untouched():
-        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
-                                                  "consults would call it"))
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
         return early
@@ -225,7 +231,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: A
                              annotations_deferred=prepared.annotations_deferred)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
-            return _name_hint(outcome, prepared_names(source), namespace, interp.builtin_names)
+            return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)
         return outcome
     except Exception as exc:  # a checker bug must never become a claim
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):
@@ -261,6 +267,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 
     def lookup(name: str):
         found = values.get(name)
+        if found is None and name.startswith("__") and name.endswith("__"):
+            return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
         if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
             return Opaque()  # what IPython puts in every kernel's namespace and builtins
         return found
@@ -276,8 +284,9 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
-                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred)
-        return _name_hint(_interpret(tree, interp, late), prepared_names(source), values, unsure,
+                             recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
+                             libraries_versioned_here=False)
+        return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

@@ -19,10 +19,10 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
-from .values import NOTHING, FactValue, Opaque, Value
+from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
 DELETED = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
@@ -43,35 +43,17 @@ def _src(node: ast.AST) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-class BoundMethod(Value):
-    """`owner.attr` where attr is a method: calling it is what a rule models."""
-
-    def __init__(self, owner: Value, attr: str, func: Any = None):
-        self.owner = owner
-        self.attr = attr
-        self.func = func
-
-    def kind(self):
-        return "method"
-
-
-class UserFunction(Value):
-    """A function or class the cell itself defines, or a lambda: calling it runs user code."""
-
-    def __init__(self, name: str):
-        self.fname = name
-
-    def kind(self):
-        return "function"
-
-
 class Interpreter:
     """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
 
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
                  names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
-                 annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None):
+                 annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None,
+                 libraries_versioned_here: bool = True):
         self.lookup = lookup
+        # False in the replay: the values were recorded under other library versions, so rules whose
+        # outcome changes between versions (signatures, parameter validation) must not claim.
+        self.libraries_versioned_here = libraries_versioned_here
         # `python -O` strips asserts (None: the recording kernel's flags are unknown).
         self.optimize = optimize
         # Annotations are never evaluated (future import, Python 3.14); False: evaluated; None: unknown.

@@ -214,7 +214,8 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
 
 
 # Standard-library modules library classes inherit from (their own functions live there).
-_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib"}
+_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib",
+                  "io"}
 
 
 class Audit:
@@ -222,6 +223,8 @@ class Audit:
 
     def __init__(self):
         self.classes: Dict[int, Tuple[Any, bool]] = {}
+        # id(live object) -> (object, facts): what a live object shows cannot change during a check.
+        self.facts: Dict[Tuple[str, int], Tuple[Any, Any]] = {}
 
     def pristine(self, cls: Any, package: str) -> bool:
         hit = self.classes.get(id(cls))

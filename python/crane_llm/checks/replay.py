@@ -14,8 +14,8 @@ import sys
 from typing import Any, Dict, Optional, Tuple
 
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
-from .live import LiveValue
-from .values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
+from .live_adapter import LiveValue
+from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
 
 
 

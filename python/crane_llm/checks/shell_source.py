@@ -207,7 +207,13 @@ def _line_magic_names(shell: Any) -> Optional[FrozenSet[str]]:
     magics = _trait(mm, "magics")
     if type(magics) is not dict or type(magics.get("line")) is not dict:
         return None
-    return frozenset(k for k in magics["line"] if type(k) is str)
+    names = {k for k in magics["line"] if type(k) is str}
+    lazy = _trait(mm, "lazy_magics")  # IPython 9 registers its own magics lazily
+    if type(lazy) is dict:
+        names.update(k for k in lazy if type(k) is str)
+    elif lazy is not None:
+        return None
+    return frozenset(names)
 
 
 @lru_cache(maxsize=1)
@@ -216,16 +222,20 @@ def default_line_magic_names() -> FrozenSet[str]:
     recording shell is gone): IPython's own magic classes and default aliases."""
     names = set()
     try:
-        from IPython.core import magics as core_magics
         from IPython.core.alias import default_aliases
-        from IPython.core.magic import Magics
     except ImportError:
         return frozenset()
-    for obj in core_magics.__dict__.values():
-        if isinstance(obj, type) and issubclass(obj, Magics):
-            table = obj.__dict__.get("magics")
-            if isinstance(table, dict):
-                names.update(table.get("line", {}))
+    try:
+        from IPython.core.magics._table import BUILTIN_LAZY_MAGICS
+        names.update(BUILTIN_LAZY_MAGICS.get("line", {}))
+    except ImportError:  # IPython before lazy magics: its magic classes list their own
+        from IPython.core import magics as core_magics
+        from IPython.core.magic import Magics
+        for obj in list(vars(core_magics).values()):
+            if isinstance(obj, type) and issubclass(obj, Magics):
+                table = obj.__dict__.get("magics")
+                if isinstance(table, dict):
+                    names.update(table.get("line", {}))
     names.update(alias[0] for alias in default_aliases())
     # Magics ipykernel and matplotlib add at kernel start.
     names.update({"matplotlib", "pylab", "gui", "connect_info", "qtconsole", "clear", "less", "more", "man",

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from .. import __version__
+from ..version import __version__
 from ..settings import CHECK_BUDGET_MAX, parse_seconds
 
 

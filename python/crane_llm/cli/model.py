@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional
 
-from ..prompt import build_prompt, to_verdict
+from ..policy import SwitchValues, capped, current_policy
+from ..prompt import build_prompt, prompt_input_from_check, to_verdict
 from ..provider import call_model, settings_call_args
 # The one settings type and resolution, shared with the server extension and the magic.
 from ..settings import Settings, resolve_settings  # noqa: F401
@@ -28,23 +29,22 @@ def settings_problem(settings: Settings) -> Optional[str]:
     return None
 
 
-def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
-    if runtime_info is None:
-        return None
-    from ..prompt.runinfo_text import runtime_info_text as render
-
-    return render(runtime_info)
-
-
 def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str, Any]], target: str,
-                include_runtime_info: bool) -> Dict[str, Any]:
-    text = runtime_info_text(runtime_info or {"variables": []}) if include_runtime_info else None
-    return build_prompt(executed, text, target)
+                include_runtime_info: bool, include_values: bool = True) -> Dict[str, Any]:
+    """The built prompt, secrets masked (and data values left out when asked), as every host does,
+    under the administrator's ceiling (CRANE_LLM_POLICY)."""
+    _, include_runtime_info, include_values = capped(SwitchValues(True, include_runtime_info, include_values), current_policy())
+    check = {"executed": executed, "runtimeInfo": (runtime_info or {"variables": []}) if include_runtime_info else None}
+    parts = prompt_input_from_check(check, target, include_values=include_values)
+    return build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])
 
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,
               on_text: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """{"verdict" (libs/core Verdict or None), "raw", "problem", "usage" (when reported), "cutAtLimit"}."""
+    if current_policy() == "no-llm":
+        return {"verdict": None, "raw": "", "usage": None, "problem": {
+            "kind": "policy", "message": "CRANE_LLM_POLICY is no-llm (set by your administrator): nothing is sent to any model."}}
     model = settings.model.value or ""
     result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
     verdict = None

@@ -10,11 +10,12 @@ import platform
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .. import __version__
+from ..version import __version__
 from ..checks import run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage import recorder
+from ..policy import SwitchValues, capped, current_policy
 from ..runinfo import collect, not_summarised, used_names
 from ..settings import resolve_check_budget
 from ..switches import checks_run
@@ -50,17 +51,19 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     named in the reply's `budget.cut`, so the steps can say so.
     """
     source = request["source"]
-    use_llm = bool(request.get("useLlm", True))
+    # The administrator's ceiling holds here too, whatever the front end asked for.
+    use_llm, include_runtime_info, _ = capped(
+        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
     budget = resolve_check_budget(request.get("budgetSeconds"))
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
-    checks_on = checks_run(use_llm, bool(request.get("includeRuntimeInfo", True)))
+    checks_on = checks_run(use_llm, include_runtime_info)
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
-    names = used_names(source, namespace)
+    names = used_names(source, namespace, shell)
     if checks_on:
-        outcome = _bounded_checks(source, namespace, deadline)
+        outcome = _bounded_checks(source, namespace, deadline, shell)
         if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:
             cut.append("the rest of the built-in checks")
         checks = {
@@ -71,7 +74,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut)
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, shell)
     executed, execution_log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
@@ -93,7 +96,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     }
 
 
-def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline) -> Outcome:
+def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, shell: Any = None) -> Outcome:
     """The built-in checks within the budget: they look at the deadline between statements, and
     the hard stop ends a single step that overruns it (a stop, never a claim)."""
     try:
@@ -103,14 +106,15 @@ def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline) 
         return Outcome(stopped_at=CheckStop(None, "the check's time budget (%s) ran out" % deadline.describe()))
 
 
-def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str]) -> Dict[str, Any]:
+def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str],
+                          shell: Any = None) -> Dict[str, Any]:
     """The runtime information within what is left of the budget; past it, names and types only."""
     try:
         if deadline.passed():  # no timer: nothing left to summarise, only to list
-            info = collect(source, namespace, deadline)
+            info = collect(source, namespace, deadline, shell)
         else:
             with hard_stop(deadline.left()):
-                info = collect(source, namespace, deadline)
+                info = collect(source, namespace, deadline, shell)
     except OutOfTime:
         cut.append("the runtime information")
         return {"variables": []}

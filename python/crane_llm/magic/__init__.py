@@ -6,7 +6,7 @@ apps/magic-renderer.
 """
 
 from .cell_magic import MAGIC_NAME, register, unregister
-from .live import MIME_TYPE, bundle
+from .live_output import MIME_TYPE, bundle
 from .options import USAGE, UsageError, parse_options
 
 __all__ = ["MAGIC_NAME", "MIME_TYPE", "USAGE", "UsageError", "bundle", "parse_options", "register", "unregister"]

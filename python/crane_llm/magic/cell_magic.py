@@ -6,7 +6,7 @@ import sys
 from typing import Any, Optional
 
 from .flow import Check
-from .live import LiveOutput, tracker
+from .live_output import LiveOutput, tracker
 from .options import USAGE, UsageError, parse_options
 
 MAGIC_NAME = "crane_llm"
@@ -52,7 +52,7 @@ def register(shell: Any) -> None:
 
 
 def unregister(shell: Any) -> None:
-    from .live import untrack
+    from .live_output import untrack
 
     magics = getattr(getattr(shell, "magics_manager", None), "magics", {}).get("cell", {})
     magics.pop(MAGIC_NAME, None)

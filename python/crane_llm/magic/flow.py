@@ -11,7 +11,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Dict, List, Optional
 
+from ..policy import SwitchValues, capped, current_policy
 from . import state as st
+from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from ..switches import checks_run
 from ..present import budget_detail, certain_crash_verdict, checks_detail, nothing_certain_verdict
@@ -52,6 +54,7 @@ class Check:
         from ..kernel.entry import gather
 
         opts = self.options
+        self._apply_policy()
         checks_on = checks_run(opts.use_llm, opts.include_runtime_info)
         self._update(st.step_started(
             self.state, "checks",
@@ -87,6 +90,16 @@ class Check:
             return self._conclude(nothing_certain_verdict())
         return self._ask_model(facts, checker_ran_first=bool(checks["ran"]))
 
+    def _apply_policy(self) -> None:
+        """The administrator's ceiling (CRANE_LLM_POLICY) over the magic line's switches."""
+        opts = self.options
+        policy = current_policy()
+        wanted = SwitchValues(opts.use_llm, opts.include_runtime_info, opts.include_values)
+        allowed = capped(wanted, policy)
+        if allowed != wanted:
+            opts.use_llm, opts.include_runtime_info, opts.include_values = allowed
+            self.notes.append(policy_note(policy))
+
     def _ask_model(self, facts: Dict[str, Any], checker_ran_first: bool) -> st.State:
         from ..prompt import build_prompt, to_verdict
         from ..provider import call_model, settings_call_args
@@ -98,7 +111,7 @@ class Check:
         except Exception as exc:
             return self._update(st.failed(self.state, "CRANE-LLM could not read its model settings: %s" % (exc,), "internal"))
         if settings.problem:
-            return self._update(st.failed(self.state, settings.problem, "no-key"))
+            return self._update(st.failed(self.state, settings.problem, "settings"))
         model = settings.model.value
         if not model:
             return self._update(st.failed(
@@ -107,23 +120,32 @@ class Check:
                 "crane_llm.set_api_key(model=...) or the CRANE_LLM_MODEL variable.",
                 "no-key",
             ))
-        if settings.key_required and not settings.api_key.value:
+        if settings.key_required and not settings.api_key.value and not self.options.preview:
             return self._update(st.failed(self.state, no_key_message(settings.provider_host, checker_ran_first), "no-key"))
-        self.notes = _source_notes(settings)
+        self.notes.extend(_source_notes(settings))
 
         self._update(st.step_started(
             self.state, "prompt",
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
-        runinfo_text = self.wiring.runtime_info_text(facts.get("runtimeInfo")) if self.options.include_runtime_info else None
-        prompt = build_prompt(facts.get("executed") or [], runinfo_text, self.source)
+        include_values = self.options.include_values and settings.include_values.value is not False
+        parts = self.wiring.prompt_input(facts, facts.get("executed") or [], self.source,
+                                         self.options.include_runtime_info, include_values)
+        disclosure = parts["disclosure"]
+        prompt = build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:
             detail += "; %d oldest cells left out to fit" % len(prompt["dropped"])
         if prompt["runtimeInfoCut"]:
             detail += "; %d lines of runtime information left out to fit" % prompt["runtimeInfoCut"]
+        detail += "; " + disclosure_text(disclosure)
         self._update(st.step_ended(self.state, "prompt", "done", detail))
+        if self.options.preview:
+            print(preview_text(settings, prompt, disclosure))
+            self._update(st.step_started(self.state, "model", "Preview only: nothing was sent"))
+            self._update(st.step_ended(self.state, "model", "skipped", "--preview: the request is printed above the verdict area; nothing was sent"))
+            return self._update(st.cancelled(self.state))
 
         where = settings.provider_host or "the provider"
         self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))

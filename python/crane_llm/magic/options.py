@@ -1,5 +1,5 @@
-"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm`, `--budget SECONDS` and an optional model name, read by
-IPython's own magic-argument parser (argparse underneath)."""
+"""The `%%crane_llm` line: `--no-runinfo`, `--no-llm`, `--no-values`, `--preview`, `--budget SECONDS` and an
+optional model name, read by IPython's own magic-argument parser (argparse underneath)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,16 @@ from IPython.core.magic_arguments import argument, arg_split, construct_parser, 
 
 from ..settings import CHECK_BUDGET_MAX, parse_seconds
 
-USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [--budget SECONDS] [MODEL]
+USAGE = """Usage: %%crane_llm [--no-runinfo] [--no-llm] [--no-values] [--preview] [--budget SECONDS] [MODEL]
 
 Checks the code below the magic line for a crash without running it.
 
   --no-runinfo   predict from the code alone: no runtime information (and so no built-in checks)
   --no-llm       run only the built-in checks; nothing is sent to any model
+  --no-values    runtime information without data values: types, shapes, dtypes, lengths,
+                 column names and dict keys only
+  --preview      print the exact request (host, model, API, prompt, size, what was masked or
+                 left out) and send nothing
   --budget S     time budget of the check in the kernel, in seconds (default: the
                  CRANE_LLM_CHECK_BUDGET setting, else 2)
   MODEL          a model name that overrides the configured one, e.g. gpt-5-mini"""
@@ -32,15 +36,20 @@ class Options:
     model: Optional[str] = None
     help: bool = False
     budget: Optional[float] = None
+    include_values: bool = True
+    preview: bool = False
 
     def to_json(self):
-        return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info, "model": self.model}
+        return {"useLlm": self.use_llm, "includeRuntimeInfo": self.include_runtime_info,
+                "includeValues": self.include_values, "model": self.model}
 
 
 @magic_arguments()
 @argument("-h", "--help", action="store_true")
 @argument("--no-runinfo", dest="include_runtime_info", action="store_false")
 @argument("--no-llm", dest="use_llm", action="store_false")
+@argument("--no-values", dest="include_values", action="store_false")
+@argument("--preview", action="store_true")
 # A bare --budget is given "" so that it gets the same sentence as a bad number.
 @argument("--budget", nargs="?", const="", default=None)
 @argument("model", nargs="?", default=None)
@@ -71,4 +80,4 @@ def parse_options(line: str) -> Options:
             raise UsageError("%%%%crane_llm --budget takes a number of seconds between 0 and %g, not %r.\n\n%s"
                              % (CHECK_BUDGET_MAX, parsed.budget, USAGE))
     return Options(use_llm=parsed.use_llm, include_runtime_info=parsed.include_runtime_info, model=parsed.model,
-                   help=parsed.help, budget=budget)
+                   help=parsed.help, budget=budget, include_values=parsed.include_values, preview=parsed.preview)

@@ -7,7 +7,6 @@ is missing from this installation, the function says so in its result instead of
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List, Optional
 
 # The one settings resolution (argument, environment, .env, config file, Kaggle/Colab secret),
@@ -15,13 +14,13 @@ from typing import Any, Dict, List, Optional
 from ..settings import resolve_settings  # noqa: F401
 
 
-def runtime_info_text(runtime_info: Optional[Dict[str, Any]]) -> Optional[str]:
-    """The runtime information as the prompt shows it (twin of libs/prompt's runinfo-text)."""
-    if runtime_info is None:
-        return None
-    from ..prompt.runinfo_text import runtime_info_text as render
+def prompt_input(facts: Dict[str, Any], executed: List[Dict[str, Any]], target: str,
+                 include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
+    """The prompt's parts, secrets masked and values left out as asked (libs/prompt's from-check twin)."""
+    from ..prompt.from_check import prompt_input_from_check
 
-    return render(runtime_info)
+    check = {"executed": executed, "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
+    return prompt_input_from_check(check, target, include_values=include_values)
 
 
 def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> List[Dict[str, Any]]:
@@ -57,5 +56,3 @@ def origin_items(facts: Dict[str, Any], verdict: Dict[str, Any], shell: Any) -> 
     return items
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

@@ -1,19 +1,41 @@
-"""The prompt input from what the kernel gathered (a check-result dict), twin of from-check.ts."""
+"""The prompt input from what the kernel gathered (a check-result dict), twin of from-check.ts.
+
+This is the one road from kernel facts to a prompt, so the masking of secrets (always on) and the
+"Include data values" switch are applied here, for every host.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
+from .mask import mask_code, mask_executed, mask_runtime_info
+from .runinfo_text import runtime_info_text
 
-def prompt_input_from_check(check: Dict[str, Any], target: str, budget_tokens: Optional[int] = None) -> Dict[str, Any]:
-    """{"executed", "runtime_info_text", "target", "budget_tokens"}: the keyword arguments of
-    build_prompt and check_with_model. runtimeInfo is None exactly when it was switched off."""
-    from .runinfo_text import runtime_info_text
 
+def prompt_input_from_check(
+    check: Dict[str, Any], target: str, budget_tokens: Optional[int] = None, include_values: bool = True
+) -> Dict[str, Any]:
+    """{"executed", "runtime_info_text", "target", "budget_tokens", "disclosure"}: the keyword
+    arguments of check_with_model (build_prompt takes all but the last). runtimeInfo is None
+    exactly when it was switched off. "disclosure" says what the prompt holds back:
+    {"masked": how many secrets were masked, "valuesLeftOut": bool, "runtimeInfoLeftOut": bool}.
+    """
+    executed, masked = mask_executed(list(check.get("executed") or []))
+    target_text, in_target = mask_code(target)
     info = check.get("runtimeInfo")
+    text = None
+    if info is not None:
+        masked_info, in_info = mask_runtime_info(info, include_values)
+        text = runtime_info_text(masked_info, include_values)
+        masked += in_info
     return {
-        "executed": list(check.get("executed") or []),
-        "runtime_info_text": None if info is None else runtime_info_text(info),
-        "target": target,
+        "executed": executed,
+        "runtime_info_text": text,
+        "target": target_text,
         "budget_tokens": budget_tokens,
+        "disclosure": {
+            "masked": masked + in_target,
+            "valuesLeftOut": info is not None and not include_values,
+            "runtimeInfoLeftOut": info is None,
+        },
     }

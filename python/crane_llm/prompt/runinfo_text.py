@@ -122,7 +122,7 @@ def _stat(value: Any) -> str:
     return clip(value)
 
 
-def _float_value(value: Any) -> str:
+def float_text(value: Any) -> str:
     if isinstance(value, str):
         return clip(value)
     text = format_number(value)
@@ -163,21 +163,71 @@ def _value_summary(v: Dict[str, Any]) -> str:
     return "continuous, min %s, max %s%s" % (_stat(v["min"]), _stat(v["max"]), " (of a sample)" if v.get("rangeApprox") else "")
 
 
-def _column(c: Dict[str, Any]) -> str:
+def _value_structure(v: Dict[str, Any]) -> str:
+    """A value summary without the values: its kind and, where it has one, the distinct count."""
+    if v["valueKind"] == "categorical":
+        return "categorical, " + _distinct_text(v["distinct"], v.get("distinctApprox"))
+    return v["valueKind"]
+
+
+def _column(c: Dict[str, Any], include_values: bool = True) -> str:
     parts = [clip(c["dtype"]), _distinct_text(c["distinct"], c.get("distinctApprox"))]
-    if "values" in c:
+    if include_values and "values" in c:
         parts.append("values " + _items(c["values"], _scalar) if c["values"] else "no values")
-    else:
+    elif include_values:
         parts += ["min " + _stat(c.get("min")), "max " + _stat(c.get("max")) + (" (of a sample)" if c.get("rangeApprox") else "")]
     return _quote_clip(c["name"]) + ": " + ", ".join(parts)
 
 
-def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
+LEFT_OUT = "value left out"
+
+
+def _frame_body(s: Dict[str, Any], include_values: bool) -> Tuple[Optional[str], List[str]]:
+    listed = s["columns"][:ITEMS_SHOWN]
+    lines = [_column(c, include_values) for c in listed]
+    if s["shape"][1] > len(listed):
+        lines.append("(first %d of %d columns shown)" % (len(listed), s["shape"][1]))
+    inline = "shape %s; has NaN: %s%s" % (_shape(s["shape"]), _yes_no(s["hasNaN"], s.get("hasNaNApprox")), "; columns:" if lines else "")
+    return inline, lines
+
+
+def _structure_body(s: Dict[str, Any]) -> Optional[Tuple[Optional[str], List[str]]]:
+    """The body of a summary that carries data values, with the values left out; None for the
+    kinds that carry structure only (they render the same either way)."""
     kind = s["kind"]
+    if kind in ("int", "float", "bool"):
+        return LEFT_OUT, []
+    if kind == "str":
+        return "%d characters, text left out" % s["length"], []
+    if kind == "sequence":
+        values = "; values " + _value_structure(s["values"]) if "values" in s else ""
+        return "length %d%s" % (s["length"], values), []
+    if kind == "dict":
+        entries = s["entries"]
+        keys = "; first %d keys: %s" % (len(entries), _items(entries, lambda e: clip(e["key"]))) if entries else ""
+        return "length %d%s" % (s["length"], keys), []
+    if kind == "ndarray":
+        inline = "shape %s; dtype %s; has NaN: %s" % (_shape(s["shape"]), clip(s["dtype"]), _yes_no(s["hasNaN"]))
+        return inline, (["values " + _value_structure(s["values"])] if "values" in s else [])
+    if kind == "series":
+        name = "name %s; " % _quote_clip(s["name"]) if "name" in s else ""
+        inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
+        return inline, (["values " + _value_structure(s["values"])] if "values" in s else [])
+    if kind == "dataframe":
+        return _frame_body(s, False)
+    return None
+
+
+def _body(s: Dict[str, Any], include_values: bool = True) -> Tuple[Optional[str], List[str]]:
+    kind = s["kind"]
+    if not include_values:
+        structure = _structure_body(s)
+        if structure is not None:
+            return structure
     if kind == "int":
         return "= " + clip(s["value"]), []
     if kind == "float":
-        return "= " + _float_value(s["value"]), []
+        return "= " + float_text(s["value"]), []
     if kind == "bool":
         return "= " + ("True" if s["value"] else "False"), []
     if kind == "str":
@@ -212,12 +262,7 @@ def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
         inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
         return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
     if kind == "dataframe":
-        listed = s["columns"][:ITEMS_SHOWN]
-        lines = [_column(c) for c in listed]
-        if s["shape"][1] > len(listed):
-            lines.append("(first %d of %d columns shown)" % (len(listed), s["shape"][1]))
-        inline = "shape %s; has NaN: %s%s" % (_shape(s["shape"]), _yes_no(s["hasNaN"], s.get("hasNaNApprox")), "; columns:" if lines else "")
-        return inline, lines
+        return _frame_body(s, True)
     if kind == "tensor":
         return "shape %s; dtype %s; device %s; requires_grad %s; has NaN: %s" % (
             _shape(s["shape"]), clip(s["dtype"]), clip(s["device"]), "True" if s["requiresGrad"] else "False", _yes_no(s["hasNaN"])), []
@@ -260,15 +305,20 @@ def _body(s: Dict[str, Any]) -> Tuple[Optional[str], List[str]]:
     raise ValueError("unknown summary kind: %r" % (kind,))
 
 
-def _variable(v: Dict[str, Any]) -> List[str]:
+def _variable(v: Dict[str, Any], include_values: bool) -> List[str]:
     uses = ", uses " + _items(v["attributes"], lambda a: "." + clip(a), " ") if v["attributes"] else ""
-    inline, lines = _body(v["summary"])
+    inline, lines = _body(v["summary"], include_values)
     header = "%s (%s%s)%s" % (clip(v["name"]), clip(v["type"]), uses, "" if inline is None else ": " + inline)
     return [header] + [INDENT + line for line in lines]
 
 
-def runtime_info_text(info: Dict[str, Any]) -> str:
-    """The runtime information block of the prompt; no trailing newline."""
+def runtime_info_text(info: Dict[str, Any], include_values: bool = True) -> str:
+    """The runtime information block of the prompt; no trailing newline.
+
+    With `include_values` false ("Include data values" off) only structure is written: types,
+    shapes, dtypes, lengths, column names, dict keys, fitted state, counts; no value ranges,
+    example values, string contents or dict values.
+    """
     if not info["variables"]:
         return "The target cell uses no variables from the kernel."
-    return "\n".join(line for v in info["variables"] for line in _variable(v))
+    return "\n".join(line for v in info["variables"] for line in _variable(v, include_values))

@@ -25,11 +25,13 @@ def check_with_model(
     timeout: float = DEFAULT_TIMEOUT_SECONDS,
     max_retries: int = DEFAULT_MAX_RETRIES,
     checker_ran_first: bool = True,
+    disclosure: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]:
     """settings: a crane_llm.settings.Settings (from resolve_settings).
 
     Returns {"verdict" (libs/core Verdict dict, None on failure), "parsed", "raw", "prompt",
-    "problem" ({"kind", "message"} or None), "structuredFallback", "requestBody"}.
+    "problem" ({"kind", "message"} or None), "structuredFallback", "requestBody"}. `disclosure`
+    (what prompt_input_from_check held back) is passed through as "disclosure".
     """
     prompt = build_prompt(executed, runtime_info_text, target, budget_tokens)
     model = settings.model.value
@@ -45,6 +47,7 @@ def check_with_model(
                 % settings.provider_host,
             },
             "structuredFallback": False,
+            "disclosure": disclosure,
             "requestBody": request_body(settings.api_kind, prompt, "", True, settings.max_output_tokens.value),
         }
     result = call_model(
@@ -53,4 +56,5 @@ def check_with_model(
     parsed = result["parsed"]
     result["verdict"] = to_verdict(parsed, model, checker_ran_first) if parsed is not None else None
     result["prompt"] = prompt
+    result["disclosure"] = disclosure
     return result

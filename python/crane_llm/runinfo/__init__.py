@@ -21,19 +21,19 @@ __all__ = ["collect", "used_names", "summarize", "not_summarised"]
 
 
 
-def used_names(source: str, namespace: Dict[str, Any]) -> List[str]:
-    """Names the cell reads that exist in the kernel, in first-use order."""
-    return [name for name, _ in kernel_reads(source, namespace)]
+def used_names(source: str, namespace: Dict[str, Any], shell: Any = None) -> List[str]:
+    """Names the cell reads that exist in the kernel, in first-use order (as `shell` compiles it)."""
+    return [name for name, _ in kernel_reads(source, namespace, shell)]
 
 
-def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None) -> Dict[str, Any]:
+def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None, shell: Any = None) -> Dict[str, Any]:
     """The runtime information for one cell: a summary per used name, with its attributes.
 
     Within `deadline` (the check's time budget) when one is given: each summary gets at most the
     time left, and once it has run out the remaining variables keep their name and type only.
     """
     variables: List[Dict[str, Any]] = []
-    for name, attributes in kernel_reads(source, namespace):
+    for name, attributes in kernel_reads(source, namespace, shell):
         value = namespace[name]
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
     for entry in variables:

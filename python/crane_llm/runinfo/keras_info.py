@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .safe import cut, instance_dict, is_library_type
+from .safe import cut, instance_dict, is_library_type, module_of, mro_of, name_of, one_of
 
 _ITERATORS = ("DirectoryIterator", "DataFrameIterator")
 
 
 def is_tf_dataset(tf: Any, obj: Any) -> bool:
     dataset = getattr(getattr(tf, "data", None), "Dataset", None)
-    return dataset is not None and dataset in type(obj).__mro__ and is_library_type(type(obj), "tensorflow")
+    return dataset is not None and one_of(dataset, mro_of(type(obj))) and is_library_type(type(obj), "tensorflow")
 
 
 def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
@@ -21,7 +21,7 @@ def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
 
 def is_keras_iterator(obj: Any) -> bool:
     cls = type(obj)
-    return cls.__name__ in _ITERATORS and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+    return name_of(cls) in _ITERATORS and is_library_type(cls, "keras", "tensorflow", "tf_keras")
 
 
 def keras_iterator_summary(obj: Any) -> Dict[str, Any]:
@@ -36,17 +36,17 @@ def keras_iterator_summary(obj: Any) -> Dict[str, Any]:
         "samples": _int_or_none(samples),
         "classes": _int_or_none(classes),
         "batchSize": _int_or_none(fields.get("batch_size")),
-        "imageShape": [int(d) for d in shape] if type(shape) in (tuple, list) else None,
+        "imageShape": [int(d) for d in shape] if one_of(type(shape), (tuple, list)) and all(type(d) is int for d in shape) else None,
     }
 
 
 def is_keras_history(obj: Any) -> bool:
     cls = type(obj)
-    return cls.__name__ == "History" and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+    return name_of(cls) == "History" and is_library_type(cls, "keras", "tensorflow", "tf_keras")
 
 
 def _int_or_none(value: Any) -> Optional[int]:
     try:
-        return int(value) if value is not None and type(value).__module__ in ("builtins", "numpy") else None
+        return int(value) if value is not None and module_of(type(value)) in ("builtins", "numpy") else None
     except (TypeError, ValueError):
         return None

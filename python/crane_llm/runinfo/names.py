@@ -9,8 +9,9 @@ free names count as read where they are defined.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
+from ..checks.shell_source import prepare_live
 from ..kernel.source import parse_cell, python_source
 
 
@@ -259,22 +260,35 @@ def _locals_of(body: List[ast.stmt]) -> Set[str]:
     return assigned - declared_global
 
 
-def cell_reads(source: str) -> Optional[List[tuple]]:
+def cell_reads(source: str, shell: Any = None, namespace: Any = None) -> Optional[List[tuple]]:
     """[(name, [attribute, ...]), ...] for every global the cell reads before assigning it.
 
-    None when the cell does not parse (the built-in checks report the SyntaxError).
+    The cell is read as `shell` will compile it (its input transformers and the future flags
+    earlier cells set; checks/shell_source.py, shared with the built-in checks). None when the
+    cell does not parse (the built-in checks report the SyntaxError), and no names when the
+    shell's prefilter may rewrite the line (automagic, autocall): what it runs is not this code.
     """
-    try:
-        tree = parse_cell(source)
-    except (SyntaxError, ValueError):
-        return None
+    if shell is None:
+        try:
+            tree = parse_cell(source)
+        except (SyntaxError, ValueError):
+            return None
+    else:
+        try:
+            prepared = prepare_live(source, shell, namespace)
+            if prepared.rewritten is not None:
+                return []
+            tree = compile(prepared.code, "<cell>", "exec", flags=ast.PyCF_ONLY_AST | prepared.flags,
+                           dont_inherit=True)
+        except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+            return None
     reads = _Reads()
     for stmt in tree.body:
         reads.visit(stmt)
     return [(name, reads.attributes[name]) for name in reads.order]
 
 
-def kernel_reads(source: str, namespace: dict) -> List[tuple]:
+def kernel_reads(source: str, namespace: dict, shell: Any = None) -> List[tuple]:
     """`cell_reads` restricted to names that exist in the kernel namespace."""
-    found = cell_reads(source) or []
+    found = cell_reads(source, shell, namespace) or []
     return [(name, attrs) for name, attrs in found if name in namespace]

@@ -7,11 +7,50 @@ the user has not imported is never imported by us.
 
 from __future__ import annotations
 
+import abc
 import math
 import sys
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 _GETSET = type(type.__dict__["__dict__"])  # the C-level descriptor CPython uses for `__dict__`
+
+
+_TYPE_MODULE = type.__dict__["__module__"]
+_TYPE_NAME = type.__dict__["__name__"]
+_TYPE_MRO = type.__dict__["__mro__"]
+_LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
+
+
+def one_of(t: Any, types: Tuple[Any, ...]) -> bool:
+    """`t in types` by identity only: `in` would call a metaclass's `__eq__`."""
+    for candidate in types:
+        if t is candidate:
+            return True
+    return False
+
+
+def module_of(cls: Any) -> str:
+    """The class's `__module__` when it is an exact str, else ""."""
+    module = _TYPE_MODULE.__get__(cls)
+    return module if type(module) is str else ""
+
+
+def name_of(cls: Any) -> str:
+    return _TYPE_NAME.__get__(cls)
+
+
+def mro_of(cls: Any) -> Tuple[type, ...]:
+    return _TYPE_MRO.__get__(cls)
+
+
+def plain_type(t: type) -> bool:
+    """A class whose comparisons, hashing and attribute lookups are `type`'s own: its metaclass is
+    `type`, `abc.ABCMeta`, or a library's (torch's tensor metaclass, enum's...). A user metaclass
+    can hook all of those, so values of such a class are not looked into at all."""
+    meta = type(t)
+    if meta is type or meta is abc.ABCMeta:
+        return True
+    return type(meta) is type and module_of(meta).split(".")[0] in _LIBRARY_METACLASS_HOMES
 
 
 def loaded(module_name: str) -> Any:
@@ -39,7 +78,9 @@ NAME_MAX = 200  # type names, column labels, keys: what the prompt shows of free
 
 def plain_text(value: Any) -> Optional[str]:
     """An exact `str` copy of a str (or str subclass, whose methods are never called), else None."""
-    if not isinstance(type(value), type) or str not in type(value).__mro__:
+    if type(value) is str:
+        return value
+    if not plain_type(type(value)) or not any(k is str for k in mro_of(type(value))):
         return None
     return str.__str__(value)
 
@@ -60,8 +101,8 @@ def instance_dict(obj: Any) -> dict:
 
     A class that redefines `__dict__` (say as a property) gets {}: its code is not run.
     """
-    for klass in type(obj).__mro__:
-        descriptor = klass.__dict__.get("__dict__")
+    for klass in mro_of(type(obj)):
+        descriptor = type.__dict__["__dict__"].__get__(klass).get("__dict__")
         if descriptor is None:
             continue
         if type(descriptor) is not _GETSET:
@@ -76,26 +117,24 @@ def instance_dict(obj: Any) -> dict:
 
 def is_library_type(cls: type, *prefixes: str) -> bool:
     """True when `cls` is defined by one of the given packages (e.g. 'sklearn'), not by the user."""
-    module = type.__dict__["__module__"].__get__(cls)
-    if not isinstance(module, str):
-        return False
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
+    module = module_of(cls)
+    return bool(module) and any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 def class_defines(cls: type, name: str) -> Optional[type]:
     """The first class in the MRO that defines `name`, without looking the name up on instances."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
+    for klass in mro_of(cls):
+        if name in type.__dict__["__dict__"].__get__(klass):
             return klass
     return None
 
 
 def number(value: Any) -> Any:
     """A plain-JSON number: ints stay ints, finite floats stay floats, NaN/inf become strings."""
-    if isinstance(value, bool):
+    if type(value) is bool:
         return value
-    if isinstance(value, int):
-        return int(value)
+    if type(value) is int:
+        return value
     try:
         f = float(value)
     except Exception:
@@ -126,17 +165,17 @@ def short_text(value: Any, limit: int) -> str:
 
     def walk(v: Any, depth: int) -> bool:
         t = type(v)
-        if t in _BUILTIN_SCALARS:
+        if one_of(t, _BUILTIN_SCALARS):
             if t is str and len(v) > limit + 2:
                 return emit(repr(v[: limit + 2]))
             if t is bytes and len(v) > limit + 2:
                 return emit(repr(v[: limit + 2]))
             return emit(repr(v))
-        if t in (list, tuple, set, frozenset) and depth < 3:
+        if one_of(t, (list, tuple, set, frozenset)) and depth < 3:
             open_, close = {list: "[]", tuple: "()", set: "{}", frozenset: "{}"}[t]
             if not emit(open_):
                 return False
-            items = v if t in (list, tuple) else sorted_safely(v)
+            items = v if one_of(t, (list, tuple)) else sorted_safely(v)
             for i, item in enumerate(items):
                 if i and not emit(", "):
                     return False
@@ -167,7 +206,7 @@ def sorted_safely(items: Any) -> list:
             break
         out.append(item)
     try:
-        if all(type(x) in (int, float, str) for x in out):
+        if all(one_of(type(x), (int, float, str)) for x in out):
             return sorted(out, key=lambda x: (type(x).__name__, x))
     except Exception:
         pass

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .safe import class_defines, instance_dict, is_library_type, loaded
+from .safe import instance_dict, is_library_type, loaded, mro_of, name_of, one_of
 
 
 def is_estimator(sklearn_base: Any, obj: Any) -> bool:
-    base = getattr(sklearn_base, "BaseEstimator", None)
-    return base is not None and base in type(obj).__mro__
+    base = vars(sklearn_base).get("BaseEstimator")
+    return base is not None and one_of(base, mro_of(type(obj)))
 
 
-def _fitted(obj: Any, fields: dict) -> bool:
-    # sklearn's own rule: a library-defined __sklearn_is_fitted__ (Pipeline, FrozenEstimator...)
-    # decides; otherwise any public attribute ending in "_" set by fit.
-    definer = class_defines(type(obj), "__sklearn_is_fitted__")
-    if definer is not None and is_library_type(definer, "sklearn"):
-        return bool(definer.__dict__["__sklearn_is_fitted__"](obj))
-    return any(k.endswith("_") and not k.startswith("__") for k in fields)
+def _fitted(obj: Any, fields: dict, depth: int = 0) -> bool:
+    """sklearn's rule, read from instance dicts and never by calling the estimator (its
+    `__sklearn_is_fitted__` reaches whatever the steps hold): a Pipeline is fitted when its last
+    step is; any other estimator when it has a public attribute ending in "_" (set by fit)."""
+    steps = _steps(obj, fields)
+    if steps is not None and depth < 8:
+        last = steps[-1]
+        return _fitted(last, instance_dict(last), depth + 1)
+    return any(type(k) is str and k.endswith("_") and not k.startswith("__") for k in fields)
 
 
 def _outputs(np: Any, fields: dict) -> Optional[int]:
@@ -37,14 +39,18 @@ def _outputs(np: Any, fields: dict) -> Optional[int]:
 def _steps(obj: Any, fields: dict) -> Optional[list]:
     """A scikit-learn Pipeline's estimators (its feature count is the first's, outputs the last's)."""
     steps = fields.get("steps")
-    if type(obj).__name__ != "Pipeline" or not is_library_type(type(obj), "sklearn") or type(steps) is not list:
+    if name_of(type(obj)) != "Pipeline" or not is_library_type(type(obj), "sklearn") or type(steps) is not list:
         return None
-    found = [step[1] for step in steps if type(step) is tuple and len(step) == 2 and type(step[1]) not in (str, type(None))]
+    found = [step[1] for step in steps
+             if type(step) is tuple and len(step) == 2 and not one_of(type(step[1]), (str, type(None)))]
     return found or None
 
 
 def _count(value: Any) -> Optional[int]:
-    return int(value) if value is not None and type(value).__module__ in ("builtins", "numpy") else None
+    if type(value) is int:
+        return value
+    np = loaded("numpy")
+    return int(value) if np is not None and one_of(type(value), (np.int64, np.int32, np.intp)) else None
 
 
 def estimator_summary(obj: Any) -> Dict[str, Any]:
@@ -62,7 +68,7 @@ def estimator_summary(obj: Any) -> Dict[str, Any]:
         out["nFeaturesIn"] = n_in
     if n_out is not None:
         out["nOutputs"] = n_out
-    if type(obj).__name__ == "LabelEncoder" and is_library_type(type(obj), "sklearn"):
+    if name_of(type(obj)) == "LabelEncoder" and is_library_type(type(obj), "sklearn"):
         classes = fields.get("classes_")
         np = loaded("numpy")
         if np is not None and type(classes) is np.ndarray:

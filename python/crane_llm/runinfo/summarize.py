@@ -13,8 +13,8 @@ from typing import Any, Dict, Optional
 from ..deadline import Deadline as CheckDeadline
 from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
-from .containers import dict_summary, keras_history_summary, scalar_summary, sequence_summary
-from .safe import cut, loaded, number
+from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
+from .safe import cut, loaded, module_of, mro_of, name_of, number, one_of, plain_type
 
 _FUNCTION_TYPES = (
     types.FunctionType,
@@ -53,8 +53,10 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
 
 def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     t = type(value)
-    mro = t.__mro__
-    if t in (bool, int, float, str):
+    if not plain_type(t):  # a user metaclass may hook every look at the class: look no further
+        return {"kind": "object"}
+    mro = mro_of(t)
+    if one_of(t, (bool, int, float, str)):
         return scalar_summary(value)
     if value is None:
         return {"kind": "none"}
@@ -66,20 +68,20 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     np = loaded("numpy")
     if np is not None:
         if t is np.ndarray or t is np.memmap:
-            from .frames import ndarray_summary
+            from .frame_info import ndarray_summary
 
             return ndarray_summary(np, value, deadline)
-        if np.generic in mro and t.__module__ == "numpy":
+        if np.generic in mro and module_of(t) == "numpy":
             return _numpy_scalar(np, value)
 
     pd = loaded("pandas")
     if pd is not None and np is not None:
         if t is pd.DataFrame:
-            from .frames import dataframe_summary
+            from .frame_info import dataframe_summary
 
             return dataframe_summary(np, pd, value, deadline)
         if t is pd.Series:
-            from .frames import series_summary
+            from .frame_info import series_summary
 
             return series_summary(np, pd, value, deadline)
 
@@ -116,7 +118,7 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
         return {"kind": "module"}
     if type in mro:
         return {"kind": "class"}
-    if t in _FUNCTION_TYPES or _is_library_callable(t):
+    if one_of(t, _FUNCTION_TYPES) or _is_library_callable(t):
         return {"kind": "function"}
     return {"kind": "object"}
 
@@ -133,6 +135,6 @@ def _numpy_scalar(np: Any, value: Any) -> Dict[str, Any]:
 
 def _is_library_callable(t: type) -> bool:
     """numpy ufuncs and array-function dispatchers, functools.partial: library callables."""
-    module = type.__dict__["__module__"].__get__(t)
-    return t.__name__ in ("ufunc", "_ArrayFunctionDispatcher", "partial", "cython_function_or_method") and \
-        isinstance(module, str) and module.split(".")[0] in ("numpy", "functools", "builtins", "_cython_3_0_11")
+    module = module_of(t)
+    return name_of(t) in ("ufunc", "_ArrayFunctionDispatcher", "partial", "cython_function_or_method") and \
+        module.split(".")[0] in ("numpy", "functools", "builtins", "_cython_3_0_11")

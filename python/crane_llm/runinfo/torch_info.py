@@ -1,6 +1,6 @@
 """PyTorch tensors, DataLoaders and Subsets.
 
-A DataLoader's row in the seed's table needs real samples, so this is the one place that calls
+A DataLoader's row in the README's table ("What the runtime information contains") needs real samples, so this is the one place that calls
 into a dataset (`__len__`, `__getitem__`) and the loader's collate function. It reads the first
 samples by index (never through the sampler or an iterator, so nothing is consumed), runs under
 the hard time limit, and puts the `random`, NumPy and torch RNG states back afterwards, since

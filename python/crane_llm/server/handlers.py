@@ -102,6 +102,10 @@ class ProxyHandler(APIHandler):
         if settings.problem:
             self._error(400, "crane_llm_settings", settings.problem)
             return
+        if settings.policy.value == "no-llm":  # the ceiling holds even for a front end that ignores it
+            self._error(403, "crane_llm_policy",
+                        "CRANE_LLM_POLICY is no-llm (set by your administrator): nothing is sent to any model.")
+            return
         upstream = settings.endpoint.rstrip("/") + "/" + path
         host = settings.provider_host
         headers = {"Content-Type": "application/json", "Accept": self.request.headers.get("Accept", "application/json")}

@@ -24,6 +24,13 @@ class ConfigUnreadable(Exception):
 
 def read_config(path: Path) -> Dict[str, Any]:
     """The settings in config.json: {} when there is no file; ConfigUnreadable when it is unusable."""
+    try:
+        return _read_config(path)
+    except OSError as exc:  # a folder we may not look into, and the like
+        raise ConfigUnreadable("%s could not be read (%s): its settings are ignored." % (path, exc.strerror or exc))
+
+
+def _read_config(path: Path) -> Dict[str, Any]:
     folder = path.parent
     if folder.exists() and not folder.is_dir():
         raise ConfigUnreadable(

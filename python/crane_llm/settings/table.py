@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Optional, Tuple
 
+from ..policy import LEVELS, POLICY_VARIABLE, parse_policy
 from .records import Setting, Spec
 from .urls import base_url_problem, without_credentials
 
@@ -51,6 +52,28 @@ def _default_model(resolved: Mapping[str, Setting]) -> Optional[Setting]:
     return Setting(DEFAULT_MODEL, "default", None, "default (%s)" % DEFAULT_MODEL)
 
 
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
+
+
+def _parse_switch(text: str) -> bool:
+    word = text.strip().lower()
+    if word in _YES or word in _NO:
+        return word in _YES
+    raise ValueError("it should be one of %s (on) or %s (off)" % ("/".join(_YES), "/".join(_NO)))
+
+
+def _parse_policy(text: str) -> str:
+    level, problem = parse_policy(text)
+    if problem:
+        raise ValueError("it is none of %s, so nothing is sent to any model until it is fixed" % ", ".join(LEVELS))
+    return level or ""
+
+
+def _default_on(_resolved: Mapping[str, Setting]) -> Setting:
+    return Setting(True, "default", None, "default (on)")
+
+
 SPECS: Tuple[Spec, ...] = (
     Spec("api_key", "apiKey", ("CRANE_LLM_API_KEY", "OPENAI_API_KEY"), secret=True),
     Spec("base_url", "baseUrl", ("CRANE_LLM_BASE_URL", "OPENAI_BASE_URL"), parse=_parse_base_url,
@@ -59,6 +82,10 @@ SPECS: Tuple[Spec, ...] = (
     Spec("api", "api", ("CRANE_LLM_API",), parse=_parse_api, default=_default("auto", "auto")),
     Spec("max_output_tokens", "maxOutputTokens", ("CRANE_LLM_MAX_OUTPUT_TOKENS",), parse=_parse_token_count,
          default=_default(DEFAULT_MAX_OUTPUT_TOKENS, "{:,}".format(DEFAULT_MAX_OUTPUT_TOKENS))),
+    # "Include data values" (the magic's --no-values and JupyterLab's switch turn it off too).
+    Spec("include_values", "includeValues", ("CRANE_LLM_INCLUDE_VALUES",), parse=_parse_switch, default=_default_on),
+    # The administrator's ceiling (crane_llm.policy); a value it cannot read is a problem, so nothing is sent.
+    Spec("policy", "policy", (POLICY_VARIABLE,), parse=_parse_policy),
 )
 
 

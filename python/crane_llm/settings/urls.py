@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Optional
 from urllib.parse import urlsplit
@@ -38,9 +39,12 @@ def is_local_url(url: Optional[str]) -> bool:
     if not url:
         return False
     try:
-        host = (urlsplit(url).hostname or "").lower()
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
     except ValueError:
         return False
+    if parts.scheme == "unix" or parts.scheme.endswith("+unix"):  # a unix socket never leaves the machine
+        return True
     return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.") or host.endswith(".localhost")
 
 
@@ -57,9 +61,19 @@ def base_url_problem(url: str) -> Optional[str]:
         parts = urlsplit(url)
         parts.port  # raises on a port that is not a number in range
     except ValueError as exc:
-        if "IPv6" in str(exc):
+        if "IPv6" in str(exc) or "[" in url or "]" in url:
             return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
         return "its port is not a number from 1 to 65535"
     if not parts.hostname:
         return "it names no host, e.g. https://openrouter.ai/api/v1"
+    if "[" in parts.netloc and not _is_ipv6(parts.hostname):  # Python < 3.11 does not check brackets
+        return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
     return None
+
+
+def _is_ipv6(host: str) -> bool:
+    try:
+        ipaddress.IPv6Address(host.split("%", 1)[0])  # a zone (fe80::1%eth0) is allowed
+    except ValueError:
+        return False
+    return True

@@ -1,7 +1,11 @@
 """Differential fuzzing: random straight-line cells over a pool of live pandas / NumPy /
-scikit-learn / builtin values, for checking the checker against real execution.
+scikit-learn / builtin values, for checking the checker against real execution. Besides plain
+statements the generators write class bodies, comprehensions (nested, filtered, with walrus),
+IPython line magics / escapes / prompts (alone, so the shell's prefilter sees them, or among
+statements), and cells run after a notebook patched a pandas / NumPy / scikit-learn function.
 
-`generate(n, seed)` returns cells; each is run for real by exec_runner together with the checker,
+`generate(n, seed)` returns cells, `generate_cases(n, seed)` exec_runner cases (some patched);
+each is run for real by exec_runner together with the checker,
 and a claim that does not match what the cell really raised (type and line) is a false claim.
 The templates mix names that exist, names that do not, real and removed attributes, present and
 missing columns, fitting and clashing shapes, so that both real crashes and clean cells are common.
@@ -237,8 +241,15 @@ def _tricky(rng: random.Random, bound: List[str]) -> str:
 
 
 def _stmt(rng: random.Random, bound: List[str]) -> str:
-    if rng.random() < 0.25:
+    r = rng.random()
+    if r < 0.2:
         return _tricky(rng, bound)
+    if r < 0.26:
+        return _class_body(rng, bound)
+    if r < 0.32:
+        return _comprehension(rng, bound)
+    if r < 0.36:
+        return _line_magic(rng, bound)
     k = rng.randrange(10)
     if k <= 4:
         return _expr(rng, bound)
@@ -259,11 +270,127 @@ def _stmt(rng: random.Random, bound: List[str]) -> str:
                        "from math import floor", "def fn(v):\n    return v", f"fn({_name(rng, bound)})"])
 
 
+def _class_body(rng: random.Random, bound: List[str]) -> str:
+    """A class body: its names are seen by its own statements, not by comprehensions inside it."""
+    name = rng.choice(["lst", "x", "three", "txt", "q", "df"])
+    value = rng.choice(["[1]", "[1, 2, 3, 4, 5, 6]", "0", "'s'", "None", _expr(rng, bound, 2)])
+    use = rng.choice([f"[{name}[2] for _ in [0]]", f"[{name} for _ in range(2)]", f"[i for i in {name}]",
+                      f"{name}[2]", f"{{k: {name} for k in 'ab'}}", "__module__.upper()", "__qualname__[0]",
+                      "__name__", f"(w := {name})", f"[w for w in [{name}]]", f"len({name})", "__annotations__",
+                      f"lambda a={name}: a", f"[[{name} for j in [1]] for i in [0]]"])
+    lines = [f"class K{rng.randrange(3)}:", f"    {name} = {value}", f"    u = {use}"]
+    if rng.random() < 0.3:
+        lines.append(f"    def m(self, a={name}):\n        return undefined_in_body")
+    if rng.random() < 0.4:
+        lines.append(rng.choice(["w", "K0.u", "u", f"{name}[5]", "K1.nope"]))
+    return "\n".join(lines)
+
+
+def _comprehension(rng: random.Random, bound: List[str]) -> str:
+    src = rng.choice(["lst", "txt", "dct", "range(3)", "[]", "tup", "[[1, 2], [3]]", "df.columns", "three"])
+    body = rng.choice(["x", "x * 2", "x[0]", "y", "w", "(w := x)", "[y for y in x]", "undefined_c", "x.nope"])
+    cond = rng.choice(["", " if x", " if undefined_c", " if x == 1", " if (w := x)"])
+    inner = rng.choice(["", " for y in lst", " for y in x", " for y in undefined_i"])
+    form = rng.choice(["[{b} for x in {s}{i}{c}]", "{{{b} for x in {s}{i}{c}}}", "{{x: {b} for x in {s}{i}{c}}}",
+                       "list({b} for x in {s}{i}{c})"])
+    cell = form.format(b=body, s=src, i=inner, c=cond)
+    if rng.random() < 0.4:
+        cell += "\n" + rng.choice(["x", "w", "y", "w + 1", "print(w)"])
+    return cell
+
+
+_LINE_MAGICS = ["ls", "pwd", "who", "whos", "env", "history", "time", "lsmagic", "dirs", "alias", "ll", "who_ls",
+                "time three + 1", "time undefined_t", "env HOME", "history -n 1", "who int", "ls -a", "pwd  ",
+                "dhist", "precision", "%time lst[5]", "%timeit -n1 -r1 three", "!echo x", "!!echo x", "%env HOME",
+                "lst?", "undefined_h?", "%pinfo lst", "x = %pwd", "x = !echo x", "%who_ls", "%%time\nlst[5]",
+                "In [1]: lst[5]", ">>> lst[5]", "   ls"]
+
+
+def _line_magic(rng: random.Random, bound: List[str]) -> str:
+    """IPython's own syntax: one-line automagics (the whole cell), escapes, prompts."""
+    magic = rng.choice(_LINE_MAGICS)
+    r = rng.random()
+    if r < 0.5:
+        return magic  # alone: a one-line cell, which the shell's prefilter sees
+    if r < 0.75:
+        return f"{magic}\n{_expr(rng, bound)}"
+    return f"{_expr(rng, bound)}\n{magic}"
+
+
+# Patches a notebook may apply to a library, with the code that undoes them.
+PATCHES = [
+    ("pd.DataFrame.__getitem__", "lambda s, k: 42"),
+    ("pd.DataFrame.drop", "lambda s, *a, **k: s"),
+    ("pd.DataFrame.__getattr__", "lambda s, n: 1"),
+    ("pd.DataFrame.__len__", "lambda s: 7"),
+    ("pd.DataFrame.head", "lambda s, *a, **k: None"),
+    ("pd.DataFrame.__setitem__", "lambda s, k, v: None"),
+    ("pd.DataFrame.sort_values", "lambda s, *a, **k: s"),
+    ("pd.DataFrame.set_index", "lambda s, *a, **k: s"),
+    ("pd.DataFrame.groupby", "lambda s, *a, **k: s"),
+    ("pd.DataFrame.dropna", "lambda s, *a, **k: None"),
+    ("pd.DataFrame.__delitem__", "lambda s, k: None"),
+    ("pd.DataFrame.pop", "lambda s, k: None"),
+    ("pd.core.generic.NDFrame.__getattr__", "lambda s, n: 7"),
+    ("pd.core.generic.NDFrame.head", "lambda s, *a: 3"),
+    ("pd.Index.__contains__", "lambda s, k: True"),
+    ("pd.Series.__len__", "lambda s: 7"),
+    ("np.vstack", "lambda *a, **k: 0"),
+    ("np.hstack", "lambda *a, **k: 0"),
+    ("np.concatenate", "lambda *a, **k: 0"),
+    ("np.dot", "lambda *a, **k: 0"),
+    ("np.matmul", "lambda *a, **k: 0"),
+    ("np.reshape", "lambda *a, **k: 0"),
+    ("np.stack", "lambda *a, **k: 0"),
+    ("LinearRegression.predict", "lambda self, X: 0"),
+    ("LinearRegression.fit", "lambda self, X, y: self"),
+    ("LinearRegression.__init__", "lambda self, **k: None"),
+    ("StandardScaler.transform", "lambda self, X, copy=None: X"),
+    ("sklearn.base.BaseEstimator.get_params", "lambda self, deep=True: {}"),
+    ("train_test_split", "lambda *a, **k: (0, 0)"),
+]
+
+
+def patched_case(rng: random.Random) -> dict:
+    """A cell over the pool after a notebook patched one library function (undone afterwards)."""
+    target, value = rng.choice(PATCHES)
+    owner, _, attr = target.rpartition(".")
+    if not owner:  # a name in the namespace, not a library attribute
+        setup = POOL_SETUP + f"{attr} = {value}\n"
+        teardown = ""
+    else:
+        setup = (POOL_SETUP + "import sklearn.base\n" + f"_orig = {owner}.__dict__.get('{attr}', None)\n"
+                 f"{owner}.{attr} = {value}\n")
+        teardown = f"if _orig is None:\n    delattr({owner}, '{attr}')\nelse:\n    {owner}.{attr} = _orig\n"
+    bound: List[str] = []
+    cell = "\n".join(_stmt(rng, bound) for _ in range(rng.randint(1, 4)))
+    case = {"setup": setup, "cell": cell}
+    if teardown:
+        case["teardown"] = teardown
+    return case
+
+
+def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12) -> List[dict]:
+    """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch."""
+    rng = random.Random(seed)
+    cells = generate(n, seed=seed)
+    out = []
+    for cell in cells:
+        if rng.random() < patched_share:
+            out.append(patched_case(rng))
+        else:
+            out.append({"setup": POOL_SETUP, "cell": cell})
+    return out
+
+
 def generate(n: int, seed: int = 0, max_statements: int = 6) -> List[str]:
     rng = random.Random(seed)
     cells = []
     for _ in range(n):
         bound: List[str] = []
+        if rng.random() < 0.04:
+            cells.append(rng.choice(_LINE_MAGICS))  # a whole one-line cell the prefilter may rewrite
+            continue
         cells.append("\n".join(_stmt(rng, bound) for _ in range(rng.randint(1, max_statements))))
     return cells
 

@@ -272,6 +272,11 @@ def patched_libraries() -> List[Dict]:
         out.append(_c(cell, DF + "np.seterr(all='raise')\n"))
         out.append(_c(cell, DF + "import warnings\nwarnings.simplefilter('error')\n"))
     out.append(_c("np.log(np.zeros(2))\nundefined_w", DF + "import warnings\nwarnings.simplefilter('error')\n"))
+    # Printing runs formatters a notebook may install.
+    for cell in ["print(X)\nundefined_f", "f'{X}'\nundefined_f", "print(df)\nundefined_f", "print(df['b'])\nlst[9]"]:
+        out.append(_c(cell, DF + "np.set_printoptions(formatter={'all': lambda v: 1 / 0})\n"
+                                 "pd.set_option('display.float_format', lambda v: 1 / 0)\n",
+                      teardown="np.set_printoptions(formatter=None)\npd.reset_option('display.float_format')\n"))
     out.append(_c("print(1)\nundefined_o", DF + "import sys\nclass W:\n    def write(self, s):\n"
                                             "        raise OSError('closed')\n    def flush(self):\n"
                                             "        pass\nsys.stdout = W()\n"))

@@ -89,3 +89,24 @@ def test_a_patched_numpy_function_is_not_followed():
         assert run_checks("m = np.mean(v3)\nv3 + np.zeros(4)", ns).crash is None
     finally:
         np.mean = original
+
+
+# Calls the reading goes on past: each changes no variable and no object a later line could read.
+# Proven on the real call: the namespace, pickled value by value, is the same before and after.
+GOES_PAST = ["np.mean(v3)", "np.sum(m)", "sum(v3)", "sum(m)", "m ** 2", "v3 ** 0.5", "len(v3)"]
+
+
+@pytest.mark.parametrize("call", GOES_PAST)
+def test_calls_gone_past_change_nothing(call):
+    import pickle
+
+    ns = dict(_ns(), m=np.arange(6.0).reshape(3, 2))
+    data = [k for k in ns if k not in ("np", "LogisticRegression")]
+    before = {k: pickle.dumps(ns[k]) for k in data}
+    exec(compile(f"_result = {call}", "<cell>", "exec"), ns)
+    after = {k: pickle.dumps(ns[k]) for k in data}
+    assert set(ns) == set(data) | {"np", "LogisticRegression", "_result", "__builtins__"}
+    assert before == after
+    # ... and the checker does go past it, to the clash on the next line.
+    claim = run_checks(f"r = {call}\nv3 + np.zeros(4)", dict(_ns(), m=np.arange(6.0).reshape(3, 2))).crash
+    assert claim is not None and claim.line == 2 and claim.exception == "ValueError"

@@ -7,14 +7,15 @@ from __future__ import annotations
 from collections import Counter
 
 from harness import run_parallel
-from fuzzgen import POOL_SETUP, generate, verdict
+from fuzzgen import generate_cases, verdict
 
 FUZZ_CELLS = 400
 
 
 def test_no_false_claims_on_random_cells():
-    cells = generate(FUZZ_CELLS, seed=20261129)
-    results = run_parallel([{"setup": POOL_SETUP, "cell": c, "replay": True} for c in cells])
+    cases = [dict(c, replay=True) for c in generate_cases(FUZZ_CELLS, seed=20261129)]
+    cells = [c["cell"] for c in cases]
+    results = run_parallel(cases)
     tally = Counter()
     bad = []
     for cell, r in zip(cells, results):

@@ -136,3 +136,18 @@ def test_a_module_the_recorded_kernel_loaded_imports_again_without_being_known()
     assert o.crash is not None and o.crash.exception == "NameError" and o.crash.line == 2
     o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=["x = 1"])
     assert o.crash is None  # never imported before: the import itself may fail
+
+
+def test_replay_leaves_version_dependent_library_behaviour_alone():
+    # Recorded elsewhere, under other library versions: pandas 1.x took `read_csv(f, ',')`, and
+    # scikit-learn before 1.3 took `max_features='auto'`. Only the installed versions reject them.
+    pytest.importorskip("sklearn.ensemble")
+    cells = ["import pandas as pd", "from sklearn.ensemble import RandomForestClassifier", "X = 1\ny = 2"]
+    assert run_checks_on_facts("pd.read_csv('f.csv', ',')", {}, executed=cells).crash is None
+    o = run_checks_on_facts("RandomForestClassifier(max_features='auto').fit(X, y)", {}, executed=cells)
+    assert o.crash is None
+    # A long-standing check (an unsupported solver / penalty pair) is taken across versions.
+    cells.append("from sklearn.linear_model import LogisticRegression")
+    o = run_checks_on_facts("LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)", {},
+                            executed=cells)
+    assert o.crash is not None and o.crash.exception == "ValueError"

@@ -66,7 +66,7 @@ def _vector(description: str, nb: Notebook, variables: List[str], target: Option
 
 
 def scenario_drop_in_place() -> Dict[str, Any]:
-    """The seed's e2e notebook: load in cell 1, drop a column in place in cell 3, read it in 5."""
+    """The README's example ("Origin of the crash"): load in cell 1, drop a column in place in cell 3, read it in 5."""
     from crane_llm.lineage import recorder
 
     shell = new_shell()

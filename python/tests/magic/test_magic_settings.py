@@ -21,9 +21,10 @@ def test_a_base_url_that_cannot_be_used_fails_with_its_source_and_sends_nothing(
     monkeypatch.setenv("CRANE_LLM_BASE_URL", url)
     bundle, _ = check(shell, "x = 1", "some-model")
     state = bundle[MIME_TYPE]["state"]
-    assert state["phase"] == "failed" and state["problem"] == "no-key"
+    assert state["phase"] == "failed" and state["problem"] == "settings"
     assert why in state["error"] and "from environment variable CRANE_LLM_BASE_URL" in state["error"]
     assert why in bundle["text/plain"] and "Traceback" not in bundle["text/plain"]
+    assert "The model settings cannot be used" in bundle["text/plain"] and "No API key" not in bundle["text/plain"]
     assert model_env.requests() == []
 
 

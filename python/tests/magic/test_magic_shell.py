@@ -161,7 +161,7 @@ def test_no_runinfo_sends_the_code_alone_and_skips_the_checks(shell, chat_api):
     assert doc["state"]["steps"][0]["status"] == "skipped"
     assert Html(bundle["text/html"]).one("crane-note")["text"] == CODE_ONLY_NOTE
     assert doc["state"]["verdict"]["source"] == {"type": "llm", "model": "local-model"}
-    assert doc["options"] == {"useLlm": True, "includeRuntimeInfo": False, "model": None}
+    assert doc["options"] == {"useLlm": True, "includeRuntimeInfo": False, "includeValues": True, "model": None}
 
 
 def test_magic_cells_are_not_sent_as_executed_cells(shell, chat_api):
@@ -352,7 +352,7 @@ def test_an_internal_failure_is_a_message_not_a_traceback(shell, chat_api):
         origin_items = staticmethod(wiring.origin_items)
 
         @staticmethod
-        def runtime_info_text(info):
+        def prompt_input(*args):
             raise RuntimeError("renderer broke")
 
     crane_llm("", "x = 1", shell=shell, wiring=Broken)

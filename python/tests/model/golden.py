@@ -9,6 +9,8 @@ from typing import Any, Dict
 
 from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, build_prompt, cut_verdict, parse_verdict, request_body
 from crane_llm.provider import describe_failure, is_context_length, is_format_rejection, rejected_parameter
+from crane_llm.prompt.mask import mask_code, mask_runtime_info, mask_text
+from crane_llm.prompt.runinfo_text import runtime_info_text
 from crane_llm.settings import resolve_settings
 
 FIXTURES = Path(__file__).resolve().parents[3] / "libs" / "prompt" / "fixtures"
@@ -45,6 +47,17 @@ def settings_expected(case: Dict[str, Any]) -> Dict[str, Any]:
     return settings.public_json()
 
 
+def mask_expected(kind: str, case: Dict[str, Any]) -> Dict[str, Any]:
+    if kind == "code":
+        code, masked = mask_code(case["input"])
+        return {"code": code, "masked": masked}
+    if kind == "text":
+        text, masked = mask_text(case["input"])
+        return {"text": text, "masked": masked}
+    info, masked = mask_runtime_info(case["info"], case["includeValues"])
+    return {"text": runtime_info_text(info, case["includeValues"]), "masked": masked}
+
+
 def _dump(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -76,3 +89,14 @@ def write_all() -> None:
     for case in cases:
         case["expected"] = settings_expected(case)
     _dump(path, cases)
+    path = FIXTURES / "mask" / "cases.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for kind in ("code", "text", "runinfo"):
+        for case in data[kind]:
+            case["expected"] = mask_expected(kind, case)
+    _dump(path, data)
+    # Every runtime-information vector also holds its text with "Include data values" off.
+    for path in sorted((FIXTURES / "runinfo").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["textWithoutValues"] = runtime_info_text(data["input"], False)
+        _dump(path, data)

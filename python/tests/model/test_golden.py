@@ -7,7 +7,7 @@ import pytest
 from crane_llm.prompt import parse_verdict
 from crane_llm.provider import describe_failure
 
-from .golden import FIXTURES, WRITE, error_expected, prompt_expected, settings_expected, write_all
+from .golden import FIXTURES, WRITE, error_expected, mask_expected, prompt_expected, settings_expected, write_all
 
 if WRITE:
     write_all()
@@ -50,3 +50,21 @@ def test_error_classification(case):
 def test_public_settings(case, monkeypatch):
     monkeypatch.delenv("CRANE_LLM_OPENAI_URL", raising=False)
     assert settings_expected(case) == case["expected"]
+
+
+MASK = json.loads((FIXTURES / "mask" / "cases.json").read_text(encoding="utf-8"))
+RUNINFO_FILES = sorted((FIXTURES / "runinfo").glob("*.json"))
+
+
+@pytest.mark.parametrize("kind,case", [(k, c) for k in ("code", "text", "runinfo") for c in MASK[k]],
+                         ids=lambda x: x if isinstance(x, str) else x["name"])
+def test_masking(kind, case):
+    assert mask_expected(kind, case) == case["expected"]
+
+
+@pytest.mark.parametrize("path", RUNINFO_FILES, ids=lambda p: p.stem)
+def test_runtime_information_without_values(path):
+    from crane_llm.prompt.runinfo_text import runtime_info_text
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert runtime_info_text(data["input"], False) == data["textWithoutValues"]

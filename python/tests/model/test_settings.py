@@ -1,4 +1,4 @@
-"""Settings resolution: the seed's order per field, the .env rule, Kaggle and Colab secrets, set_api_key."""
+"""Settings resolution: the README's order per field ("Set up a model"), the .env rule, Kaggle and Colab secrets, set_api_key."""
 
 import json
 import os
@@ -248,7 +248,11 @@ def test_public_json_and_repr_never_hold_the_key(project, home):
         "providerHost": "openrouter.ai",
         "keyFound": True,
         "keyRequired": True,
+        "includeValues": True,
+        "policy": None,
         "sources": {
+            "includeValues": {"source": "default", "name": None, "label": "default (on)"},
+            "policy": {"source": "unset", "name": None, "label": "not set"},
             "model": {"source": "env", "name": "CRANE_LLM_MODEL", "label": "environment variable CRANE_LLM_MODEL"},
             "baseUrl": {
                 "source": "env",
@@ -320,3 +324,29 @@ def test_importing_crane_llm_stays_cheap():
         cwd=os.path.dirname(os.path.dirname(crane_llm.__file__)),
     )
     assert out.stdout.strip() == "[]"
+
+
+# -- the trust settings ---------------------------------------------------------------------------
+@pytest.mark.parametrize("text, value", [("0", False), ("off", False), ("False", False), ("1", True), ("yes", True)])
+def test_include_values_from_the_environment(project, home, text, value):
+    s = resolve_settings(None, str(project), {"CRANE_LLM_INCLUDE_VALUES": text}, home)
+    assert s.include_values.value is value and s.problem is None
+
+
+def test_include_values_from_config_json_and_a_bad_value_is_a_clear_problem(project, home):
+    (home / ".crane_llm").mkdir()
+    (home / ".crane_llm" / "config.json").write_text('{"include_values": false}')
+    assert resolve_settings(None, str(project), {}, home).include_values.value is False
+    s = resolve_settings(None, str(project), {"CRANE_LLM_INCLUDE_VALUES": "maybe"}, home)
+    assert "CRANE_LLM_INCLUDE_VALUES" in s.problem and "maybe" in s.problem
+
+
+@pytest.mark.parametrize("level", ["no-llm", "no-runinfo", "no-values"])
+def test_the_policy_levels(project, home, level):
+    s = resolve_settings(None, str(project), {"CRANE_LLM_POLICY": level}, home)
+    assert s.policy.value == level and s.public_json()["policy"] == level and s.problem is None
+
+
+def test_a_policy_it_cannot_read_stops_every_model_call(project, home):
+    s = resolve_settings(None, str(project), {"CRANE_LLM_POLICY": "no-vlaues"}, home)
+    assert "nothing is sent to any model" in s.problem

@@ -69,6 +69,7 @@ def test_a_key_from_a_secret_store_or_the_config_file_is_a_secret_too(tmp_path):
     ("http://local host:11434/v1", "contains a space"),
     ("http://[::1/v1", "not a valid IPv6 address"),
     ("http://[fe80::zz]:8000/v1", "not a valid IPv6 address"),
+    ("http://[1.2.3.4]/v1", "not a valid IPv6 address"),
     ("http://localhost:99999/v1", "port is not a number"),
     ("http:///v1", "names no host"),
 ])
@@ -82,7 +83,8 @@ def test_a_base_url_that_cannot_be_used_is_said_with_its_setting_and_source(tmp_
 
 
 def test_a_usable_base_url_has_no_problem(tmp_path):
-    for url in ("http://localhost:11434/v1", "https://openrouter.ai/api/v1", "http://[::1]:8000/v1", " HTTPS://x.org "):
+    for url in ("http://localhost:11434/v1", "https://openrouter.ai/api/v1", "http://[::1]:8000/v1", " HTTPS://x.org ",
+                "http://[fe80::1%25eth0]:8000/v1"):
         assert resolve(tmp_path, {"OPENAI_BASE_URL": url}).problem is None, url
 
 

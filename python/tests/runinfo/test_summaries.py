@@ -1,4 +1,4 @@
-"""One test per row of the seed's table and per variant, on real objects of each library."""
+"""One test per row of the README's table ("What the runtime information contains") and per variant, on real objects of each library."""
 
 import math
 
@@ -285,7 +285,7 @@ def test_small_frames_are_exact_whatever_the_clock_says(monkeypatch):
 
 
 def test_a_swamped_frame_samples_even_min_and_max_and_says_so(monkeypatch):
-    from crane_llm.runinfo import budget, frames
+    from crane_llm.runinfo import budget, frame_info as frames
 
     monkeypatch.setattr(budget, "SOFT_SECONDS", 0.0)
     monkeypatch.setattr(frames, "FRAME_EXTRA_SECONDS", 0.0)

@@ -1,4 +1,4 @@
-"""Rows of the seed's table for TensorFlow and Keras objects."""
+"""Rows of the README's table ("What the runtime information contains") for TensorFlow and Keras objects."""
 
 import os
 

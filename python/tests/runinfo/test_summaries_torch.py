@@ -1,4 +1,4 @@
-"""Rows of the seed's table for PyTorch objects, and failures inside a summary."""
+"""Rows of the README's table ("What the runtime information contains") for PyTorch objects, and failures inside a summary."""
 
 import random
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Runtime information: what the target cell uses from the live kernel, one summary per variable
- * (the seed's table "What the runtime information contains"). Produced by
+ * (the README's table, "What the runtime information contains"). Produced by
  * python/crane_llm/runinfo, rendered for the prompt by libs/prompt (runinfo-text) and its Python twin.
  *
  * Numbers that JSON cannot carry travel as text: NaN and infinities as "nan" / "inf" / "-inf",

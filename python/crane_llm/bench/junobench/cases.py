@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ...paper_runinfo import MARKER, RecordedFactsError, parse_facts, split_prompt_file
@@ -18,27 +19,28 @@ _PROCESSED = {"crash": "input_nb_buggy_processed", "fixed": "input_nb_fixed_proc
 _RUNINFO_SUFFIX = {"crash": "_reproduced.txt", "fixed": "_fixed.txt"}
 
 
+@dataclass(eq=False)
 class Version:
-    def __init__(self, label: str, executed: List[Dict[str, Any]], target: str,
-                 facts: Optional[Dict[str, Any]], facts_problem: Optional[str], runinfo_path: Optional[str]):
-        self.label = label
-        self.crashes = label == "crash"
-        self.executed = executed  # [{"executionCount", "cellId", "code"}], as our prompt takes them
-        self.target = target
-        self.facts = facts  # the recorded dict, None when missing or unreadable
-        self.facts_problem = facts_problem
-        self.runinfo_path = runinfo_path  # the paper's prompt input file, when the case has one
+    label: str
+    executed: List[Dict[str, Any]]  # [{"executionCount", "cellId", "code"}], as our prompt takes them
+    target: str
+    facts: Optional[Dict[str, Any]]  # the recorded dict, None when missing or unreadable
+    facts_problem: Optional[str]
+    runinfo_path: Optional[str]  # the paper's prompt input file, when the case has one
+    crashes: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.crashes = self.label == "crash"
 
 
+@dataclass(eq=False)
 class Case:
-    def __init__(self, name: str, library: str, root_cause: str, ename: str, evalue: str,
-                 versions: Dict[str, Version]):
-        self.name = name
-        self.library = library
-        self.root_cause = root_cause
-        self.ename = ename
-        self.evalue = evalue
-        self.versions = versions
+    name: str
+    library: str
+    root_cause: str
+    ename: str
+    evalue: str
+    versions: Dict[str, Version]
 
 
 def _read_json(path: str) -> Any:

@@ -14,6 +14,7 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 from ...cli.model import ask_model, make_prompt
@@ -25,14 +26,14 @@ from .recorded import to_runtime_info
 CONFIGS = (("with", True), ("without", False))  # runtime information in the prompt or not
 
 
+@dataclass(eq=False)
 class Job:
-    def __init__(self, case: Case, version: str, config: str, run: int, prompt: Dict[str, Any], key: str):
-        self.case = case
-        self.version = version
-        self.config = config
-        self.run = run
-        self.prompt = prompt
-        self.key = key
+    case: Case
+    version: str
+    config: str
+    run: int
+    prompt: Dict[str, Any]
+    key: str
 
 
 def prompt_for(case: Case, version: str, include_runtime_info: bool) -> Dict[str, Any]:

@@ -12,11 +12,12 @@ import sys
 import types
 from typing import Any, Dict, List
 
-from ..live import LiveValue, is_estimator_class, is_simple_constant
+from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, Opaque, Value
+from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
+from .library_state import library_state_plain
 from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
@@ -46,7 +47,29 @@ def safe_to_print(v: Value) -> bool:
     return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("int", "float", "str", "bool"))
 
 
+def _default_print_options() -> bool:
+    """NumPy's and pandas' printing runs no formatter a notebook installed."""
+    np = sys.modules.get("numpy")
+    pd = sys.modules.get("pandas")
+    try:
+        if np is not None:
+            getopts = np.__dict__.get("get_printoptions")
+            if not own_module_function("numpy", "get_printoptions", getopts, "numpy") or \
+                    getopts().get("formatter") is not None:
+                return False
+        if pd is not None:
+            get_option = pd.__dict__.get("get_option")
+            if not own_module_function("pandas", "get_option", get_option, "pandas") or \
+                    get_option("display.float_format") is not None:
+                return False
+    except Exception:
+        return False
+    return True
+
+
 def _numeric_elements(obj: Any, kind: str) -> bool:
+    if not _default_print_options():
+        return False
     try:
         if kind == "frame":
             kinds = [dt.kind for dt in obj.dtypes.tolist()]
@@ -75,55 +98,7 @@ def _stdout_is_plain() -> bool:
     return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
 
 
-def _warnings_plain() -> bool:
-    """Library calls the rules model may warn: under a filter that turns warnings into errors, or a
-    replaced `showwarning`, a warning could raise, so no library behaviour is modelled then."""
-    import warnings
-
-    filters = warnings.filters
-    if type(filters) is not list:
-        return False
-    for f in filters:
-        if type(f) is not tuple or len(f) != 5:
-            return False
-        if f[0] == "error" and plain_class(f[2]) and class_module(f[2]).startswith("IPython."):
-            continue  # IPython's own (its completer's provisional API): no library raises it
-        if f[0] not in ("default", "ignore", "always", "module", "once"):
-            return False
-    for attr in ("showwarning", "formatwarning", "_showwarnmsg"):
-        fn = warnings.__dict__.get(attr)
-        if type(fn) is not types.FunctionType or (fn.__module__ != "warnings" and fn.__module__ != "IPython.core.interactiveshell"):
-            return False
-    return True
-
-
-def library_state_plain(interp, node) -> None:
-    """Stop unless the process state lets library calls run as modelled (warnings, NumPy errstate)."""
-    ok = interp.memo.get("library_state")
-    if ok is None:
-        ok = _warnings_plain() and _numpy_errstate_plain()
-        interp.memo["library_state"] = ok
-    if not ok:
-        raise Stop(node.lineno, "warnings or NumPy errors are set to raise, so a library call may raise")
-
-
-def _numpy_errstate_plain() -> bool:
-    np = sys.modules.get("numpy")
-    if np is None:
-        return True
-    geterr = np.__dict__.get("geterr")
-    if geterr is None or not own_module_function("numpy", "geterr", geterr, "numpy"):
-        return False
-    try:
-        state = geterr()
-    except Exception:
-        return False
-    return type(state) is dict and all(v in ("ignore", "warn", "print") for v in state.values())
-
-
 def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
-    from ..interpreter import BoundMethod
-
     if isinstance(func, BoundMethod) and isinstance(func.owner, IPythonShell):
         return _shell_call(func.owner, func.attr, args, kwargs, node)
     if isinstance(func, BoundMethod):
@@ -173,7 +148,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         fname = _callable_name(obj)
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
-    if t is types.FunctionType and not isinstance(func, BoundMethod):
+    if t is types.FunctionType and not isinstance(func, BoundMethod) and interp.libraries_versioned_here:
+        # (Library signatures change between versions: `pd.read_csv(f, ',')` ran before pandas 2.)
         call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
     np_mod = sys.modules.get("numpy")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ..provenance import own_module_function
-from ..values import ArrayFacts, Value
+from ..abstract_values import ArrayFacts, Value
 from .arrays import NUMERIC_KINDS, array_value
 
 _REDUCTIONS = ("mean", "sum")

@@ -12,10 +12,11 @@ import ast
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..live import LiveValue, is_simple_constant, ndarray_type
+from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
-from ..values import NOTHING, ArrayFacts, FactValue, Value
+from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
+from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"
 # `**` is left out: integer arrays to negative powers raise whatever the shapes.
@@ -82,8 +83,6 @@ def _fits(c: Any, other: Optional[ArrayFacts]) -> bool:
 
 
 def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
-    from . import library_state_plain
-
     library_state_plain(interp, node)
     la, ra = _arr(left), _arr(right)
     lc, rc = left.concrete(), right.concrete()

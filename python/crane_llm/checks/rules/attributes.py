@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import types
 
-from ..live import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
+from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
                     pristine_pandas)
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
 from ..suggest import hint
-from ..values import NOTHING, ArrayFacts, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
                 "itemsize", "nbytes"}
 
 
 def read(interp, base: Value, attr: str, node) -> Value:
-    from ..interpreter import BoundMethod
-
     has = base.has_attr(attr)
     owner = _owner(base)
     if has is False:
@@ -100,8 +98,6 @@ class Indexer(Value):
 
 
 def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
-    from ..interpreter import BoundMethod
-
     obj = base.obj
     cls = type(obj)
     if cls is types.ModuleType:

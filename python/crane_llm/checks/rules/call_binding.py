@@ -15,7 +15,7 @@ import types
 from typing import Any, Dict, List, Optional
 
 from ..outcome import CertainCrash, Crash
-from ..values import Value
+from ..abstract_values import Value
 
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..live import LiveValue, is_simple_constant, pandas_index_types, pristine_pandas
+from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, FactValue, Opaque, Value
 
 MAX_ELEMENTS = 100000
 

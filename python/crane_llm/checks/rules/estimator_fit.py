@@ -19,7 +19,7 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
-from ..live import LiveValue, is_plain_data
+from ..live_adapter import LiveValue, is_plain_data
 from ..provenance import audit, is_subclass
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)

@@ -14,10 +14,10 @@ import inspect
 import sys
 from typing import Any, Dict, List, Optional
 
-from ..live import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
+from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import EstimatorFacts, FactValue, Value
+from ..abstract_values import EstimatorFacts, FactValue, Value
 from . import estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
@@ -142,6 +142,11 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
     if attr == "fit" and not kwargs:
         rejected = estimator_fit.rejected_parameters(owner, len(args))
+        if rejected is not None and not interp.libraries_versioned_here and rejected[0] != "ValueError":
+            # Replay: the recording ran another scikit-learn. Its parameter validation (1.2+) rejects
+            # values older versions took (`max_features='auto'`); only the long-standing checks of
+            # solver / penalty pairs, raised as plain ValueError, are taken across versions.
+            rejected = None
         if rejected is not None:
             raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
                                      f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ..live import LiveValue, is_simple_constant, pandas_types
+from ..live_adapter import LiveValue, is_simple_constant, pandas_types
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import hint
-from ..values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
 SERIES_TYPE = "pandas.core.series.Series"

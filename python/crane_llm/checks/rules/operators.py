@@ -13,9 +13,10 @@ import ast
 import operator
 from typing import Any, Optional
 
-from ..live import LiveValue, is_simple_constant
+from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
-from ..values import NOTHING, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, FactValue, Opaque, Value
+from . import arrays
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -80,7 +81,6 @@ def _rule(exc: BaseException) -> str:
 
 
 def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
-    from . import arrays
     opt = type(op)
     sym = SYMBOLS.get(opt, "?")
     lk, rk = left.kind(), right.kind()

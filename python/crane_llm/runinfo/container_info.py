@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .safe import NAME_MAX, cut, instance_dict, loaded, number, short_text
-from .values import list_values
+from .safe import NAME_MAX, cut, instance_dict, loaded, module_of, mro_of, name_of, number, one_of, plain_type, short_text
+from .value_summary import list_values
 
 DICT_ENTRIES_SHOWN = 5
 DICT_VALUE_TEXT_MAX = 50
@@ -28,8 +28,9 @@ def scalar_summary(value: Any) -> Dict[str, Any]:
 
 def sequence_summary(value: Any) -> Dict[str, Any]:
     """list, tuple, set, frozenset (or a subclass: measured with the builtin's own `__len__`)."""
-    base = next(b for b in (list, tuple, set, frozenset) if b in type(value).__mro__)
-    out: Dict[str, Any] = {"kind": "sequence", "type": base.__name__, "length": base.__len__(value)}
+    mro = mro_of(type(value))
+    base = next(b for b in (list, tuple, set, frozenset) if one_of(b, mro))
+    out: Dict[str, Any] = {"kind": "sequence", "type": name_of(base), "length": base.__len__(value)}
     if type(value) is list and out["length"]:
         summary, _ = list_values(value)
         if summary is not None:
@@ -47,10 +48,11 @@ def _keys(d: dict, limit: int = DICT_KEYS_SHOWN) -> List[str]:
 
 
 def _is_number(value: Any) -> bool:
-    if type(value) in _NUMBER_TYPES:
+    t = type(value)
+    if one_of(t, _NUMBER_TYPES):
         return True
     np = loaded("numpy")
-    return np is not None and issubclass(type(value), (np.integer, np.floating)) and type(value).__module__ == "numpy"
+    return np is not None and plain_type(t) and module_of(t) == "numpy" and issubclass(t, (np.integer, np.floating))
 
 
 def _history_epochs(d: dict) -> Optional[int]:
@@ -70,7 +72,7 @@ def _shape_of(value: Any) -> Optional[List[int]]:
     if np is not None and type(value) is np.ndarray:
         return [int(d) for d in value.shape]
     pd = loaded("pandas")
-    if pd is not None and type(value) in (pd.DataFrame, pd.Series):
+    if pd is not None and one_of(type(value), (pd.DataFrame, pd.Series)):
         return [int(d) for d in value.shape]
     if type(value) is list:
         return [len(value)]
@@ -116,14 +118,16 @@ def _entry_text(item: Any) -> str:
     """A dict value up to 50 characters; a known library object says what it is instead of its repr."""
     shape = _shape_of(item) if type(item) is not list else None
     if shape is not None:
-        return cut(type(item).__name__ + " shape (" + ", ".join(str(s) for s in shape) + ")", DICT_VALUE_TEXT_MAX)
+        return cut(name_of(type(item)) + " shape (" + ", ".join(str(s) for s in shape) + ")", DICT_VALUE_TEXT_MAX)
     return short_text(item, DICT_VALUE_TEXT_MAX)
 
 
 def _is_bunch(d: Any) -> bool:
     utils = loaded("sklearn.utils")
     bunch = getattr(utils, "Bunch", None) if utils is not None else None
-    return bunch is not None and type(d) is bunch and dict.__contains__(d, "data")
+    # Every key an exact str before looking one up: a lookup may compare a colliding key with `==`.
+    return bunch is not None and type(d) is bunch and all(type(k) is str for k in dict.keys(d)) \
+        and dict.__contains__(d, "data")
 
 
 def keras_history_summary(obj: Any) -> Optional[Dict[str, Any]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from .budget import Deadline
-from .safe import NAME_MAX, cut, loaded, short_text
-from .values import (
+from .safe import NAME_MAX, cut, loaded, module_of, one_of, short_text
+from .value_summary import (
     EXACT_DISTINCT_MAX,
     LISTED_MAX,
     array_distinct,
@@ -21,6 +21,7 @@ from .values import (
     describe,
     estimate_distinct,
     is_library_scalar,
+    plain_scalars,
     sample_positions,
     scalar_json,
     stat,
@@ -145,8 +146,7 @@ def _hashable_without_user_code(values: Optional[Any]) -> bool:
     `__hash__`/`__eq__` runs (one C-level pass over their types)."""
     if values is None or values.dtype.kind != "O":
         return True
-    allowed = (str, int, float, bool, type(None))
-    return all(t in allowed or is_library_scalar(t) for t in set(map(type, values.reshape(-1))))
+    return plain_scalars(values.reshape(-1))
 
 
 def pd_missing(name: str) -> Any:
@@ -161,12 +161,12 @@ def _head_values(series: Any, arr: Optional[Any]) -> List[Any]:
     keys = set()
     missing_types = (type(None), type(pd_missing("NA")), type(pd_missing("NaT")))
     for value in head:
-        if type(value) in missing_types:
+        if one_of(type(value), missing_types):
             continue
         json_value = scalar_json(value)
         if json_value == "nan" and type(value) is not str:  # float NaN, numpy NaN
             continue
-        if json_value == "NaT" and type(value).__module__ == "numpy":
+        if json_value == "NaT" and module_of(type(value)) == "numpy":
             continue
         key = (type(json_value).__name__, json_value)
         if key in keys:

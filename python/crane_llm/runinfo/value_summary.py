@@ -12,7 +12,7 @@ import itertools
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
-from .safe import cut, loaded, number
+from .safe import cut, loaded, module_of, name_of, number, one_of, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
 SAMPLE_SIZE = 10_000
@@ -31,7 +31,7 @@ def scalar_json(value: Any) -> Any:
     if t is int or t is float:
         return number(value)
     np = loaded("numpy")
-    if np is not None and issubclass(t, np.generic) and is_library_scalar(t):
+    if np is not None and is_library_scalar(t) and issubclass(t, np.generic):
         if isinstance(value, np.bool_):
             return bool(value)
         if isinstance(value, (np.integer, np.floating)):
@@ -43,15 +43,37 @@ def scalar_json(value: Any) -> Any:
         return None
     if is_library_scalar(t):
         return cut(str(value), VALUE_TEXT_MAX)
-    return cut("<" + t.__name__ + ">", VALUE_TEXT_MAX)
+    return cut("<" + name_of(t) + ">", VALUE_TEXT_MAX)
+
+
+def plain_scalars(values: Any, builtin_only: bool = False) -> bool:
+    """Every element is a builtin scalar (or, unless `builtin_only`, a trusted library scalar), so
+    hashing, comparing and printing them runs no user code. The element types are told apart by
+    identity (`id`), never hashed or compared: a user metaclass could hook both."""
+    type_ids = set(map(id, map(type, values)))
+    allowed = {id(t) for t in _SCALARS}
+    unknown = type_ids - allowed
+    if not unknown:
+        return True
+    if builtin_only:
+        return False
+    for found in values:
+        t = type(found)
+        if id(t) in unknown:
+            if not is_library_scalar(t):
+                return False
+            unknown.discard(id(t))
+            if not unknown:
+                return True
+    return not unknown
 
 
 def is_library_scalar(t: type) -> bool:
     """Scalar types whose `str` and hash are library code we trust: stdlib dates and decimals,
     NumPy scalars, pandas' Timestamp/Timedelta/Period/Interval/NaT/NA (never arrays or frames)."""
-    module = type.__dict__["__module__"].__get__(t)
-    if not isinstance(module, str):
+    if not plain_type(t):
         return False
+    module = module_of(t)
     if module in ("datetime", "decimal", "fractions"):
         return True
     np = loaded("numpy")
@@ -59,7 +81,7 @@ def is_library_scalar(t: type) -> bool:
         return np is not None and issubclass(t, np.generic)
     pd = loaded("pandas")
     if pd is not None and module.startswith("pandas"):
-        return t in (pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval, type(pd.NaT), type(pd.NA))
+        return one_of(t, (pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval, type(pd.NaT), type(pd.NA)))
     return False
 
 
@@ -231,9 +253,9 @@ def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
     def scanned() -> Any:
         return items if stride == 1 else itertools.islice(items, 0, None, stride)
 
-    types = set(map(type, scanned()))
-    if not types <= set(_SCALARS):
+    if not plain_scalars(scanned(), builtin_only=True):
         return None, None
+    types = set(map(type, scanned()))  # now only builtin scalar types: hashing them is type's own
     numeric_types = types - {type(None)}
     numeric = bool(numeric_types) and numeric_types <= {int, float}
     has_none = type(None) in types

@@ -16,31 +16,16 @@ from typing import Any, List, Optional
 
 from .provenance import (audit, class_dict, class_module, class_name, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
-from .values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
+from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
+                          class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
-_MISSING = object()
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
 _BUILTIN_KINDS = {
     type(None): "none", bool: "bool", int: "int", float: "float", complex: "complex", str: "str",
     bytes: "bytes", list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "frozenset",
     range: "range",
 }
-# Data descriptors of these types always succeed when read on their own class's instances.
-_PLAIN_DESCRIPTORS = (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
-                      types.WrapperDescriptorType, types.ClassMethodDescriptorType, staticmethod,
-                      classmethod, type)
-
-
-def _module(name: str) -> Any:
-    """A library module only if the kernel already imported it: the checker never imports one."""
-    return sys.modules.get(name)
-
-
-def pandas_types():
-    pd = _module("pandas")
-    if type(pd) is not types.ModuleType:
-        return None, None, None
-    return pd.__dict__.get("DataFrame"), pd.__dict__.get("Series"), pd
 
 
 def pandas_index_types() -> tuple:
@@ -50,20 +35,10 @@ def pandas_index_types() -> tuple:
     return tuple(c for c in (pd.__dict__.get("Index"), pd.__dict__.get("RangeIndex")) if c is not None)
 
 
-def pristine_pandas(cls: Any) -> bool:
-    """`cls` is one of pandas' classes and nothing in it or its bases was replaced."""
-    return audit().pristine(cls, "pandas")
-
-
 def plain_label(x: Any) -> bool:
     """A column / index label whose hashing and comparing run no user code."""
     t = type(x)
     return t is str or t is int or t is float or t is bool
-
-
-def ndarray_type():
-    np = _module("numpy")
-    return np.__dict__.get("ndarray") if type(np) is types.ModuleType else None
 
 
 def is_plain_data(obj: Any, depth: int = 0) -> bool:
@@ -88,40 +63,6 @@ def is_simple_constant(obj: Any) -> bool:
         return True
     if t is tuple or t is frozenset:
         return len(obj) <= 10000 and all(is_simple_constant(x) for x in obj)
-    return False
-
-
-def _plain_getattribute(cls: type) -> bool:
-    """True when attribute lookup on instances of `cls` is the standard one (no hidden code)."""
-    if not plain_class(cls):
-        return False
-    ga = lookup_static(cls, "__getattribute__", _MISSING)
-    return ga is object.__dict__["__getattribute__"] or ga is types.ModuleType.__dict__["__getattribute__"]
-
-
-def _plain_value(found: Any) -> bool:
-    """A class attribute that reading yields without running code: a function, a C descriptor, or an
-    object whose type has no `__get__`."""
-    t = type(found)
-    if not plain_class(t):
-        return False
-    return issubclass(t, _PLAIN_DESCRIPTORS) or lookup_static(t, "__get__", _MISSING) is _MISSING
-
-
-def class_has_attr(cls: type, attr: str) -> Optional[bool]:
-    """Whether instances of `cls` (read on the class only, instance dict unknown) have `attr`."""
-    if not plain_class(cls):
-        return None
-    found = lookup_static(cls, attr, _MISSING)
-    if found is not _MISSING:
-        return True if _plain_value(found) else None
-    if not _plain_getattribute(cls):
-        return None
-    if lookup_static(cls, "__getattr__", _MISSING) is not _MISSING:
-        return None
-    # Instances of classes with a __dict__ may carry the attribute themselves.
-    if lookup_static(cls, "__dict__", _MISSING) is not _MISSING or type.__dict__["__dictoffset__"].__get__(cls):
-        return None
     return False
 
 
@@ -238,29 +179,8 @@ def _is_data_descriptor(d: Any) -> bool:
         lookup_static(t, "__delete__", _MISSING) is not _MISSING
 
 
-# Properties of the exact pandas / NumPy classes that are pure and never raise.
-_FRAME_PROPS = {"columns", "index", "shape", "dtypes", "values", "empty", "size", "ndim", "T", "loc",
-                "iloc", "at", "iat", "axes"}
-_SERIES_PROPS = {"index", "shape", "values", "dtype", "name", "empty", "size", "ndim", "T", "loc", "iloc",
-                 "at", "iat", "axes"}
-_ARRAY_PROPS = {"shape", "ndim", "size", "dtype", "T", "itemsize", "nbytes"}
-
-
 def _safe_property(obj: Any, attr: str) -> bool:
     return safe_class_property(type(obj), attr)
-
-
-def safe_class_property(cls: type, attr: str) -> bool:
-    """Properties of the exact pandas / NumPy classes that are pure and never raise."""
-    frame_cls, series_cls, _ = pandas_types()
-    if frame_cls is not None and cls is frame_cls:
-        return attr in _FRAME_PROPS and pristine_pandas(cls)
-    if series_cls is not None and cls is series_cls:
-        return attr in _SERIES_PROPS and pristine_pandas(cls)
-    arr = ndarray_type()
-    if arr is not None and cls is arr:
-        return attr in _ARRAY_PROPS
-    return False
 
 
 def is_estimator_class(cls: Any) -> bool:
@@ -399,6 +319,15 @@ class LiveValue(Value):
         return object_has_attr(self.obj, attr)
 
     def frame(self):
+        memo = audit().facts
+        hit = memo.get(("frame", id(self.obj)))
+        if hit is not None and hit[0] is self.obj:
+            return hit[1]
+        facts = self._frame()
+        memo[("frame", id(self.obj))] = (self.obj, facts)
+        return facts
+
+    def _frame(self):
         frame_cls, _, pd = pandas_types()
         if frame_cls is None or type(self.obj) is not frame_cls or not pristine_pandas(frame_cls):
             return None

@@ -4,7 +4,7 @@ A rule never touches an object itself. It asks a `Value` ("columns?", "shape?", 
 "has attribute a?", "length?") and gets a definite answer or None (unknown). Three kinds of value
 answer the same questions:
 
-- `LiveValue` (see live.py) wraps a real object of the kernel and answers from it exactly,
+- `LiveValue` (see live_adapter.py) wraps a real object of the kernel and answers from it exactly,
   without calling user code or changing anything;
 - `FactValue` answers from a dict of facts: recorded runtime information (replay.py) or what the
   interpreter derived itself (the result of `df.drop(columns='a')`, a literal list, ...);
@@ -16,6 +16,8 @@ Tri-state answers are Python's True / False / None; rules claim a crash only on 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .class_facts import class_has_attr, safe_class_property
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
@@ -186,7 +188,6 @@ class FactValue(Value):
         if attr in self._attrs:
             return self._attrs[attr]
         if self.cls is not None:
-            from .live import class_has_attr, safe_class_property
             if safe_class_property(self.cls, attr):
                 return True
             return class_has_attr(self.cls, attr)
@@ -223,3 +224,25 @@ class FactValue(Value):
 
 
 NONE_VALUE_KIND = "none"
+
+
+class BoundMethod(Value):
+    """`owner.attr` where attr is a method: calling it is what a rule models."""
+
+    def __init__(self, owner: Value, attr: str, func: Any = None):
+        self.owner = owner
+        self.attr = attr
+        self.func = func
+
+    def kind(self):
+        return "method"
+
+
+class UserFunction(Value):
+    """A function or class the cell itself defines, or a lambda: calling it runs user code."""
+
+    def __init__(self, name: str):
+        self.fname = name
+
+    def kind(self):
+        return "function"
