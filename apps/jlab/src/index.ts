@@ -1,3 +1,4 @@
+import { behavioursPlugin } from './behaviours-plugin';
 import { cranePlugin } from './plugin';
 
-export default [cranePlugin];
+export default [cranePlugin, behavioursPlugin];

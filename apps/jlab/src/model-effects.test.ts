@@ -9,8 +9,7 @@ const facts: CheckResult = {
   checks: { ran: true, crash: null, stoppedAt: null, elapsedMs: 1 },
   usedNames: ['n'],
   runtimeInfo: { variables: [{ name: 'n', type: 'int', attributes: [], summary: { kind: 'int', value: '3' } }] },
-  executed: [{ executionCount: 1, cellId: 'a', code: 'n = 3' }],
-  log: null,
+  log: { version: 1, runs: [{ executionCount: 1, cellId: 'a', code: 'n = 3', recorded: true, raised: null, effects: [] }] },
   problem: null
 } as unknown as CheckResult;
 
@@ -33,7 +32,7 @@ describe('the prompt a check sends', () => {
     const secret: CheckResult = {
       ...facts,
       runtimeInfo: { variables: [{ name: 'db_password', type: 'str', attributes: [], summary: { kind: 'str', value: 'hunter2-zz', length: 10 } }] },
-      executed: [{ executionCount: 1, cellId: 'a', code: 'aws = "AKIAABCDEFGHIJKLMNOP"' }]
+      log: { version: 1, runs: [{ executionCount: 1, cellId: 'a', code: 'aws = "AKIAABCDEFGHIJKLMNOP"', recorded: true, raised: null, effects: [] }] }
     } as unknown as CheckResult;
     const on = preparePrompt(secret, 'print(db_password)', { includeRuntimeInfo: true, includeValues: true });
     expect(on.text).not.toMatch(/hunter2-zz|AKIAABCD/);

@@ -46,7 +46,7 @@ export function preparePrompt(
   // The switches are the truth: with one off, nothing it covers goes out, whatever arrived.
   const input = promptInputFromCheck(options.includeRuntimeInfo ? facts : { ...facts, runtimeInfo: null }, source, null, options.includeValues);
   const built = buildPrompt(input);
-  const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${facts.executed.length} executed cells`];
+  const parts = [`about ${built.estimatedTokens.toLocaleString('en')} tokens`, `${input.executed.length} executed cells`];
   if (built.dropped.length) parts.push(`the oldest ${built.dropped.length} left out to fit the size limit`);
   if (built.runtimeInfoCut) parts.push(`${built.runtimeInfoCut} lines of runtime information left out to fit the size limit`);
   if (built.overBudget) parts.push('still over the size limit');

@@ -15,8 +15,7 @@ function facts(overrides: Partial<CheckResult['checks']> = {}): CheckResult {
     checks: { ran: true, crash: null, stoppedAt: { line: 2, reason: 'a call to a user function' }, elapsedMs: 1.5, ...overrides },
     usedNames: ['df'],
     runtimeInfo: null,
-    executed: [{ executionCount: 1, cellId: 'a', code: 'df = 1' }],
-    log: null,
+    log: { version: 1, runs: [{ executionCount: 1, cellId: 'a', code: 'df = 1', recorded: true, raised: null, effects: [] }] },
     problem: null
   };
 }
@@ -38,7 +37,7 @@ function harness(over: Partial<CheckEffects> & { answer?: (onText: (c: string) =
   const states: CheckState[] = [];
   const effects: CheckEffects = {
     facts: async req => {
-      calls.push('facts');
+      calls.push(states.length ? 'facts' : 'facts:before-any-state');
       requests.push(req);
       return facts();
     },
@@ -92,7 +91,7 @@ describe('runCheck', () => {
   it('LLM off: only the checks, nothing certain is blue, nothing sent', async () => {
     const h = harness();
     const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
-    expect(h.calls).toEqual(['facts']);
+    expect(h.calls).toEqual(['facts:before-any-state']);
     expect(h.requests[0]).toMatchObject({ useLlm: false, includeRuntimeInfo: true, source: "df['b']", cellId: 'c1' });
     expect(end.verdict).toMatchObject({ kind: 'nothing-certain', explanation: NOTHING_CERTAIN_TEXT });
     expect(end.steps).toEqual([
@@ -103,7 +102,7 @@ describe('runCheck', () => {
   it('LLM off ignores runtime info off: the checks still run', async () => {
     const h = harness();
     await runCheck(cell, { useLlm: false, includeRuntimeInfo: false, includeValues: true }, h.effects, h.emit);
-    expect(h.calls).toEqual(['facts']);
+    expect(h.calls).toEqual(['facts:before-any-state']);
     expect(h.states.at(-1)!.steps[0].label).toMatch(/Built-in checker/);
   });
 
@@ -118,7 +117,7 @@ describe('runCheck', () => {
   it('LLM on: steps in order, the raw response grows, then the verdict', async () => {
     const h = harness();
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
-    expect(h.calls).toEqual(['provider', 'facts', 'prompt:true', 'predict:true']);
+    expect(h.calls).toEqual(['facts:before-any-state', 'provider', 'prompt:true', 'predict:true']);
     const order = h.states.map(s => s.steps.map(x => `${x.id}:${x.status}`).join(','));
     expect(order).toContain('checks:running');
     expect(order).toContain('checks:done,prompt:running');

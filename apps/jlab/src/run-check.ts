@@ -158,19 +158,31 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     if (kind === 'cancel') update(cancelled);
     else update(s => failed(s, reason!.message, kind));
   };
+  // The kernel request goes out before anything is drawn: the kernel answers while the browser
+  // shows the steps, instead of after.
+  const factsAnswer = signal.aborted
+    ? null
+    : effects.facts({
+        protocol: 1,
+        source: cell.source,
+        cellId: cell.id,
+        useLlm: options.useLlm,
+        includeRuntimeInfo: options.includeRuntimeInfo
+      });
+  factsAnswer?.catch(() => undefined); // awaited (and its failure reported) in flow()
   emit(state);
-  if (signal.aborted) {
+  if (signal.aborted || !factsAnswer) {
     onStop();
     return state;
   }
   signal.addEventListener('abort', onStop, { once: true });
   try {
-    return await flow();
+    return await flow(factsAnswer);
   } finally {
     signal.removeEventListener('abort', onStop);
   }
 
-  async function flow(): Promise<CheckState> {
+  async function flow(factsAnswer: Promise<CheckResult>): Promise<CheckState> {
     const checksOn = checksRun(options);
     update(s =>
       stepStarted(s, 'checks', checksOn ? 'Built-in checker on the live kernel state' : 'Reading the executed cells from the kernel')
@@ -179,13 +191,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     const provider = options.useLlm ? effects.provider().then(ok, bad) : null;
     let facts: CheckResult;
     try {
-      facts = await effects.facts({
-        protocol: 1,
-        source: cell.source,
-        cellId: cell.id,
-        useLlm: options.useLlm,
-        includeRuntimeInfo: options.includeRuntimeInfo
-      });
+      facts = await factsAnswer;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const kind: ProblemKind = (error as { kind?: string }).kind === 'not-installed' ? 'not-installed' : 'kernel';
@@ -197,7 +203,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
         ? stepEnded(s, 'checks', 'done', checksDetail(facts) + budgetDetail(facts))
         : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone' + budgetDetail(facts))
     );
-    if (facts.checks.crash) return finish(certainCrash(facts.checks.crash), facts);
+    if (facts.checks.crash) return await finish(certainCrash(facts.checks.crash), facts);
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
 
     const settled = await provider!;
@@ -242,13 +248,16 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     if (answer.raw !== state.raw) update(s => rawReceived(rawReset(s), answer.raw));
     const verdict = answer.verdict;
     update(s => stepEnded(s, 'model', 'done', answeredDetail(answer, verdict, pieces)));
-    return finish(verdict, facts);
+    return await finish(verdict, facts);
   }
 
-  function finish(verdict: Verdict, facts: CheckResult): CheckState {
+  async function finish(verdict: Verdict, facts: CheckResult): Promise<CheckState> {
     update(s => concluded(s, verdict));
     const crashed = verdict.kind === 'certain-crash' || verdict.kind === 'predicted-crash';
     if (crashed && effects.origin) {
+      // The verdict reaches the screen first; its origin follows a task later.
+      await new Promise(resolve => setTimeout(resolve, 0));
+      if (signal.aborted) return state;
       try {
         const items = effects.origin(verdict, facts, cell.id);
         if (items.length) update(s => originFound(s, items));

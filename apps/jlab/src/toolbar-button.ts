@@ -12,18 +12,24 @@ export const craneIcon = new LabIcon({
 });
 
 const HIDE_DELAY_MS = 250;
+/** A pointer passing over the toolbar should not open the popup: only one that rests on the button. */
+export const OPEN_DELAY_MS = 400;
 /** Each popup's controls need ids of their own. */
 let popupCount = 0;
 
 /**
- * The toolbar's CRANE-LLM button. A click runs the check; hovering (or focusing) it opens a small
- * popup with the two switches. The popup lives on document.body so the toolbar's own overflow
+ * The toolbar's CRANE-LLM button. A click runs the check (and closes the popup, which would cover
+ * the verdict); resting the pointer on it, or focusing it from the keyboard, opens a small popup
+ * with the switches. The popup lives on document.body so the toolbar's own overflow
  * handling never clips it.
  */
 export class CraneToolbarItem extends Panel {
   private readonly popup: HTMLElement;
   private readonly disposeControls: () => void;
   private hideTimer: number | null = null;
+  private openTimer: number | null = null;
+  /** After a click the popup stays closed until the pointer leaves the button. */
+  private clicked = false;
 
   constructor(commands: CommandRegistry, commandId: string, switches: SwitchStore) {
     super();
@@ -39,12 +45,21 @@ export class CraneToolbarItem extends Panel {
     const controls = switchControls(switches, `crane-popup-${popupCount++}`);
     this.disposeControls = controls.dispose;
     this.popup.append(title, controls.node);
+    this.node.addEventListener('mouseenter', this.openSoon);
+    this.popup.addEventListener('mouseenter', this.open);
+    this.node.addEventListener('click', this.onClick, true);
+    this.node.addEventListener('mouseleave', () => {
+      this.clicked = false;
+    });
     for (const node of [this.node, this.popup]) {
-      node.addEventListener('mouseenter', this.open);
       node.addEventListener('mouseleave', () => this.closeSoon(false));
-      node.addEventListener('focusin', this.open);
       node.addEventListener('focusout', () => this.closeSoon(true));
     }
+    // Keyboard focus opens it at once; the focus a click gives the button does not.
+    this.node.addEventListener('focusin', event => {
+      if ((event.target as HTMLElement).matches(':focus-visible')) this.open();
+    });
+    this.popup.addEventListener('focusin', this.open);
     this.popup.addEventListener('keydown', event => {
       if (event.key === 'Escape') this.hidePopup();
     });
@@ -52,6 +67,27 @@ export class CraneToolbarItem extends Panel {
 
   get isOpen(): boolean {
     return this.popup.isConnected;
+  }
+
+  private readonly openSoon = (): void => {
+    if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
+    this.hideTimer = null;
+    if (this.openTimer !== null || this.isOpen || this.clicked) return;
+    this.openTimer = window.setTimeout(() => {
+      this.openTimer = null;
+      if (this.node.matches(':hover') && !this.clicked) this.open();
+    }, OPEN_DELAY_MS);
+  };
+
+  private readonly onClick = (): void => {
+    this.clicked = true;
+    this.cancelOpen();
+    this.popup.remove();
+  };
+
+  private cancelOpen(): void {
+    if (this.openTimer !== null) window.clearTimeout(this.openTimer);
+    this.openTimer = null;
   }
 
   private readonly open = (): void => {
@@ -66,6 +102,7 @@ export class CraneToolbarItem extends Panel {
 
   /** The pointer leaving closes it; focus leaving closes it unless the pointer is still over it. */
   private closeSoon(focusLeft: boolean): void {
+    if (!focusLeft) this.cancelOpen();
     if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
     this.hideTimer = window.setTimeout(() => this.hidePopup(focusLeft), HIDE_DELAY_MS);
   }
@@ -81,6 +118,7 @@ export class CraneToolbarItem extends Panel {
   dispose(): void {
     if (this.isDisposed) return;
     if (this.hideTimer !== null) window.clearTimeout(this.hideTimer);
+    this.cancelOpen();
     this.popup.remove();
     this.disposeControls();
     super.dispose();

@@ -6,3 +6,4 @@ export * from './verdict-view';
 export * from './switches';
 export * from './answer';
 export * from './fix-actions';
+export * from './schedule';

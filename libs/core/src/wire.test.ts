@@ -13,8 +13,7 @@ const result = {
   },
   usedNames: ['df'],
   runtimeInfo: null,
-  executed: [{ executionCount: 1, cellId: 'a', code: 'df = 1' }],
-  log: null,
+  log: { version: 1, runs: [{ executionCount: 1, cellId: 'a', code: 'df = 1', recorded: true, raised: null, effects: [] }] },
   problem: null
 };
 

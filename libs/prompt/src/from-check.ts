@@ -4,7 +4,7 @@
  * This is the one road from kernel facts to a prompt, so the masking of secrets (always on) and
  * the "Include data values" switch are applied here, for every host. Twin of from_check.py.
  */
-import type { CheckResult, RuntimeInfo } from '@crane-llm/core';
+import type { CheckResult, ExecutedCell, RuntimeInfo } from '@crane-llm/core';
 import type { PromptInput } from './build';
 import { maskCode, maskRuntimeInfo } from './mask';
 import { runtimeInfoText } from './runinfo-text';
@@ -23,14 +23,24 @@ export interface PreparedInput extends PromptInput {
   disclosure: Disclosure;
 }
 
+/** The cells the kernel ran, in order, read from the reply's log: the one place the kernel sends them. */
+export function executedCells(check: Pick<CheckResult, 'log'>): ExecutedCell[] {
+  return (check.log?.runs ?? []).map(run => {
+    const cell: ExecutedCell = { executionCount: run.executionCount, cellId: run.cellId, code: run.code };
+    // The prompt says which cells raised (JupyterLab and --keep-going logs hold them).
+    if (run.raised) cell.raised = { exception: run.raised.exception || 'an exception', line: run.raised.line ?? null };
+    return cell;
+  });
+}
+
 export function promptInputFromCheck(
-  check: Pick<CheckResult, 'executed' | 'runtimeInfo'>,
+  check: Pick<CheckResult, 'log' | 'runtimeInfo'>,
   target: string,
   budgetTokens?: number | null,
   includeValues = true
 ): PreparedInput {
   let masked = 0;
-  const executed = check.executed.map((cell) => {
+  const executed = executedCells(check).map(cell => {
     const m = maskCode(cell.code);
     masked += m.masked;
     return { ...cell, code: m.value };

@@ -1,6 +1,8 @@
 """The built-in checks: crashes that are certain from the cell and the kernel state, found without a model.
 
-    run_checks(source, namespace)      -> Outcome   (live kernel objects; what the kernel calls)
+    read_cell(source, namespace)       -> ReadCell  (the cell as the shell compiles it, parsed once)
+    run_checks(source, namespace, read=None)
+                                       -> Outcome   (live kernel objects; what the kernel calls)
     run_checks_on_facts(source, facts, names_complete=False, maybe_defined=())
                                        -> Outcome   (recorded runtime information; the benchmark)
     parse_runinfo(text)                -> (facts, target cell) of a JunoBench runinfo file
@@ -83,7 +85,7 @@ def imported_value(target) -> Optional[Any]:
     return LiveValue(sub) if type(sub) is types.ModuleType else None
 
 
-__all__ = ["run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
+__all__ = ["read_cell", "ReadCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
 
 
 def _syntax(prepared: Prepared):
@@ -174,23 +176,55 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
     return Outcome() if late is None else late[1]
 
 
-def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None) -> Outcome:
+_BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
+
+
+class ReadCell:
+    """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it),
+    `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain crash,
+    a shell rewrite the checker cannot follow is a stop), or None, and `late` (see `_syntax`). The
+    kernel reply reads the cell's used names from the same tree the checks walk."""
+
+    __slots__ = ("tree", "early", "late", "prepared")
+
+    def __init__(self, tree: Any, early: Optional[Outcome], late: Any, prepared: Optional[Prepared]):
+        self.tree = tree
+        self.early = early
+        self.late = late
+        self.prepared = prepared
+
+
+def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:
+    """The cell as `shell` (found by itself when `namespace` is the running shell's `user_ns`)
+    will compile it, parsed once."""
+    if not builtins_untouched():  # first: preparing the cell imports IPython's transformer by name
+        return ReadCell(None, Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED)), None, None)
+    shell = shell if shell is not None else _running_shell(namespace)
+    prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
+    if early is not None:
+        return ReadCell(None, early, None, None)
+    tree, early, late = _syntax(prepared)
+    return ReadCell(tree, early, late, prepared)
+
+
+def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, shell: Any = None,
+               read: Optional[ReadCell] = None) -> Outcome:
     """Check `source` (a raw notebook cell) against the live `namespace`; never runs the cell.
 
     `deadline` (a crane_llm.deadline.Deadline) is the check's time budget: the reading stops at
     the first statement reached after it has passed. `shell` is the IPython shell that will run
     the cell (found by itself when `namespace` is the running shell's `user_ns`): its input
-    transformers and compile flags decide what runs.
+    transformers and compile flags decide what runs. `read`: the cell already read by `read_cell`
+    (the kernel reply reads it once for the checks and the used names).
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
-        return Outcome(stopped_at=CheckStop(None, "a builtin was replaced, and the library code the checker "
-                                                  "consults would call it"))
+        return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace, deadline, shell if shell is not None else _running_shell(namespace))
+        return _run_live(source, namespace, deadline, read if read is not None else read_cell(source, namespace, shell))
     finally:
         if was_enabled:
             gc.enable()
@@ -210,13 +244,10 @@ def _running_shell(namespace: Any) -> Any:
     return shell if ns is namespace else None
 
 
-def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, shell: Any) -> Outcome:
-    prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
-    if early is not None:
-        return early
-    tree, early, late = _syntax(prepared)
-    if early is not None:
-        return early
+def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: ReadCell) -> Outcome:
+    if read.early is not None:
+        return read.early
+    tree, late, prepared = read.tree, read.late, read.prepared
 
     def lookup(name: str):
         try:

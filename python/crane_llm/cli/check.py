@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, TextIO
 
 from ..plain_text import without_terminal_controls
 from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
+from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
     cells_to_run,
@@ -149,7 +150,7 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:
-        prompt = make_prompt(facts.get("executed") or [], facts.get("runtimeInfo"), target.source, include_runinfo)
+        prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), target.source, include_runinfo)
         report["prompt"] = prompt["text"]
         progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))

@@ -8,18 +8,18 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 import json
 import platform
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from ..version import __version__
-from ..checks import run_checks
+from ..checks import ReadCell, read_cell, run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
-from ..lineage import recorder
+from ..lineage.log import ExecutionLog
 from ..policy import SwitchValues, capped, current_policy
-from ..runinfo import collect, not_summarised, used_names
+from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
-from .history import executed_cells
+from .history import execution_log
 
 
 class Reply:
@@ -31,8 +31,10 @@ class Reply:
     def _repr_json_(self):
         return self.payload
 
+    # IPython formats a user expression in every MIME type it can: a short text/plain keeps the
+    # reply from being serialised and sent a second time.
     def __repr__(self):
-        return json.dumps(self.payload)
+        return "<CRANE-LLM check reply>"
 
 
 def _shell():
@@ -49,6 +51,10 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     The whole gathering has one time budget (`budgetSeconds`, else the setting): each stage
     consults its deadline, a hard stop stands behind each, and what a stage could not finish is
     named in the reply's `budget.cut`, so the steps can say so.
+
+    Each thing is done once: the cell is read once (the checks and the used names share its tree),
+    its reads are found once (the used names and the runtime information share them), and the
+    executed cells travel once, inside the log.
     """
     source = request["source"]
     # The administrator's ceiling holds here too, whatever the front end asked for.
@@ -61,9 +67,12 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
-    names = used_names(source, namespace, shell)
+    read = read_cell(source, namespace, shell)
+    # The names are read before the checks walk the tree, so nothing they do to it can change
+    # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
+    reads = kernel_reads(source, namespace, shell, read.tree)
     if checks_on:
-        outcome = _bounded_checks(source, namespace, deadline, shell)
+        outcome = _bounded_checks(source, namespace, deadline, shell, read)
         if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:
             cut.append("the rest of the built-in checks")
         checks = {
@@ -74,17 +83,16 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
-            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, shell)
-    executed, execution_log = _history(shell, deadline, cut)
+            runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, shell, reads)
+    log = _history(shell, deadline, cut)
     return {
         "protocol": 1,
         "craneVersion": __version__,
         "python": platform.python_version(),
         "checks": checks,
-        "usedNames": names,
+        "usedNames": [name for name, _ in reads],
         "runtimeInfo": runtime_info,
-        "executed": executed,
-        "log": execution_log,
+        "log": log,
         "problem": None,
         "budget": {
             "seconds": budget.seconds,
@@ -96,25 +104,25 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     }
 
 
-def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, shell: Any = None) -> Outcome:
+def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, shell: Any, read: ReadCell) -> Outcome:
     """The built-in checks within the budget: they look at the deadline between statements, and
     the hard stop ends a single step that overruns it (a stop, never a claim)."""
     try:
         with hard_stop(max(deadline.left(), 0.0)):
-            return run_checks(source, namespace, deadline)
+            return run_checks(source, namespace, deadline, shell, read)
     except OutOfTime:
         return Outcome(stopped_at=CheckStop(None, "the check's time budget (%s) ran out" % deadline.describe()))
 
 
 def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Deadline, cut: List[str],
-                          shell: Any = None) -> Dict[str, Any]:
+                          shell: Any, reads: List[tuple]) -> Dict[str, Any]:
     """The runtime information within what is left of the budget; past it, names and types only."""
     try:
         if deadline.passed():  # no timer: nothing left to summarise, only to list
-            info = collect(source, namespace, deadline, shell)
+            info = collect(source, namespace, deadline, shell, reads)
         else:
             with hard_stop(deadline.left()):
-                info = collect(source, namespace, deadline, shell)
+                info = collect(source, namespace, deadline, shell, reads)
     except OutOfTime:
         cut.append("the runtime information")
         return {"variables": []}
@@ -129,20 +137,18 @@ def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Dead
 HISTORY_GRACE_SECONDS = 0.25
 
 
-def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Tuple[List[Dict[str, Any]], Optional[Dict[str, Any]]]:
-    """The executed cells and the recorder's log (for the origin of the crash)."""
+def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Optional[Dict[str, Any]]:
+    """The execution log: the executed cells (the prompt reads their code) and what each did (the
+    origin of the crash reads it). Out of time while working out what they did: the cells alone."""
     if shell is None:
-        return [], None
-    executed: List[Dict[str, Any]] = []
+        return ExecutionLog().to_json()
+    log = execution_log(shell)
     try:
         with hard_stop(max(deadline.left(), HISTORY_GRACE_SECONDS)):
-            executed = executed_cells(shell)
-            # What each run assigned, modified and where it raised: the origin of the crash reads it.
-            execution_log = recorder.current(shell)
-            return executed, execution_log.to_json() if execution_log is not None else None
+            return log.to_json()
     except OutOfTime:
         cut.append("the execution log (the origin of the crash)")
-        return executed, None
+        return log.code_only_json()
 
 
 def check(request_json: str) -> Reply:
@@ -166,7 +172,6 @@ def _problem(kind: str, message: str) -> Dict[str, Any]:
         "checks": {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0},
         "usedNames": [],
         "runtimeInfo": None,
-        "executed": [],
         "log": None,
         "problem": {"kind": kind, "message": message},
     }

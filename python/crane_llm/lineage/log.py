@@ -63,19 +63,15 @@ class ExecutionLog:
     def add(self, run: Run) -> None:
         self.runs.append(run)
 
-    def executed_cells(self) -> List[Dict[str, Any]]:
-        """The runs as the prompt's executed cells; a run that raised says what and where."""
-        cells = []
-        for r in self.runs:
-            cell: Dict[str, Any] = {"executionCount": r.execution_count, "cellId": r.cell_id, "code": r.code}
-            if r.raised is not None:
-                cell["raised"] = {"exception": r.raised.get("exception") or "an exception", "line": r.raised.get("line")}
-            cells.append(cell)
-        return cells
-
     def to_json(self) -> Dict[str, Any]:
         self._resolve_pending()
         return {"version": LOG_VERSION, "runs": [r.to_json() for r in self.runs]}
+
+    def code_only_json(self) -> Dict[str, Any]:
+        """The runs known from their code alone (what they did not worked out): what a reply
+        sends when there was no time to work it out."""
+        runs = [dict(r.to_json(), recorded=False, raised=None, effects=[]) for r in self.runs]
+        return {"version": LOG_VERSION, "runs": runs}
 
     # Effects of a run depend on the user functions defined by the runs before it, so runs are
     # resolved in order, and each only once.

@@ -129,7 +129,7 @@ class Check:
             "Building the prompt (code and runtime information)" if self.options.include_runtime_info
             else "Building the prompt (code only)"))
         include_values = self.options.include_values and settings.include_values.value is not False
-        parts = self.wiring.prompt_input(facts, facts.get("executed") or [], self.source,
+        parts = self.wiring.prompt_input(facts, self.source,
                                          self.options.include_runtime_info, include_values)
         disclosure = parts["disclosure"]
         prompt = build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])

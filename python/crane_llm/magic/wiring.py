@@ -14,12 +14,11 @@ from typing import Any, Dict, List, Optional
 from ..settings import resolve_settings  # noqa: F401
 
 
-def prompt_input(facts: Dict[str, Any], executed: List[Dict[str, Any]], target: str,
-                 include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
+def prompt_input(facts: Dict[str, Any], target: str, include_runtime_info: bool, include_values: bool) -> Dict[str, Any]:
     """The prompt's parts, secrets masked and values left out as asked (libs/prompt's from-check twin)."""
     from ..prompt.from_check import prompt_input_from_check
 
-    check = {"executed": executed, "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
+    check = {"log": facts.get("log"), "runtimeInfo": facts.get("runtimeInfo") if include_runtime_info else None}
     return prompt_input_from_check(check, target, include_values=include_values)
 
 

@@ -16,7 +16,7 @@ from .names import kernel_reads
 from .safe import type_name
 from .summarize import summarize
 
-__all__ = ["collect", "used_names", "summarize", "not_summarised"]
+__all__ = ["collect", "kernel_reads", "used_names", "summarize", "not_summarised"]
 
 
 
@@ -26,14 +26,16 @@ def used_names(source: str, namespace: Dict[str, Any], shell: Any = None) -> Lis
     return [name for name, _ in kernel_reads(source, namespace, shell)]
 
 
-def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None, shell: Any = None) -> Dict[str, Any]:
+def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline] = None, shell: Any = None,
+            reads: Optional[List[tuple]] = None) -> Dict[str, Any]:
     """The runtime information for one cell: a summary per used name, with its attributes.
 
     Within `deadline` (the check's time budget) when one is given: each summary gets at most the
     time left, and once it has run out the remaining variables keep their name and type only.
+    `reads`: the cell's `kernel_reads`, when the caller already has them (the kernel reply).
     """
     variables: List[Dict[str, Any]] = []
-    for name, attributes in kernel_reads(source, namespace, shell):
+    for name, attributes in (reads if reads is not None else kernel_reads(source, namespace, shell)):
         value = namespace[name]
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
     for entry in variables:

@@ -260,15 +260,18 @@ def _locals_of(body: List[ast.stmt]) -> Set[str]:
     return assigned - declared_global
 
 
-def cell_reads(source: str, shell: Any = None, namespace: Any = None) -> Optional[List[tuple]]:
+def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Optional[ast.Module] = None) -> Optional[List[tuple]]:
     """[(name, [attribute, ...]), ...] for every global the cell reads before assigning it.
 
     The cell is read as `shell` will compile it (its input transformers and the future flags
     earlier cells set; checks/shell_source.py, shared with the built-in checks). None when the
     cell does not parse (the built-in checks report the SyntaxError), and no names when the
     shell's prefilter may rewrite the line (automagic, autocall): what it runs is not this code.
+    `tree`: the cell as the checks read it (`checks.read_cell`), so the kernel reply parses it once.
     """
-    if shell is None:
+    if tree is not None:
+        pass
+    elif shell is None:
         try:
             tree = parse_cell(source)
         except (SyntaxError, ValueError):
@@ -288,7 +291,7 @@ def cell_reads(source: str, shell: Any = None, namespace: Any = None) -> Optiona
     return [(name, reads.attributes[name]) for name in reads.order]
 
 
-def kernel_reads(source: str, namespace: dict, shell: Any = None) -> List[tuple]:
+def kernel_reads(source: str, namespace: dict, shell: Any = None, tree: Optional[ast.Module] = None) -> List[tuple]:
     """`cell_reads` restricted to names that exist in the kernel namespace."""
-    found = cell_reads(source, shell, namespace) or []
+    found = cell_reads(source, shell, namespace, tree) or []
     return [(name, attrs) for name, attrs in found if name in namespace]

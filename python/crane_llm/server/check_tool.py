@@ -22,6 +22,7 @@ from ..cli.model import ask_model, make_prompt, settings_problem
 from ..kernel.request import KernelAnswerError, check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
 from ..present import certain_crash_verdict, nothing_certain_verdict
+from ..prompt.from_check import executed_cells
 from ..settings import resolve_settings
 
 # Long enough for a huge DataFrame's runtime information; the kernel bounds its own work.
@@ -185,7 +186,7 @@ def _ask_model(facts: Dict[str, Any], source: str, start_dir: Optional[str]) -> 
     problem = settings_problem(settings)
     if problem:
         raise _Problem("settings", problem.replace("--no-llm", "use_llm=false").replace("Pass --model NAME, set", "Set"))
-    prompt = make_prompt(facts.get("executed") or [], facts.get("runtimeInfo"), source, True)
+    prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), source, True)
     answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
     if answer["problem"]:
         raise _Problem("provider", answer["problem"]["message"])

@@ -11,6 +11,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from crane_llm.kernel import entry, history
 from crane_llm.lineage import recorder
 from crane_llm.lineage.origin import origin
+from crane_llm.prompt import executed_cells
 
 
 @pytest.fixture
@@ -29,6 +30,10 @@ def runs(sh):
     return recorder.current(sh).to_json()["runs"]
 
 
+def runs_log(sh):
+    return recorder.current(sh).to_json()
+
+
 def effects_of(run_json, name=None):
     return [(e["name"], e["line"], e["op"], e["how"], e["status"]) for e in run_json["effects"]
             if name is None or e["name"] == name]
@@ -37,7 +42,9 @@ def effects_of(run_json, name=None):
 def test_not_installed_means_no_log_and_history_falls_back(shell):
     assert recorder.current(shell) is None
     run(shell, "a = 1")
-    assert history.executed_cells(shell) == [{"executionCount": 1, "cellId": None, "code": "a = 1"}]
+    log = history.execution_log(shell).to_json()
+    assert executed_cells({"log": log}) == [{"executionCount": 1, "cellId": None, "code": "a = 1"}]
+    assert log["runs"][0]["recorded"] is False
 
 
 def test_records_cell_id_count_and_source_in_order(shell):
@@ -45,13 +52,13 @@ def test_records_cell_id_count_and_source_in_order(shell):
     run(shell, "x = 1", "id-a")
     run(shell, "y = x + 1", "id-b")
     run(shell, "x = 5", "id-a")
-    cells = recorder.current(shell).executed_cells()
+    cells = executed_cells({"log": runs_log(shell)})
     assert cells == [
         {"executionCount": 1, "cellId": "id-a", "code": "x = 1"},
         {"executionCount": 2, "cellId": "id-b", "code": "y = x + 1"},
         {"executionCount": 3, "cellId": "id-a", "code": "x = 5"},
     ]
-    assert history.executed_cells(shell) == cells  # what the check's `executed` field carries
+    assert executed_cells({"log": history.execution_log(shell).to_json()}) == cells  # what the prompt reads
 
 
 def test_silent_executions_are_not_recorded(shell):
@@ -335,10 +342,12 @@ def test_magic_bodies_that_raise_are_never_certain(shell):
 
 
 def test_executed_cells_say_which_raised_and_where(shell):
+    from crane_llm.prompt.from_check import executed_cells
+
     recorder.install(shell)
     run(shell, "a = 1")
     run(shell, "b = a\nc = b / 0")
     run(shell, "d = 2")
-    cells = history.executed_cells(shell)
+    cells = executed_cells({"log": recorder.current(shell).to_json()})
     assert "raised" not in cells[0] and "raised" not in cells[2]
     assert cells[1]["raised"] == {"exception": "ZeroDivisionError", "line": 2}

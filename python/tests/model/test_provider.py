@@ -187,8 +187,10 @@ def test_prompt_input_from_check_renders_runtime_information(fake_openai, tmp_pa
     from crane_llm.prompt import prompt_input_from_check
 
     pandas = json.loads((FIXTURES / "runinfo" / "pandas.json").read_text(encoding="utf-8"))
-    check = {"executed": [{"executionCount": 1, "cellId": "a", "code": "df = load()"}], "runtimeInfo": pandas["input"]}
+    run = {"executionCount": 1, "cellId": "a", "code": "df = load()", "recorded": True, "raised": None, "effects": []}
+    check = {"log": {"version": 1, "runs": [run]}, "runtimeInfo": pandas["input"]}
     args = prompt_input_from_check(check, "df.dropna()")
+    assert args["executed"] == [{"executionCount": 1, "cellId": "a", "code": "df = load()"}]
     assert args["runtime_info_text"] == pandas["text"]
     fake_openai.script({"text": CRASH})
     settings = resolve_settings(
@@ -197,7 +199,7 @@ def test_prompt_input_from_check_renders_runtime_information(fake_openai, tmp_pa
     result = check_with_model(settings=settings, **args)
     assert pandas["text"] in result["prompt"]["input"]
     assert fake_openai.requests()[0]["body"]["messages"][1]["content"] == result["prompt"]["input"]
-    off = prompt_input_from_check({"executed": [], "runtimeInfo": None}, "x")
+    off = prompt_input_from_check({"log": None, "runtimeInfo": None}, "x")
     assert off["runtime_info_text"] is None
 
 

@@ -87,8 +87,9 @@ export const CheckResult = z
     checks: ChecksOutcome,
     usedNames: z.array(z.string()).describe('Names the cell reads from the kernel, in first-use order.'),
     runtimeInfo: RuntimeInfo.nullable().describe('Summaries of the variables the cell uses; null when runtime information is off.'),
-    executed: z.array(ExecutedCell).describe('Cells executed so far, in the order they ran.'),
-    log: ExecutionLog.nullable().describe("The execution recorder's log, for the origin of the crash; null when the recorder is not installed."),
+    log: ExecutionLog.nullable().describe(
+      "Cells executed so far, in the order they ran, with what each did (the origin of the crash reads it, the prompt takes its code); without the recorder, IPython's input history, code only. Null only with a problem."
+    ),
     problem: KernelProblem.nullable(),
     budget: CheckBudget.optional().describe('The time budget and what it cut; absent from kernels older than the budget.')
   })
