@@ -15,8 +15,18 @@ const CELLS = [
   'df["a"].sum()'
 ];
 
-async function checkCommand(page: Page, args: Record<string, unknown>): Promise<any> {
-  return page.evaluate(a => (window as unknown as CraneWindow).jupyterapp.commands.execute('crane-llm:check', a), args);
+/** The fields of the answer the test reads (the whole shape is libs/core's CheckAnswer). */
+interface Answer {
+  notebook: string | null;
+  cellId: string | null;
+  cellIndex: number | null;
+  verdict: { kind: string; exception: string | null; line: number | null } | null;
+  origin: { cellId: string | null; kind: string }[];
+  problem: { kind: string; message: string } | null;
+}
+
+async function checkCommand(page: Page, args: Record<string, unknown>): Promise<Answer> {
+  return page.evaluate(a => (window as unknown as CraneWindow).jupyterapp.commands.execute('crane-llm:check', a), args) as Promise<Answer>;
 }
 
 for (const host of ['lab', 'notebook7'] as Host[]) {
@@ -33,17 +43,17 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
     expect(answer.problem).toBeNull();
     expect(answer).toMatchObject({ notebook: name, cellId: 'cell-2', cellIndex: 2 });
     expect(answer.verdict).toMatchObject({ kind: 'certain-crash', exception: 'KeyError', line: 1 });
-    const byCell = Object.fromEntries(answer.origin.map((e: { cellId: string; kind: string }) => [e.cellId, e.kind]));
+    const byCell = Object.fromEntries(answer.origin.map(e => [e.cellId, e.kind]));
     expect(byCell).toEqual({ 'cell-0': 'assigned', 'cell-1': 'modified' });
     // The verdict is drawn under the cell too, as the button would.
     await expect(page.locator('.jp-Notebook .jp-Cell').nth(2).locator('.crane-verdict')).toHaveAttribute('data-colour', 'red');
 
     const fine = await checkCommand(page, { cellIndex: 3 });
-    expect(fine.verdict.kind).toBe('nothing-certain');
+    expect(fine.verdict?.kind).toBe('nothing-certain');
     expect(fine.origin).toEqual([]);
 
-    expect((await checkCommand(page, { notebookPath: 'elsewhere.ipynb', cellIndex: 0 })).problem.kind).toBe('no-notebook');
-    expect((await checkCommand(page, { cellIndex: 99 })).problem.kind).toBe('no-cell');
+    expect((await checkCommand(page, { notebookPath: 'elsewhere.ipynb', cellIndex: 0 })).problem?.kind).toBe('no-notebook');
+    expect((await checkCommand(page, { cellIndex: 99 })).problem?.kind).toBe('no-cell');
     // useLlm defaults to false: nothing was sent to any model, and the cells never ran.
     expect(await provider.requests()).toEqual([]);
     await expect(page.locator('.jp-Notebook .jp-Cell').nth(2).locator('.jp-InputPrompt')).toHaveText(/\[\s*\]:/);

@@ -70,8 +70,16 @@ export class FakeProvider {
   }
 }
 
-export function verdictText(v: { crash: boolean; explanation: string; exception?: string | null; line?: number | null; variables?: string[] }): string {
-  return JSON.stringify({ explanation: v.explanation, crash: v.crash, exception: v.exception ?? null, line: v.line ?? null, variables: v.variables ?? [] });
+export function verdictText(v: {
+  crash: boolean;
+  explanation: string;
+  exception?: string | null;
+  line?: number | null;
+  variables?: string[];
+  fix?: string;
+}): string {
+  const base = { explanation: v.explanation, crash: v.crash, exception: v.exception ?? null, line: v.line ?? null, variables: v.variables ?? [] };
+  return JSON.stringify(v.fix === undefined ? base : { ...base, fix: v.fix });
 }
 
 /** Rewrites ~/.crane_llm/config.json of the e2e server's HOME: read by the server on every request. */

@@ -50,6 +50,12 @@ describe('applyCorrection', () => {
   it('replaces a quoted column as written', () => {
     expect(applyCorrection("df['Pclas'].mean()", { old: "'Pclas'", new: "'Pclass'", line: 1 })).toBe("df['Pclass'].mean()");
   });
+  it('finds a column written in the other quote style, and keeps that style', () => {
+    expect(applyCorrection('df["Pclas"].mean()', { old: "'Pclas'", new: "'Pclass'", line: 1 })).toBe('df["Pclass"].mean()');
+  });
+  it('replaces an attribute with its dot, not a name that happens to match', () => {
+    expect(applyCorrection('hed = df.hed()', { old: '.hed', new: '.head', line: 1 })).toBe('hed = df.head()');
+  });
   it('says null when the line no longer holds it', () => {
     expect(applyCorrection('df.head()', { old: 'dff', new: 'df', line: 1 })).toBeNull();
     expect(applyCorrection('dff', { old: 'dff', new: 'df', line: 5 })).toBeNull();

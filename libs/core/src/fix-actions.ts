@@ -44,22 +44,40 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The same string literal in the other quote style, which the cell may use ('a' and "a" are one column). */
+function otherQuotes(text: string): string | null {
+  const q = text[0];
+  if (text.length < 2 || (q !== "'" && q !== '"') || text[text.length - 1] !== q) return null;
+  const inner = text.slice(1, -1);
+  const other = q === "'" ? '"' : "'";
+  return /['"\\]/.test(inner) ? null : other + inner + other;
+}
+
+function findWhole(line: string, text: string): number {
+  const before = WORD.test(text[0]) ? '(?<![A-Za-z0-9_])' : '';
+  const after = WORD.test(text[text.length - 1]) ? '(?![A-Za-z0-9_])' : '';
+  return line.search(new RegExp(before + escape(text) + after));
+}
+
 /**
- * The cell with the correction made: the first whole occurrence of `old` on its line. Null when the
- * line no longer holds it (the cell was edited since the check).
+ * The cell with the correction made: the first whole occurrence of `old` on its line (a quoted
+ * column in either quote style). Null when the line no longer holds it (edited since the check).
  */
 export function applyCorrection(source: string, correction: Correction): string | null {
   const lines = source.split('\n');
   const at = correction.line - 1;
   if (at < 0 || at >= lines.length || correction.old === '') return null;
-  const { old } = correction;
-  const before = WORD.test(old[0]) ? '(?<![A-Za-z0-9_])' : '';
-  const after = WORD.test(old[old.length - 1]) ? '(?![A-Za-z0-9_])' : '';
-  const pattern = new RegExp(before + escape(old) + after);
-  const match = pattern.exec(lines[at]);
-  if (!match) return null;
-  lines[at] = lines[at].slice(0, match.index) + correction.new + lines[at].slice(match.index + old.length);
-  return lines.join('\n');
+  const forms: [string, string][] = [[correction.old, correction.new]];
+  const [oldSwapped, newSwapped] = [otherQuotes(correction.old), otherQuotes(correction.new)];
+  if (oldSwapped && newSwapped) forms.push([oldSwapped, newSwapped]);
+  for (const [old, replacement] of forms) {
+    const index = findWhole(lines[at], old);
+    if (index >= 0) {
+      lines[at] = lines[at].slice(0, index) + replacement + lines[at].slice(index + old.length);
+      return lines.join('\n');
+    }
+  }
+  return null;
 }
 
 export interface DiffLine {

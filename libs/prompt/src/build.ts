@@ -28,13 +28,20 @@ Answer with one JSON object and nothing else:
 - exception: the type name of the exception it raises, such as "KeyError"; null when crash is false.
 - line: the 1-based line of the [Target Cell] that raises; null when crash is false or unknown.
 - variables: the names of the variables involved in the crash; [] when there are none.`;
+// The product's answer also carries a fix; the paper's prompt (the benchmark's `--prompt paper`) does not.
+const FIX_TAIL = SHARED_TAIL.replace(
+  '"variables": [string]}',
+  '"variables": [string], "fix": string or null}'
+).concat('\n- fix: when crash is true, the whole [Target Cell] corrected so that it runs; null when crash is false or you cannot tell.');
+
+export type PromptStyle = 'product' | 'paper';
 
 export const INSTRUCTIONS_WITH_RUNINFO = SHARED_HEAD + RUNINFO_ITEM + SHARED_TAIL;
 export const INSTRUCTIONS_CODE_ONLY = SHARED_HEAD + SHARED_TAIL;
-
-function instructionsFor(withRuntimeInfo: boolean, someRaised: boolean): string {
-  return HEAD_LINES + (someRaised ? CELLS_ITEM_SOME_RAISED : CELLS_ITEM) + (withRuntimeInfo ? RUNINFO_ITEM : '') + SHARED_TAIL;
-}
+export const INSTRUCTIONS: Record<PromptStyle, { withRuntimeInfo: string; codeOnly: string }> = {
+  paper: { withRuntimeInfo: INSTRUCTIONS_WITH_RUNINFO, codeOnly: INSTRUCTIONS_CODE_ONLY },
+  product: { withRuntimeInfo: SHARED_HEAD + RUNINFO_ITEM + FIX_TAIL, codeOnly: SHARED_HEAD + FIX_TAIL }
+};
 
 const NO_CELLS = 'No cell has been executed.\n\n';
 
@@ -47,6 +54,8 @@ export interface PromptInput {
   target: string;
   /** Token budget; null or absent: DEFAULT_BUDGET_TOKENS. */
   budgetTokens?: number | null;
+  /** 'product' (default) also asks for the fixed cell; 'paper' leaves that out, so the benchmark's figures compare with the paper's. */
+  style?: PromptStyle;
 }
 
 export interface DroppedCell {
@@ -57,6 +66,8 @@ export interface DroppedCell {
 }
 
 export interface BuiltPrompt {
+  /** Which answer the request asks for: with a fix (product) or without (paper). */
+  style: PromptStyle;
   /** The instruction (the Responses API's `instructions`, the Chat system message). */
   instructions: string;
   /** The cells, runtime information and target (the Responses `input`, the Chat user message). */
@@ -153,7 +164,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { target } = input;
   let runtimeInfoText = input.runtimeInfoText;
   const executed = input.executed.filter(cell => !isCraneLlmCell(cell.code));
-  const instructions = instructionsFor(runtimeInfoText !== null, executed.some(cell => cell.raised));
+  const style = input.style ?? 'product';
+  const chosen = runtimeInfoText === null ? INSTRUCTIONS[style].codeOnly : INSTRUCTIONS[style].withRuntimeInfo;
+  // When the log holds cells that raised, the instruction no longer says they all ran cleanly.
+  const instructions = executed.some(cell => cell.raised) ? chosen.replace(CELLS_ITEM, CELLS_ITEM_SOME_RAISED) : chosen;
   const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
   // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
   const fixed =
@@ -177,6 +191,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const text = `${instructions}\n\n${promptInput}`;
   const tokens = estimateTokens(text);
   return {
+    style,
     instructions,
     input: promptInput,
     text,

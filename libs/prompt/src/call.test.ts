@@ -17,7 +17,8 @@ const promptInput: PromptInput = {
   executed: fixture.input.executed,
   runtimeInfoText: fixture.input.runtimeInfoText,
   target: fixture.input.target,
-  budgetTokens: fixture.input.budgetTokens
+  budgetTokens: fixture.input.budgetTokens,
+  style: fixture.input.style
 };
 const prompt = buildPrompt(promptInput);
 const crash = verdictText({ crash: true, explanation: 'tf_idf is never defined.', exception: 'NameError', line: 1, variables: ['tf_idf'] });

@@ -15,6 +15,8 @@ export interface ParsedVerdict {
   line: number | null;
   explanation: string;
   variables: string[];
+  /** The model's corrected cell, present only when it gave one for a crash. */
+  fix?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -98,13 +100,17 @@ export function parseVerdict(raw: string): ParsedVerdict {
   const v = verdicts[0];
   const crash = v.crash as boolean;
   const exception = crash && typeof v.exception === 'string' ? v.exception.trim() || null : null;
-  return {
+  const parsed: ParsedVerdict = {
     kind: crash ? 'predicted-crash' : 'no-crash',
     exception,
     line: crash ? lineOf(v.line) : null,
     explanation: typeof v.explanation === 'string' ? v.explanation.trim() : '',
     variables: Array.isArray(v.variables) ? v.variables.filter((x): x is string => typeof x === 'string') : []
   };
+  // A fix only makes sense for a crash, and only as code (not blank); trailing blank lines go.
+  const fix = crash && typeof v.fix === 'string' ? v.fix.replace(/[ \t\r\n]+$/, '') : '';
+  if (fix.replace(/^[ \t\r\n]+/, '') !== '') parsed.fix = fix;
+  return parsed;
 }
 
 /** The libs/core Verdict for a model verdict. */
@@ -116,7 +122,8 @@ export function toVerdict(parsed: ParsedVerdict, model: string, checkerRanFirst:
     line: parsed.line,
     explanation: parsed.explanation,
     variables: [...parsed.variables],
-    checkerRanFirst
+    checkerRanFirst,
+    ...(parsed.fix === undefined ? {} : { fix: parsed.fix })
   };
 }
 

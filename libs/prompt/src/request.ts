@@ -24,6 +24,17 @@ export const VERDICT_SCHEMA = {
   additionalProperties: false
 } as const;
 
+/** The product prompt's answer: the paper's fields, then the fixed cell. */
+export const FIX_VERDICT_SCHEMA = {
+  ...VERDICT_SCHEMA,
+  properties: { ...VERDICT_SCHEMA.properties, fix: { type: ['string', 'null'] } },
+  required: [...VERDICT_SCHEMA.required, 'fix']
+} as const;
+
+function answerSchema(prompt: BuiltPrompt) {
+  return prompt.style === 'paper' ? VERDICT_SCHEMA : FIX_VERDICT_SCHEMA;
+}
+
 export type RequestBody = Record<string, unknown>;
 
 /** Room for a reasoning model to think before it answers; the verdict itself is a few hundred tokens. */
@@ -48,7 +59,7 @@ export function responsesBody(prompt: BuiltPrompt, model: string, options: BodyO
   const { structured = true, maxOutputTokens = DEFAULT_MAX_OUTPUT_TOKENS } = options;
   const body: RequestBody = { model, instructions: prompt.instructions, input: prompt.input };
   if (structured) {
-    body.text = { format: { type: 'json_schema', name: SCHEMA_NAME, schema: VERDICT_SCHEMA, strict: true } };
+    body.text = { format: { type: 'json_schema', name: SCHEMA_NAME, schema: answerSchema(prompt), strict: true } };
   }
   if (maxOutputTokens) body.max_output_tokens = maxOutputTokens;
   body.stream = true;
@@ -67,7 +78,7 @@ export function chatBody(prompt: BuiltPrompt, model: string, options: BodyOption
   if (structured) {
     body.response_format = {
       type: 'json_schema',
-      json_schema: { name: SCHEMA_NAME, schema: VERDICT_SCHEMA, strict: true }
+      json_schema: { name: SCHEMA_NAME, schema: answerSchema(prompt), strict: true }
     };
   }
   if (maxOutputTokens) body[limitField] = maxOutputTokens;

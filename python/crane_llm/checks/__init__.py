@@ -34,7 +34,7 @@ from .provenance import builtins_untouched
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
-from .suggest import hint
+from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
@@ -65,9 +65,10 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     # A pool may be a function giving it: the cell's own names are read only when a hint is needed.
     pools = tuple(pool() if callable(pool) else pool for pool in pools)
     candidates = [n for pool in pools for n in list(pool)[:5000] if type(n) is str and not n.startswith("_")]
-    extra = hint(wrong, candidates)
-    if extra and crash.message.endswith("."):
-        crash.message += extra
+    found = closest(wrong, candidates)
+    if found is not None and crash.message.endswith("."):
+        crash.message += hint_for(found)
+        correct(crash, wrong, found)
     return outcome
 
 

@@ -134,9 +134,22 @@ def builtins_untouched() -> bool:
     for k, v in _SNAPSHOT.items():
         if k in _VOLATILE_BUILTINS:
             continue
-        if current.get(k, _ABSENT) is not v:
+        now = current.get(k, _ABSENT)
+        if now is not v and not (k == "input" and _kernel_input(now)):
             return False
     return True
+
+
+def _kernel_input(value: Any) -> bool:
+    """The real `input`, or ipykernel's, which it puts in builtins while it serves a request that
+    allows stdin (a new bound method each time) and takes out again for one that does not (a
+    silent check): either way it only reads a line, and the checker never models `input`."""
+    if real_builtin_name(value) == "input":
+        return True
+    if type(value) is not types.MethodType:
+        return False
+    func = value.__func__
+    return type(func) is types.FunctionType and type(func.__module__) is str and func.__module__.startswith("ipykernel.")
 
 
 _ABSENT = object()

@@ -58,10 +58,15 @@ def closest(wrong: Any, candidates: Iterable[Any]) -> Optional[str]:
     return best
 
 
-def hint(wrong: Any, candidates: Iterable[Any], quote: str = "`") -> str:
-    """" Did you mean `x`?" or ""."""
-    found = closest(wrong, candidates)
+def hint_for(found: Optional[str], quote: str = "`") -> str:
+    """" Did you mean `x`?" (or 'x' for a column) for the match `closest` found, or ""."""
     if found is None:
         return ""
     shown = repr(found) if quote == "'" else f"`{found}`"
     return f" Did you mean {shown}?"
+
+
+def correct(crash: Any, old: str, new: Optional[str]) -> None:
+    """Offer the match as a "Replace" action: `old` is the text as the cell's line holds it."""
+    if new is not None and crash.line is not None:
+        crash.correction = {"old": old, "new": new, "line": crash.line}

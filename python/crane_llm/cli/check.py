@@ -206,6 +206,10 @@ def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> No
         _write(out, "  Raw response: %s\n" % report["raw"][:2000])
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
         _write(out, "  %s\n" % CHECKER_RAN_FIRST)
+    if v.get("fix") and v["kind"] == "predicted-crash":
+        _write(out, "  Suggested fix (the whole cell):\n")
+        for line in v["fix"].split("\n"):
+            _write(out, "    %s\n" % line)
     if report.get("origin"):
         _write(out, "  Origin of the crash:\n")
         for entry in report["origin"]:

@@ -32,13 +32,17 @@ Answer with one JSON object and nothing else:
 - line: the 1-based line of the [Target Cell] that raises; null when crash is false or unknown.
 - variables: the names of the variables involved in the crash; [] when there are none."""
 
+# The product's answer also carries a fix; the paper's prompt (the benchmark's `--prompt paper`) does not.
+_FIX_TAIL = (_SHARED_TAIL.replace('"variables": [string]}', '"variables": [string], "fix": string or null}')
+             + "\n- fix: when crash is true, the whole [Target Cell] corrected so that it runs; null when crash is false or you cannot tell.")
+
 INSTRUCTIONS_WITH_RUNINFO = _SHARED_HEAD + _RUNINFO_ITEM + _SHARED_TAIL
 INSTRUCTIONS_CODE_ONLY = _SHARED_HEAD + _SHARED_TAIL
-
-
-def _instructions_for(with_runtime_info: bool, some_raised: bool) -> str:
-    cells = _CELLS_ITEM_SOME_RAISED if some_raised else _CELLS_ITEM
-    return _HEAD_LINES + cells + (_RUNINFO_ITEM if with_runtime_info else "") + _SHARED_TAIL
+PROMPT_STYLES = ("product", "paper")
+INSTRUCTIONS = {
+    "paper": {"withRuntimeInfo": INSTRUCTIONS_WITH_RUNINFO, "codeOnly": INSTRUCTIONS_CODE_ONLY},
+    "product": {"withRuntimeInfo": _SHARED_HEAD + _RUNINFO_ITEM + _FIX_TAIL, "codeOnly": _SHARED_HEAD + _FIX_TAIL},
+}
 
 
 def count_chars(text: str) -> int:
@@ -114,8 +118,12 @@ def build_prompt(
     runtime_info_text: Optional[str],
     target: str,
     budget_tokens: Optional[int] = None,
+    style: str = "product",
 ) -> Dict[str, Any]:
     """The prompt for one check, as the JSON-shaped dict both implementations share.
+
+    style: "product" also asks for the fixed cell; "paper" leaves that out, so the benchmark's
+    figures compare with the paper's.
 
     executed: cells in the order they ran, each {"executionCount", "cellId", "code"} and, when the
     cell raised, "raised": {"exception", "line"} (said in its heading); the
@@ -128,7 +136,10 @@ def build_prompt(
     """
     budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
     executed = [cell for cell in executed if not is_crane_llm_cell(cell["code"])]
-    instructions = _instructions_for(runtime_info_text is not None, any(cell.get("raised") for cell in executed))
+    instructions = INSTRUCTIONS[style]["codeOnly" if runtime_info_text is None else "withRuntimeInfo"]
+    if any(cell.get("raised") for cell in executed):
+        # When the log holds cells that raised, the instruction no longer says they all ran cleanly.
+        instructions = instructions.replace(_CELLS_ITEM, _CELLS_ITEM_SOME_RAISED)
     blocks = [_cell_block(i + 1, cell) for i, cell in enumerate(executed)]
     # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.
     fixed = count_chars(instructions) + 2 + count_chars(_compose([], 0, runtime_info_text, target))
@@ -153,6 +164,7 @@ def build_prompt(
     full = instructions + "\n\n" + text_input
     tokens = estimate_tokens(full)
     return {
+        "style": style,
         "instructions": instructions,
         "input": text_input,
         "text": full,

@@ -115,13 +115,18 @@ def parse_verdict(raw: str) -> Dict[str, Any]:
     explanation = v.get("explanation")
     exception = v.get("exception")
     variables = v.get("variables")
-    return {
+    parsed = {
         "kind": "predicted-crash" if crash else "no-crash",
         "exception": exception.strip() or None if crash and isinstance(exception, str) else None,
         "line": _line(v.get("line")) if crash else None,
         "explanation": explanation.strip() if isinstance(explanation, str) else "",
         "variables": [x for x in variables if isinstance(x, str)] if isinstance(variables, list) else [],
     }
+    # A fix only makes sense for a crash, and only as code (not blank); trailing blank lines go.
+    fix = v.get("fix").rstrip(" \t\r\n") if crash and isinstance(v.get("fix"), str) else ""
+    if fix.lstrip(" \t\r\n"):
+        parsed["fix"] = fix
+    return parsed
 
 
 def cut_verdict(limit: int) -> Dict[str, Any]:
@@ -139,4 +144,5 @@ def to_verdict(parsed: Dict[str, Any], model: str, checker_ran_first: bool) -> D
         "explanation": parsed["explanation"],
         "variables": list(parsed["variables"]),
         "checkerRanFirst": checker_ran_first,
+        **({"fix": parsed["fix"]} if "fix" in parsed else {}),
     }

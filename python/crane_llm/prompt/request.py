@@ -34,6 +34,16 @@ VERDICT_SCHEMA: Dict[str, Any] = {
     "required": ["explanation", "crash", "exception", "line", "variables"],
     "additionalProperties": False,
 }
+# The product prompt's answer: the paper's fields, then the fixed cell.
+FIX_VERDICT_SCHEMA: Dict[str, Any] = {
+    **VERDICT_SCHEMA,
+    "properties": {**VERDICT_SCHEMA["properties"], "fix": {"type": ["string", "null"]}},
+    "required": VERDICT_SCHEMA["required"] + ["fix"],
+}
+
+
+def _answer_schema(prompt: Dict[str, Any]) -> Dict[str, Any]:
+    return VERDICT_SCHEMA if prompt.get("style") == "paper" else FIX_VERDICT_SCHEMA
 
 
 def responses_body(
@@ -49,7 +59,7 @@ def responses_body(
     }
     if structured:
         body["text"] = {
-            "format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": VERDICT_SCHEMA, "strict": True}
+            "format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": _answer_schema(prompt), "strict": True}
         }
     if max_output_tokens:
         body["max_output_tokens"] = max_output_tokens
@@ -77,7 +87,7 @@ def chat_body(
     if structured:
         body["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "schema": VERDICT_SCHEMA, "strict": True},
+            "json_schema": {"name": SCHEMA_NAME, "schema": _answer_schema(prompt), "strict": True},
         }
     if max_output_tokens:
         body[limit_field] = max_output_tokens

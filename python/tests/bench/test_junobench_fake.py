@@ -260,3 +260,18 @@ def test_an_interrupted_run_keeps_its_answers_and_resumes(fake, cases_dir, tmp_p
     assert len(answers) == 8 and all(a["vote"] is False for a in answers.values())
     assert again.count(True) == kept
     assert len(fake.requests()) - asked_before == 8 - kept
+
+
+def test_the_paper_prompt_by_default_and_the_product_prompt_on_request(fake, cases_dir, tmp_path, capsys):
+    def instructions(request):
+        body = request["body"]
+        return body.get("instructions") or body["messages"][0]["content"]
+
+    code, _, _ = bench(capsys, cases_dir, str(tmp_path / "paper"), "--cases", "numpy_5", "--runs", "1")
+    assert code == 0
+    assert fake.requests() and not any('"fix"' in instructions(r) for r in fake.requests())
+    fake.reset()
+    fake.set_default(N)
+    code, _, _ = bench(capsys, cases_dir, str(tmp_path / "product"), "--cases", "numpy_5", "--runs", "1", "--prompt", "product")
+    assert code == 0
+    assert fake.requests() and all('"fix": string or null' in instructions(r) for r in fake.requests())

@@ -247,3 +247,17 @@ def test_a_provider_failure_exits_2_with_its_message(env, tmp_path, capsys):
     assert code == report["exitCode"] == 2
     assert report["problem"]["kind"] == "provider:model-not-found"
     assert "404" in report["problem"]["message"] and "fake-model" in report["problem"]["message"]
+
+
+def test_a_predicted_crash_carries_the_models_fix(env, tmp_path, capsys):
+    answer = {"explanation": "df has no column b", "crash": True, "exception": "KeyError", "line": 1,
+              "variables": ["df"], "fix": "total = df['a'].sum()"}
+    env.script({"text": json.dumps(answer)}, {"text": json.dumps(answer)})
+    nb = write_notebook(tmp_path / "n.ipynb", [FRAME, "total = (lambda d: d['b'].sum())(df)"])  # beyond the checks
+    code, out, _ = run(capsys, "check", nb, "--cell", "2")
+    assert code == 1
+    assert "Suggested fix (the whole cell):\n    total = df['a'].sum()\n" in out
+    # The product prompt asks for it; --json hands it on in the verdict.
+    assert '"fix": string or null' in env.requests()[0]["body"]["messages"][0]["content"]
+    code, out, _ = run(capsys, "check", nb, "--cell", "2", "--json")
+    assert json_report(out)["verdict"]["fix"] == "total = df['a'].sum()"

@@ -15,7 +15,7 @@ from .golden import FIXTURES
 
 FIXTURE = json.loads((FIXTURES / "prompt" / "no-executed-cells.json").read_text(encoding="utf-8"))
 INPUT = FIXTURE["input"]
-PROMPT = build_prompt(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], INPUT["budgetTokens"])
+PROMPT = build_prompt(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], INPUT["budgetTokens"], INPUT["style"])
 LIMIT = INPUT["maxOutputTokens"]
 CRASH = verdict_text(True, "x is not defined.", "NameError", 1, ["x"])
 

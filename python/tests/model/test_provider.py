@@ -14,7 +14,7 @@ from .golden import FIXTURES
 
 FIXTURE = json.loads((FIXTURES / "prompt" / "junobench-nbspecific-1-runinfo.json").read_text(encoding="utf-8"))
 INPUT = FIXTURE["input"]
-PROMPT = build_prompt(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], INPUT["budgetTokens"])
+PROMPT = build_prompt(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], INPUT["budgetTokens"], INPUT["style"])
 CRASH = verdict_text(True, "tf_idf is never defined.", "NameError", 1, ["tf_idf"])
 
 
@@ -157,7 +157,9 @@ def test_check_with_model_uses_resolved_settings(fake_openai, tmp_path, monkeypa
     result = check_with_model(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], settings)
     assert result["verdict"]["source"] == {"type": "llm", "model": "gpt-5-mini"}
     assert result["verdict"]["kind"] == "predicted-crash" and result["verdict"]["checkerRanFirst"] is True
-    assert result["prompt"]["text"] == FIXTURE["expected"]["prompt"]["text"]
+    # A check asks for the product's answer (with a fix): the same cells, in the product prompt.
+    product = json.loads((FIXTURES / "prompt" / "product-asks-for-a-fix-runinfo.json").read_text(encoding="utf-8"))
+    assert result["prompt"]["text"] == product["expected"]["prompt"]["text"]
     [req] = fake_openai.requests()
     assert req["path"] == "/v1/responses" and req["headers"]["authorization"] == "Bearer sk-from-env"
 

@@ -36,10 +36,10 @@ class Job:
     key: str
 
 
-def prompt_for(case: Case, version: str, include_runtime_info: bool) -> Dict[str, Any]:
+def prompt_for(case: Case, version: str, include_runtime_info: bool, style: str = "paper") -> Dict[str, Any]:
     v = case.versions[version]
     runtime_info = to_runtime_info(v.facts or {}, v.target) if include_runtime_info else None
-    return make_prompt(v.executed, runtime_info, v.target, include_runtime_info)
+    return make_prompt(v.executed, runtime_info, v.target, include_runtime_info, style=style)
 
 
 def cache_key(settings: Settings, prompt: Dict[str, Any], run: int) -> str:
@@ -72,12 +72,12 @@ class Cache:
         os.replace(tmp, self._path(key))
 
 
-def plan(cases: List[Case], settings: Settings, runs: int) -> List[Job]:
+def plan(cases: List[Case], settings: Settings, runs: int, style: str = "paper") -> List[Job]:
     jobs = []
     for case in cases:
         for version in VERSIONS:
             for config, include in CONFIGS:
-                prompt = prompt_for(case, version, include)
+                prompt = prompt_for(case, version, include, style)
                 for run in range(runs):
                     jobs.append(Job(case, version, config, run, prompt, cache_key(settings, prompt, run)))
     return jobs

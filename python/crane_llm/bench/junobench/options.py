@@ -13,6 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=DEFAULT_OUT, help="where the report and the per-case cache go (default: %(default)s)")
     parser.add_argument("--no-llm", action="store_true", help="only the checks track; no model is called")
     parser.add_argument("--model", help="the model to ask (default: the configured one)")
+    parser.add_argument("--prompt", choices=("paper", "product"), default="paper",
+                        help="paper (default): the prompt without the fix, so the figures compare with the paper's; "
+                             "product: the prompt the extension sends, which also asks for a fixed cell")
     parser.add_argument("--runs", type=int, default=1, metavar="K", help="ask K times per prompt and take the majority vote (the paper used 5)")
     parser.add_argument("--jobs", type=int, default=4, metavar="N", help="model calls in flight at once (default: %(default)s)")
     parser.add_argument("--cases", metavar="LIST", help="only these cases, comma-separated names")

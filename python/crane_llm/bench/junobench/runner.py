@@ -57,7 +57,7 @@ def run_model_track(cases: List[Case], options: Any, err: TextIO, records: List[
     problem = settings_problem(settings)
     if problem:
         raise RuntimeError(problem)
-    jobs = plan(cases, settings, max(1, options.runs))
+    jobs = plan(cases, settings, max(1, options.runs), options.prompt)
     bar = ProgressBar(len(jobs), "model calls", err, enabled=not options.quiet)
 
     def on_done(job, answer, cached):

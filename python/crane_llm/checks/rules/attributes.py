@@ -14,7 +14,7 @@ from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descri
                     pristine_pandas)
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
-from ..suggest import hint
+from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
@@ -35,9 +35,12 @@ def read(interp, base: Value, attr: str, node) -> Value:
             removed = " (the installed version does not provide it)"
         elif base.kind() in ("frame", "series", "ndarray", "estimator"):
             removed = " in the installed version"
-        raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
-                                 f"{what} has no attribute `{attr}`{removed}.{hint(attr, _attribute_names(base))}",
-                                 "missing-attribute", [base.name] if base.name else []))
+        near = closest(attr, _attribute_names(base))
+        crash = CertainCrash("AttributeError", node.lineno, node.col_offset,
+                             f"{what} has no attribute `{attr}`{removed}.{hint_for(near)}",
+                             "missing-attribute", [base.name] if base.name else [])
+        correct(crash, "." + attr, None if near is None else "." + near)
+        raise Crash(crash)
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
     if isinstance(base, LiveValue):

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types
 from ..outcome import CertainCrash, Crash, Stop
-from ..suggest import hint
+from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
@@ -75,10 +75,14 @@ def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     s = "s" if len(missing) > 1 else ""
     f = base.frame()
     columns = f.columns if f is not None and f.columns is not None else []
-    near = hint(missing[0], columns, quote="'") if len(missing) == 1 else ""
-    return Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
-                              f"{_label(base)} has no column{s} {shown}, which {how} needs.{near}", "missing-column",
-                              [base.name] if base.name else []))
+    near = closest(missing[0], columns) if len(missing) == 1 else None
+    said = hint_for(near, quote="'")
+    crash = CertainCrash("KeyError", node.lineno, node.col_offset,
+                         f"{_label(base)} has no column{s} {shown}, which {how} needs.{said}",
+                         "missing-column", [base.name] if base.name else [])
+    if type(missing[0]) is str:
+        correct(crash, repr(missing[0]), None if near is None else repr(near))
+    return Crash(crash)
 
 
 def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None) -> FactValue:
