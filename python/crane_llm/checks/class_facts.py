@@ -32,8 +32,21 @@ def pandas_types():
 
 
 def pristine_pandas(cls: Any) -> bool:
-    """`cls` is one of pandas' classes and nothing in it or its bases was replaced."""
-    return audit().pristine(cls, "pandas")
+    """`cls` is one of pandas' classes and nothing in it or its bases was replaced, nor in the core
+    classes every DataFrame operation goes through (Series, Index, the block managers): a rule
+    on frames leans on all of them."""
+    return audit().pristine(cls, "pandas") and all(audit().pristine(c, "pandas") for c in _pandas_core())
+
+
+def _pandas_core() -> list:
+    out = []
+    for modname, names in (("pandas", ("DataFrame", "Series", "Index", "RangeIndex", "MultiIndex")),
+                           ("pandas.core.internals.managers", ("BlockManager", "SingleBlockManager")),
+                           ("pandas.core.indexing", ("_LocIndexer", "_iLocIndexer"))):
+        mod = sys.modules.get(modname)
+        if type(mod) is types.ModuleType:
+            out.extend(c for c in (mod.__dict__.get(n) for n in names) if c is not None)
+    return out
 
 
 def ndarray_type():
