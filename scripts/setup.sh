@@ -5,7 +5,8 @@
 #   scripts/setup.sh --reuse  the same, skipping each step whose inputs have not changed since it
 #                             last succeeded here (the quickstart run a second time)
 #   scripts/setup.sh --test   also the test extra, Debian's chromium, and the extra environments
-#                             the tests use (Python 3.9 and 3.13 kernels, the oldest JupyterLab);
+#                             the tests use (Python 3.9 and 3.13 kernels, the oldest JupyterLab),
+#                             llama-server with a tiny model (scripts/llama-server.sh, cached);
 #                             always from scratch, as CI needs
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -109,6 +110,13 @@ if [ $TEST = 1 ]; then
     ".venv-py$v/bin/python" -m pip install -q --upgrade pip
     pip_quiet ".venv-py$v/bin/pip" install -q "$WHEEL[test]"
   done
+
+  # A real OpenAI-compatible server and model for the real-model tests, built once per machine and
+  # cached in ~/.cache/crane-llm (about 7 minutes on 2 cores the first time). A failure is not
+  # hidden: those tests then fail with the reason.
+  step "Real model server (llama-server + SmolLM2-135M-Instruct, cached)"
+  PATH="$ROOT/.venv/bin:$PATH" CRANE_PY="$ROOT/.venv/bin/python" bash scripts/llama-server.sh \
+    || echo "llama-server is unavailable: the real_model tests will fail with the reason above." >&2
 
   # The oldest JupyterLab 4 the labextension declares (>=4.2): the e2e runs against it too.
   step "Oldest supported JupyterLab (.venv-lab-oldest)"

@@ -18,7 +18,7 @@ suite "TypeScript: build, vitest, lint" npx nx run-many -t build test lint --out
 suite "pytest (Python 3.11)" .venv/bin/python -m pytest python/tests -q
 for v in 3.9 3.13; do
   [ -x ".venv-py$v/bin/python" ] && suite "pytest kernel side (Python $v)" \
-    ".venv-py$v/bin/python" -m pytest python/tests -q -m "not server"
+    ".venv-py$v/bin/python" -m pytest python/tests -q -m "not server and not real_model"
 done
 export CRANE_PYTHON="$ROOT/.venv/bin/python"
 suite "e2e: JupyterLab $(jupyter lab --version) and Notebook 7" \

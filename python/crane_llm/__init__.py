@@ -7,17 +7,19 @@ cell magic runs in kernels (Colab, Kaggle, VS Code) where neither exists.
 from .version import __version__  # noqa: F401  (one place, so modules need not import the package root)
 
 
-def set_api_key(key=None, base_url=None, model=None):
+def set_api_key(key=None, base_url=None, model=None, *, api=None, max_output_tokens=None):
     """Remember the model settings in ~/.crane_llm/config.json (0600), across sessions.
 
     crane_llm.set_api_key("sk-...");  crane_llm.set_api_key("sk-or-...", base_url="https://openrouter.ai/api/v1",
     model="anthropic/claude-sonnet-4.5");  crane_llm.set_api_key(base_url="http://localhost:11434/v1",
-    model="qwen2.5-coder:32b") (a local server needs no key). Only the fields given change. Prints
+    model="qwen2.5-coder:32b") (a local server needs no key). api="auto" | "responses" | "chat"
+    chooses the API (auto: Responses without a base_url, Chat Completions with one);
+    max_output_tokens bounds the answer (default 8000). Only the fields given change. Prints
     where it wrote, never the key. See crane_llm.settings.set_api_key.
     """
     from .settings import set_api_key as save  # imported on use: `import crane_llm` stays cheap
 
-    return save(key, base_url, model)
+    return save(key, base_url, model, api=api, max_output_tokens=max_output_tokens)
 
 
 def _jupyter_labextension_paths():

@@ -24,7 +24,8 @@ def pytest_collection_modifyitems(config, items):
 
 
 # The local OpenAI-compatible server (python/crane_llm_testing), one for the whole run.
-SETTINGS_VARIABLES = ("CRANE_LLM_API_KEY", "CRANE_LLM_MODEL", "CRANE_LLM_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL")
+# Every variable a setting reads (the settings table's), so no test sees the machine's settings.
+from crane_llm.settings import ENV_NAMES as SETTINGS_VARIABLES  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +55,32 @@ def settings_from_fake(fake_openai, tmp_path, monkeypatch):
     monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
     monkeypatch.chdir(tmp_path)
     return fake_openai
+
+
+# llama.cpp's llama-server with a real tiny model (python/crane_llm_testing/llama_server.py), one
+# for the whole run. Never skipped: if it cannot be built or started, the tests fail saying why.
+@pytest.fixture(scope="session")
+def llama_server():
+    from crane_llm_testing.llama_server import LlamaServer, LlamaUnavailable
+
+    try:
+        server = LlamaServer().start()
+    except LlamaUnavailable as why:
+        pytest.fail("the real model server is unavailable: %s" % why, pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def settings_from_llama(llama_server, tmp_path, monkeypatch):
+    """No settings from the machine; the provider is llama-server through a base_url (Chat
+    Completions), with a short output limit: the 135M model runs at a few tokens a second when the
+    machine is busy."""
+    for name in SETTINGS_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", llama_server.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", llama_server.model)
+    monkeypatch.setenv("CRANE_LLM_MAX_OUTPUT_TOKENS", "32")
+    monkeypatch.chdir(tmp_path)
+    return llama_server

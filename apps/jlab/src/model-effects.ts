@@ -68,6 +68,7 @@ export async function predict(
     providerHost: settings.providerHost,
     keyFound: settings.keyFound || !settings.keyRequired,
     configuredBaseUrl: settings.baseUrl,
+    maxOutputTokens: settings.maxOutputTokens,
     fetch,
     onText: call.onText,
     signal: call.signal,

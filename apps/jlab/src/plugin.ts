@@ -14,7 +14,7 @@ import { fixEffects } from './fix-effects';
 import { jumpTo } from './jump-to';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
-import { configuredModel, settingsBackend } from './settings-backend';
+import { configuredArguments, settingsBackend } from './settings-backend';
 import { CraneSidebar } from './sidebar';
 import { watchNotebooks } from './staleness';
 import { SWITCH_LABEL, SwitchStore, type SwitchName } from './switches';
@@ -54,7 +54,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     // and CRANE_LLM_INCLUDE_VALUES / config.json's include_values (off there means off here too).
     let serverIncludesValues = true;
     const loadProvider = async () => {
-      const settings = await fetchProviderSettings(server, await configuredModel(registry, PLUGIN_ID));
+      const settings = await fetchProviderSettings(server, await configuredArguments(registry, PLUGIN_ID));
       switches.setPolicy(policyLevel(settings.policy));
       serverIncludesValues = settings.includeValues !== false;
       return settings;

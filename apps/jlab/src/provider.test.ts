@@ -47,12 +47,31 @@ describe('the provider box in the sidebar', () => {
     const warning = '/home/me/.crane_llm/config.json is not valid JSON (Expecting value: line 1 column 2): its settings are ignored until it is fixed.';
     const box = renderProvider(
       {
-        model: 'gpt-5', baseUrl: null, apiKind: 'responses', providerHost: 'api.openai.com', keyFound: false, keyRequired: true,
-        sources: { model: unset, baseUrl: unset, apiKey: unset }, warnings: [warning]
+        model: 'gpt-5', baseUrl: null, api: 'auto', maxOutputTokens: 8000, apiKind: 'responses', providerHost: 'api.openai.com',
+        keyFound: false, keyRequired: true,
+        sources: { model: unset, baseUrl: unset, apiKey: unset, api: unset, maxOutputTokens: unset }, warnings: [warning]
       },
       null
     );
     expect(box.textContent).toContain(warning);
     expect(box.querySelectorAll('.crane-provider-error')).toHaveLength(1);
+  });
+
+  it('shows the api and the output limit with where each came from', async () => {
+    (globalThis as { DragEvent?: unknown }).DragEvent ??= class extends Event {};
+    const { renderProvider } = await import('./sidebar');
+    const unset = { source: 'unset' as const, name: null, label: 'not set' };
+    const env = (name: string) => ({ source: 'env' as const, name, label: `environment variable ${name}` });
+    const box = renderProvider(
+      {
+        model: 'smollm2', baseUrl: 'http://127.0.0.1:4000/v1', api: 'responses', maxOutputTokens: 2000, apiKind: 'responses',
+        providerHost: '127.0.0.1:4000', keyFound: false, keyRequired: false,
+        sources: { model: unset, baseUrl: unset, apiKey: unset, api: env('CRANE_LLM_API'), maxOutputTokens: env('CRANE_LLM_MAX_OUTPUT_TOKENS') }
+      },
+      null
+    );
+    const text = box.textContent ?? '';
+    expect(text).toContain('Responses APIfrom environment variable CRANE_LLM_API');
+    expect(text).toContain('2,000 tokensfrom environment variable CRANE_LLM_MAX_OUTPUT_TOKENS');
   });
 });

@@ -30,13 +30,16 @@ export function serverFetch(settings: ServerConnection.ISettings = serverSetting
   };
 }
 
-/** `model`: the extension's own model setting, which the server ranks first (an explicit argument). */
+/** `chosen`: the extension's own model and api settings, which the server ranks first (explicit arguments). */
 export async function fetchProviderSettings(
   settings: ServerConnection.ISettings = serverSettings(),
-  model = ''
+  chosen: { model?: string; api?: string } = {}
 ): Promise<ServerSettings> {
   const base = URLExt.join(settings.baseUrl, SETTINGS_PATH);
-  const url = model ? `${base}?model=${encodeURIComponent(model)}` : base;
+  const query = new URLSearchParams();
+  if (chosen.model) query.set('model', chosen.model);
+  if (chosen.api) query.set('api', chosen.api);
+  const url = query.toString() ? `${base}?${query.toString()}` : base;
   let response: Response;
   try {
     response = await ServerConnection.makeRequest(url, { method: 'GET' }, settings);

@@ -17,8 +17,16 @@ export function settingsBackend(registry: ISettingRegistry | null, pluginId: str
   };
 }
 
-/** The model set in the extension's settings, or '' to let the server's resolved one stand. */
-export async function configuredModel(registry: ISettingRegistry | null, pluginId: string): Promise<string> {
-  const model = registry ? (await registry.load(pluginId)).composite.model : '';
-  return typeof model === 'string' ? model.trim() : '';
+/** The provider settings chosen in the extension's settings; '' lets the server's resolved one stand. */
+export interface ProviderArguments {
+  model: string;
+  /** '' | 'auto' | 'responses' | 'chat' */
+  api: string;
+}
+
+/** The model and the api set in the extension's settings (the first step of the settings order). */
+export async function configuredArguments(registry: ISettingRegistry | null, pluginId: string): Promise<ProviderArguments> {
+  const composite = registry ? (await registry.load(pluginId)).composite : {};
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  return { model: text(composite.model), api: text(composite.api) };
 }

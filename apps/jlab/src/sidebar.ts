@@ -39,7 +39,9 @@ export function renderProvider(settings: ServerSettings | null, error: string | 
   }
   row('Model', settings.model ?? 'not set', settings.sources.model.label);
   row('base_url', settings.baseUrl ?? 'none (OpenAI Responses API)', settings.sources.baseUrl.label);
-  row('API', settings.apiKind === 'responses' ? 'Responses API' : 'Chat Completions');
+  const api = settings.apiKind === 'responses' ? 'Responses API' : 'Chat Completions';
+  row('API', settings.api === 'auto' ? `${api} (auto)` : api, settings.sources.api.label);
+  row('Output limit', `${settings.maxOutputTokens.toLocaleString('en')} tokens`, settings.sources.maxOutputTokens.label);
   const key = settings.keyFound ? 'found' : settings.keyRequired ? 'not found' : 'not needed (local server)';
   row('API key', key, settings.keyFound ? settings.sources.apiKey.label : undefined);
   for (const warning of settings.warnings ?? []) {

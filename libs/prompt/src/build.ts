@@ -7,10 +7,15 @@ import type { ExecutedCell } from '@crane-llm/core';
 
 export const DEFAULT_BUDGET_TOKENS = 24000;
 
-const SHARED_HEAD = `You check cells of machine-learning notebooks for crashes before they run.
+const HEAD_LINES = `You check cells of machine-learning notebooks for crashes before they run.
 You are given:
-- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
 `;
+const CELLS_ITEM = `- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
+`;
+// In JupyterLab, and with `crane-llm check --keep-going`, the log can hold cells that raised.
+const CELLS_ITEM_SOME_RAISED = `- [Executed Cells]: the cells that have already run, in the order they ran; each finished without error unless its heading says it raised,
+`;
+const SHARED_HEAD = HEAD_LINES + CELLS_ITEM;
 const RUNINFO_ITEM = `- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 `;
 const SHARED_TAIL = `- [Target Cell]: the cell about to run. It has not run yet.
@@ -100,8 +105,11 @@ export function estimateTokens(text: string): number {
   return Math.ceil(countChars(text) / 4);
 }
 
-function cellBlock(position: number, code: string): string {
-  return `## Cell ${position}:\n${code}\n\n`;
+function cellBlock(position: number, cell: ExecutedCell): string {
+  const raised = cell.raised;
+  if (!raised) return `## Cell ${position}:\n${cell.code}\n\n`;
+  const where = raised.line != null ? ` at line ${raised.line}` : '';
+  return `## Cell ${position} (it raised ${raised.exception}${where}):\n${cell.code}\n\n`;
 }
 
 function omittedNote(count: number): string {
@@ -157,8 +165,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   let runtimeInfoText = input.runtimeInfoText;
   const executed = input.executed.filter(cell => !isCraneLlmCell(cell.code));
   const style = input.style ?? 'product';
-  const instructions = runtimeInfoText === null ? INSTRUCTIONS[style].codeOnly : INSTRUCTIONS[style].withRuntimeInfo;
-  const blocks = executed.map((cell, i) => cellBlock(i + 1, cell.code));
+  const chosen = runtimeInfoText === null ? INSTRUCTIONS[style].codeOnly : INSTRUCTIONS[style].withRuntimeInfo;
+  // When the log holds cells that raised, the instruction no longer says they all ran cleanly.
+  const instructions = executed.some(cell => cell.raised) ? chosen.replace(CELLS_ITEM, CELLS_ITEM_SOME_RAISED) : chosen;
+  const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
   // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
   const fixed =
     countChars(instructions) + 2 + countChars(compose([], 0, runtimeInfoText, target)) - countChars(NO_CELLS);

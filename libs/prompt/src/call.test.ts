@@ -182,14 +182,18 @@ describe('a check\'s call through the server proxy', () => {
   const settings = (over: Partial<ServerSettings> = {}): ServerSettings => ({
     model: 'qwen2.5-coder:32b',
     baseUrl: 'http://localhost:11434/v1',
+    api: 'auto',
+    maxOutputTokens: 8000,
     apiKind: 'chat',
     providerHost: 'localhost:11434',
     keyFound: false,
     keyRequired: false,
     sources: {
-      model: { source: 'config', label: '~/.crane_llm/config.json' },
-      baseUrl: { source: 'config', label: '~/.crane_llm/config.json' },
-      apiKey: { source: 'unset', label: 'not set' }
+      model: { source: 'config', name: 'model', label: '~/.crane_llm/config.json' },
+      baseUrl: { source: 'config', name: 'base_url', label: '~/.crane_llm/config.json' },
+      apiKey: { source: 'unset', name: null, label: 'not set' },
+      api: { source: 'default', name: null, label: 'default (auto)' },
+      maxOutputTokens: { source: 'default', name: null, label: 'default (8,000)' }
     },
     ...over
   });

@@ -25,7 +25,12 @@ export interface PreparedInput extends PromptInput {
 
 /** The cells the kernel ran, in order, read from the reply's log: the one place the kernel sends them. */
 export function executedCells(check: Pick<CheckResult, 'log'>): ExecutedCell[] {
-  return (check.log?.runs ?? []).map(run => ({ executionCount: run.executionCount, cellId: run.cellId, code: run.code }));
+  return (check.log?.runs ?? []).map(run => {
+    const cell: ExecutedCell = { executionCount: run.executionCount, cellId: run.cellId, code: run.code };
+    // The prompt says which cells raised (JupyterLab and --keep-going logs hold them).
+    if (run.raised) cell.raised = { exception: run.raised.exception || 'an exception', line: run.raised.line ?? null };
+    return cell;
+  });
 }
 
 export function promptInputFromCheck(

@@ -18,6 +18,11 @@ export const ServerSettings = z
   .object({
     model: z.string().nullable(),
     baseUrl: z.string().nullable(),
+    /** The api setting: auto follows the rule (no base_url: Responses; a base_url: Chat Completions). */
+    api: z.enum(['auto', 'responses', 'chat']),
+    /** The answer's output limit in tokens (max_output_tokens / max_completion_tokens). */
+    maxOutputTokens: z.number().int().positive(),
+    /** The API requests use: the api setting, or the rule when it is auto. */
     apiKind: z.enum(['responses', 'chat']),
     /** Host (and port) of the provider, named in error messages. */
     providerHost: z.string(),
@@ -29,7 +34,7 @@ export const ServerSettings = z
     /** The administrator's ceiling, CRANE_LLM_POLICY: "no-llm", "no-runinfo", "no-values"; other text counts as "no-llm". */
     policy: z.string().nullable(),
     sources: z
-      .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, includeValues: SettingSource, policy: SettingSource })
+      .object({ model: SettingSource, baseUrl: SettingSource, apiKey: SettingSource, includeValues: SettingSource, policy: SettingSource, api: SettingSource, maxOutputTokens: SettingSource })
       .strict(),
     /** Files that could not be read (a config.json that is not JSON, a .env that is not UTF-8), each named; absent when none. */
     warnings: z.array(z.string()).optional()

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from ..policy import SwitchValues, capped, current_policy
 from ..prompt import build_prompt, prompt_input_from_check, to_verdict
-from ..provider import call_model
+from ..provider import call_model, settings_call_args
 # The one settings type and resolution, shared with the server extension and the magic.
 from ..settings import Settings, resolve_settings  # noqa: F401
 
@@ -42,15 +42,14 @@ def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str,
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,
               on_text: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
-    """{"verdict" (libs/core Verdict or None), "raw", "problem", "usage" (when reported)}."""
+    """{"verdict" (libs/core Verdict or None), "raw", "problem", "usage" (when reported), "cutAtLimit"}."""
     if current_policy() == "no-llm":
         return {"verdict": None, "raw": "", "usage": None, "problem": {
             "kind": "policy", "message": "CRANE_LLM_POLICY is no-llm (set by your administrator): nothing is sent to any model."}}
     model = settings.model.value or ""
-    result = call_model(prompt, model=model, api_kind=settings.api_kind,
-                        base_url=settings.endpoint, api_key=settings.api_key.value, on_text=on_text)
+    result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
     verdict = None
     if result.get("parsed") is not None:
         verdict = to_verdict(result["parsed"], model, checker_ran_first)
     return {"verdict": verdict, "raw": result.get("raw", ""), "problem": result.get("problem"),
-            "usage": result.get("usage")}
+            "usage": result.get("usage"), "cutAtLimit": result.get("cutAtLimit")}

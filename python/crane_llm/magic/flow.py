@@ -102,7 +102,7 @@ class Check:
 
     def _ask_model(self, facts: Dict[str, Any], checker_ran_first: bool) -> st.State:
         from ..prompt import build_prompt, to_verdict
-        from ..provider import call_model
+        from ..provider import call_model, settings_call_args
 
         try:
             settings = self.wiring.resolve_settings(self.options.model)
@@ -161,14 +161,7 @@ class Check:
                 self.state = st.step_started(self.state, "model", answering_label(model, where, received[0]))
                 self.emit(self.state)
 
-        result = call_model(
-            prompt,
-            model=model,
-            api_kind=settings.api_kind,
-            base_url=settings.endpoint,
-            api_key=settings.api_key.value,
-            on_text=on_text,
-        )
+        result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
         # The final text is what the model said, whatever the redraws showed.
         self.state = dict(self.state, raw=result.get("raw") or "")
         if result.get("problem"):
@@ -234,4 +227,11 @@ def _source_notes(settings: Any) -> List[str]:
         notes.append("API key from %s." % settings.api_key.label)
     if settings.base_url.value:
         notes.append("base_url from %s." % settings.base_url.label)
+    api = "the Responses API" if settings.api_kind == "responses" else "Chat Completions"
+    if settings.api.source == "default":
+        notes.append("%s (the default rule: %s)." % (api, "a base_url" if settings.base_url.value else "no base_url"))
+    else:
+        notes.append("%s, as api=%s from %s says." % (api, settings.api.value, settings.api.label))
+    if settings.max_output_tokens.source != "default":
+        notes.append("Output limit {:,} tokens from {}.".format(settings.max_output_tokens.value, settings.max_output_tokens.label))
     return notes

@@ -10,10 +10,15 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 
 DEFAULT_BUDGET_TOKENS = 24000
 
-_SHARED_HEAD = """You check cells of machine-learning notebooks for crashes before they run.
+_HEAD_LINES = """You check cells of machine-learning notebooks for crashes before they run.
 You are given:
-- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
 """
+_CELLS_ITEM = """- [Executed Cells]: the cells that have already run, in the order they ran; they all finished without error,
+"""
+# In JupyterLab, and with `crane-llm check --keep-going`, the log can hold cells that raised.
+_CELLS_ITEM_SOME_RAISED = """- [Executed Cells]: the cells that have already run, in the order they ran; each finished without error unless its heading says it raised,
+"""
+_SHARED_HEAD = _HEAD_LINES + _CELLS_ITEM
 _RUNINFO_ITEM = """- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 """
 _SHARED_TAIL = """- [Target Cell]: the cell about to run. It has not run yet.
@@ -50,8 +55,12 @@ def estimate_tokens(text: str) -> int:
     return -(-count_chars(text) // 4)
 
 
-def _cell_block(position: int, code: str) -> str:
-    return "## Cell %d:\n%s\n\n" % (position, code)
+def _cell_block(position: int, cell: Dict[str, Any]) -> str:
+    raised = cell.get("raised")
+    if not raised:
+        return "## Cell %d:\n%s\n\n" % (position, cell["code"])
+    where = " at line %d" % raised["line"] if raised.get("line") is not None else ""
+    return "## Cell %d (it raised %s%s):\n%s\n\n" % (position, raised["exception"], where, cell["code"])
 
 
 def _omitted_note(count: int) -> str:
@@ -116,7 +125,8 @@ def build_prompt(
     style: "product" also asks for the fixed cell; "paper" leaves that out, so the benchmark's
     figures compare with the paper's.
 
-    executed: cells in the order they ran, each {"executionCount", "cellId", "code"}; the
+    executed: cells in the order they ran, each {"executionCount", "cellId", "code"} and, when the
+    cell raised, "raised": {"exception", "line"} (said in its heading); the
     `%%crane_llm` cells among them are left out (their bodies never ran).
     runtime_info_text: the rendered runtime information, or None when "Include runtime
     information" is off (the section and its mention in the instructions are then left out).
@@ -127,7 +137,10 @@ def build_prompt(
     budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
     executed = [cell for cell in executed if not is_crane_llm_cell(cell["code"])]
     instructions = INSTRUCTIONS[style]["codeOnly" if runtime_info_text is None else "withRuntimeInfo"]
-    blocks = [_cell_block(i + 1, cell["code"]) for i, cell in enumerate(executed)]
+    if any(cell.get("raised") for cell in executed):
+        # When the log holds cells that raised, the instruction no longer says they all ran cleanly.
+        instructions = instructions.replace(_CELLS_ITEM, _CELLS_ITEM_SOME_RAISED)
+    blocks = [_cell_block(i + 1, cell) for i, cell in enumerate(executed)]
     # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.
     fixed = count_chars(instructions) + 2 + count_chars(_compose([], 0, runtime_info_text, target))
     fixed -= count_chars("No cell has been executed.\n\n")

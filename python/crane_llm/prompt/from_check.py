@@ -16,7 +16,14 @@ def executed_cells(check: Dict[str, Any]) -> List[Dict[str, Any]]:
     """The cells the kernel ran, in order, as the prompt takes them: read from the reply's log,
     the one place the kernel sends them."""
     runs = (check.get("log") or {}).get("runs") or []
-    return [{"executionCount": r.get("executionCount"), "cellId": r.get("cellId"), "code": r["code"]} for r in runs]
+    cells = []
+    for r in runs:
+        cell: Dict[str, Any] = {"executionCount": r.get("executionCount"), "cellId": r.get("cellId"), "code": r["code"]}
+        raised = r.get("raised")
+        if raised:  # the prompt says which cells raised (JupyterLab and --keep-going logs hold them)
+            cell["raised"] = {"exception": raised.get("exception") or "an exception", "line": raised.get("line")}
+        cells.append(cell)
+    return cells
 
 
 def prompt_input_from_check(

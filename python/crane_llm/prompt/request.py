@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
+# The default output limit is the max_output_tokens setting's default: one number for both.
+from ..settings.table import DEFAULT_MAX_OUTPUT_TOKENS
+
 SCHEMA_NAME = "crane_llm_verdict"
-# Room for a reasoning model to think before it answers; the verdict itself is a few hundred tokens.
-DEFAULT_MAX_OUTPUT_TOKENS = 8000
 CHAT_LIMIT_FIELDS = ("max_completion_tokens", "max_tokens")
 
 # Explanation comes first so that a model without hidden reasoning writes its diagnosis before

@@ -1,6 +1,6 @@
 """The model call: routing to the Responses API or Chat Completions, retries, clear failures."""
 
-from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, OPENAI_URL, call_model, provider_host
+from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, OPENAI_URL, call_model, provider_host, settings_call_args
 from .check import check_with_model
 from .errors import describe_failure, is_context_length, is_format_rejection, rejected_parameter
 
@@ -15,4 +15,5 @@ __all__ = [
     "is_format_rejection",
     "provider_host",
     "rejected_parameter",
+    "settings_call_args",
 ]

@@ -199,6 +199,21 @@ class _Shape:
         return True
 
 
+def settings_call_args(settings: Any) -> Dict[str, Any]:
+    """call_model's arguments that come from resolved settings (crane_llm.settings.Settings): the
+    API, where requests go, the key, the output limit, and what error messages name."""
+    return {
+        "api_kind": settings.api_kind,
+        "base_url": settings.endpoint,
+        "api_key": settings.api_key.value,
+        "max_output_tokens": settings.max_output_tokens.value,
+        "key_found": bool(settings.api_key.value) or not settings.key_required,
+        # The host requests really reach (the base_url, or OpenAI's address: tests move it).
+        "host": provider_host(settings.endpoint),
+        "configured_base_url": settings.base_url.value,
+    }
+
+
 def call_model(
     prompt: Dict[str, Any],
     *,

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 from ..prompt.build import build_prompt
 from ..prompt.parse import to_verdict
 from ..prompt.request import request_body
-from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, call_model
+from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, call_model, settings_call_args
 
 
 def check_with_model(
@@ -48,19 +48,10 @@ def check_with_model(
             },
             "structuredFallback": False,
             "disclosure": disclosure,
-            "requestBody": request_body(settings.api_kind, prompt, "", True),
+            "requestBody": request_body(settings.api_kind, prompt, "", True, settings.max_output_tokens.value),
         }
     result = call_model(
-        prompt,
-        model=model,
-        api_kind=settings.api_kind,
-        base_url=settings.endpoint,
-        api_key=settings.api_key.value,
-        on_text=on_text,
-        timeout=timeout,
-        max_retries=max_retries,
-        key_found=bool(settings.api_key.value) or not settings.key_required,
-        host=settings.provider_host,
+        prompt, model=model, on_text=on_text, timeout=timeout, max_retries=max_retries, **settings_call_args(settings)
     )
     parsed = result["parsed"]
     result["verdict"] = to_verdict(parsed, model, checker_ran_first) if parsed is not None else None

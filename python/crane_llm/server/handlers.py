@@ -42,8 +42,12 @@ def _proxy_timeout() -> float:
         return DEFAULT_PROXY_TIMEOUT
 
 
-def _resolve(handler: APIHandler, explicit_model: Optional[str] = None) -> Settings:
-    settings = resolve_settings(explicit_model=explicit_model, cwd=handler.settings.get("crane_llm_start_dir"))
+def _resolve(handler: APIHandler, explicit_model: Optional[str] = None, explicit_api: Optional[str] = None) -> Settings:
+    settings = resolve_settings(
+        explicit_model=explicit_model,
+        cwd=handler.settings.get("crane_llm_start_dir"),
+        arguments={"api": explicit_api} if explicit_api else None,
+    )
     for warning in settings.warnings:
         handler.log.warning("CRANE-LLM: %s", warning)
     return settings
@@ -54,15 +58,16 @@ def _media_type(content_type: Optional[str]) -> str:
 
 
 class SettingsHandler(APIHandler):
-    """GET: {model, baseUrl, apiKind, providerHost, keyFound, keyRequired, sources}; never the key,
+    """GET: {model, baseUrl, api, maxOutputTokens, apiKind, providerHost, keyFound, keyRequired, sources}; never the key,
     never the credentials a base_url holds. Settings that cannot be used: 400 {"message"}.
 
-    ?model=<name> is the explicit model (the extension's setting), reported as source "argument".
+    ?model=<name> and ?api=auto|responses|chat are the extension's own settings, ranked first and
+    reported as source "argument".
     """
 
     @tornado.web.authenticated
     def get(self) -> None:
-        settings = _resolve(self, self.get_argument("model", None))
+        settings = _resolve(self, self.get_argument("model", None), self.get_argument("api", None))
         if settings.problem:
             self.set_status(400)
             self.finish(json.dumps({"message": settings.problem}))

@@ -47,7 +47,10 @@ class Settings:
 
     @property
     def api_kind(self) -> str:
-        """No base_url: the OpenAI Responses API. A base_url: Chat Completions there."""
+        """The api setting when it names one; auto: no base_url, the OpenAI Responses API, and a
+        base_url, Chat Completions there."""
+        if self.api.value in ("responses", "chat"):
+            return self.api.value
         return "chat" if self.base_url.value else "responses"
 
     @property

@@ -18,7 +18,8 @@ from typing import Any, Dict, List, Optional
 from .resolve import resolve_settings
 from .sources import ConfigUnreadable, config_path, read_config
 
-_SAID = {"api_key": "the API key", "base_url": "the base_url", "model": "the model"}
+_SAID = {"api_key": "the API key", "base_url": "the base_url", "model": "the model", "api": "the api",
+         "max_output_tokens": "the output limit"}
 
 
 class CannotSave(Exception):
@@ -88,6 +89,8 @@ def set_api_key(
     base_url: Optional[str] = None,
     model: Optional[str] = None,
     *,
+    api: Optional[str] = None,
+    max_output_tokens: Optional[int] = None,
     home: Optional[Path] = None,
 ) -> None:
     """Remember the model settings in ~/.crane_llm/config.json, across sessions.
@@ -95,20 +98,26 @@ def set_api_key(
     crane_llm.set_api_key("sk-...")
     crane_llm.set_api_key("sk-or-...", base_url="https://openrouter.ai/api/v1", model="anthropic/claude-sonnet-4.5")
     crane_llm.set_api_key(base_url="http://localhost:11434/v1", model="qwen2.5-coder:32b")   # local: no key
+    crane_llm.set_api_key(base_url="https://openrouter.ai/api/v1", api="responses")  # its Responses API
+    crane_llm.set_api_key(max_output_tokens=2000)   # a shorter answer limit (default 8000)
+
+    api: "auto" (no base_url: the Responses API; a base_url: Chat Completions), "responses" or "chat".
 
     Only the fields given change; the others are kept. Prints where it wrote, never the key; a
     problem (a folder that is a link, a file in the folder's place) is a printed message, not a
     traceback. Environment variables and .env still take precedence over the file, as the
     resolution order says; it prints a note when they do.
     """
-    updates = {
+    updates: Dict[str, Any] = {
         name: value.strip()
-        for name, value in (("api_key", key), ("base_url", base_url), ("model", model))
+        for name, value in (("api_key", key), ("base_url", base_url), ("model", model), ("api", api))
         if isinstance(value, str) and value.strip()
     }
+    if max_output_tokens is not None and not isinstance(max_output_tokens, bool):
+        updates["max_output_tokens"] = max_output_tokens
     path = config_path(home)
     if not updates:
-        print('CRANE-LLM: nothing to save. Give a key, a base_url or a model, e.g. crane_llm.set_api_key("sk-...").')
+        print('CRANE-LLM: nothing to save. Give a key, a base_url, a model, an api or a max_output_tokens, e.g. crane_llm.set_api_key("sk-...").')
         return
     kept_note = None
     try:
@@ -130,10 +139,10 @@ def set_api_key(
         return
     if kept_note:
         print("Note: %s" % kept_note)
-    said = [_SAID[n] for n in ("api_key", "base_url", "model") if n in updates]
+    said = [_SAID[n] for n in _SAID if n in updates]
     print("CRANE-LLM: saved %s to %s" % (_listing(said), path))
     settings = resolve_settings(home=home)
-    for name in ("api_key", "base_url", "model"):
+    for name in _SAID:
         setting = getattr(settings, name)
         if name in updates and setting.source in ("env", "dotenv"):
             print("Note: %s takes precedence over the file for %s." % (setting.label, _SAID[name]))

@@ -11,6 +11,10 @@ from .records import Setting, Spec
 from .urls import base_url_problem, without_credentials
 
 DEFAULT_MODEL = "gpt-5"  # the paper's model; used only with OpenAI itself (no base_url)
+# auto: the README's rule (no base_url: the Responses API; a base_url: Chat Completions there).
+API_CHOICES = ("auto", "responses", "chat")
+# Room for a reasoning model to think before it answers (twin of libs/prompt's request.ts).
+DEFAULT_MAX_OUTPUT_TOKENS = 8000
 
 
 def _parse_base_url(text: str) -> str:
@@ -18,6 +22,27 @@ def _parse_base_url(text: str) -> str:
     if problem:
         raise ValueError(problem)
     return text
+
+
+def _parse_api(text: str) -> str:
+    choice = text.strip().lower()
+    if choice not in API_CHOICES:
+        raise ValueError('it must be "auto", "responses" or "chat"')
+    return choice
+
+
+def _parse_token_count(text: str) -> int:
+    try:
+        count = int(text.strip())
+    except ValueError:
+        raise ValueError("it must be a whole number of tokens, such as 8000") from None
+    if count < 1:
+        raise ValueError("it must be at least 1")
+    return count
+
+
+def _default(value: object, said: str):
+    return lambda _resolved: Setting(value, "default", None, "default (%s)" % said)
 
 
 def _default_model(resolved: Mapping[str, Setting]) -> Optional[Setting]:
@@ -54,6 +79,9 @@ SPECS: Tuple[Spec, ...] = (
     Spec("base_url", "baseUrl", ("CRANE_LLM_BASE_URL", "OPENAI_BASE_URL"), parse=_parse_base_url,
          show=lambda url: without_credentials(url) if url else url),
     Spec("model", "model", ("CRANE_LLM_MODEL",), default=_default_model),
+    Spec("api", "api", ("CRANE_LLM_API",), parse=_parse_api, default=_default("auto", "auto")),
+    Spec("max_output_tokens", "maxOutputTokens", ("CRANE_LLM_MAX_OUTPUT_TOKENS",), parse=_parse_token_count,
+         default=_default(DEFAULT_MAX_OUTPUT_TOKENS, "{:,}".format(DEFAULT_MAX_OUTPUT_TOKENS))),
     # "Include data values" (the magic's --no-values and JupyterLab's switch turn it off too).
     Spec("include_values", "includeValues", ("CRANE_LLM_INCLUDE_VALUES",), parse=_parse_switch, default=_default_on),
     # The administrator's ceiling (crane_llm.policy); a value it cannot read is a problem, so nothing is sent.

@@ -154,6 +154,17 @@ def test_keep_going_runs_the_rest_and_says_which_cell_failed(env, tmp_path, caps
     assert "Warning: Cell 2 raised ZeroDivisionError" in err
 
 
+def test_keep_going_tells_the_model_which_executed_cell_raised(env, tmp_path, capsys):
+    nb = write_notebook(tmp_path / "n.ipynb", [FRAME, "x = 1\ny = x / 0", "z = df['a'].sum()"])
+    run(capsys, "check", nb, "--cell", "3", "--keep-going")
+    (request,) = env.requests()
+    prompt = request["body"]["messages"][1]["content"]
+    system = request["body"]["messages"][0]["content"]
+    assert "## Cell 2 (it raised ZeroDivisionError at line 2):\nx = 1\ny = x / 0" in prompt
+    assert "## Cell 1:\n" in prompt
+    assert "each finished without error unless its heading says it raised" in system
+
+
 def test_order_and_cell_id(env, tmp_path, capsys):
     nb_path = write_notebook(tmp_path / "n.ipynb", ["x = 1", "x = None", "y = x + 1"])
     # Notebook order leaves x None: a certain TypeError.

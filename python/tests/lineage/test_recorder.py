@@ -339,3 +339,15 @@ def test_magic_bodies_that_raise_are_never_certain(shell):
         ("out", "done", None), ("d", "maybe", "magic-raised"), ("e", "maybe", "magic-raised"), ("f", "maybe", "magic-raised")]
     assert [(e["name"], e["status"]) for e in r[2]["effects"]] == [("h", "done")]
     assert "a" in shell.user_ns and "d" in shell.user_ns and "f" not in shell.user_ns
+
+
+def test_executed_cells_say_which_raised_and_where(shell):
+    from crane_llm.prompt.from_check import executed_cells
+
+    recorder.install(shell)
+    run(shell, "a = 1")
+    run(shell, "b = a\nc = b / 0")
+    run(shell, "d = 2")
+    cells = executed_cells({"log": recorder.current(shell).to_json()})
+    assert "raised" not in cells[0] and "raised" not in cells[2]
+    assert cells[1]["raised"] == {"exception": "ZeroDivisionError", "line": 2}

@@ -24,7 +24,7 @@ def test_drops_the_fewest_oldest_cells_that_fit(executed, runinfo, target, budge
         assert k == len(executed)  # everything droppable went, and the target stayed
     if k > 0:
         # Dropping one cell fewer would not have fitted.
-        blocks = [_cell_block(i + 1, c["code"]) for i, c in enumerate(executed)]
+        blocks = [_cell_block(i + 1, c) for i, c in enumerate(executed)]
         fewer = prompt["instructions"] + "\n\n" + _compose(blocks, k - 1, runinfo, target)
         assert estimate_tokens(fewer) > budget
     assert prompt["input"].endswith("# Target Cell:\n%s\n" % target)

@@ -242,6 +242,8 @@ def test_public_json_and_repr_never_hold_the_key(project, home):
     assert public == {
         "model": "m",
         "baseUrl": "https://openrouter.ai/api/v1",
+        "api": "auto",
+        "maxOutputTokens": 8000,
         "apiKind": "chat",
         "providerHost": "openrouter.ai",
         "keyFound": True,
@@ -258,6 +260,8 @@ def test_public_json_and_repr_never_hold_the_key(project, home):
                 "label": "environment variable CRANE_LLM_BASE_URL",
             },
             "apiKey": {"source": "env", "name": "CRANE_LLM_API_KEY", "label": "environment variable CRANE_LLM_API_KEY"},
+            "api": {"source": "default", "name": None, "label": "default (auto)"},
+            "maxOutputTokens": {"source": "default", "name": None, "label": "default (8,000)"},
         },
     }
 

@@ -5,6 +5,8 @@ import pytest
 # `pytest_plugins` is only allowed in the top-level conftest, which other suites share.
 from pytest_jupyter.jupyter_server import *  # noqa: E402,F401,F403
 
+from crane_llm.settings import ENV_NAMES, OPENAI_URL_OVERRIDE  # noqa: E402
+
 PROVIDER_KEY = "sk-provider-secret-0123456789"
 
 
@@ -19,14 +21,7 @@ def isolated(tmp_path, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    for name in (
-        "CRANE_LLM_API_KEY",
-        "CRANE_LLM_MODEL",
-        "CRANE_LLM_BASE_URL",
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "CRANE_LLM_OPENAI_URL",
-    ):
+    for name in ENV_NAMES + (OPENAI_URL_OVERRIDE,):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
 

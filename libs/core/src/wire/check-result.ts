@@ -58,7 +58,13 @@ export const ExecutedCell = z
   .object({
     executionCount: z.number().int().nullable(),
     cellId: z.string().nullable(),
-    code: z.string()
+    code: z.string(),
+    /** Present when the cell raised (JupyterLab and --keep-going logs hold such cells). */
+    raised: z
+      .object({ exception: z.string(), line: z.number().int().nullable() })
+      .strict()
+      .optional()
+      .describe('The exception the cell raised, and the line of the cell where it did.')
   })
   .strict();
 export type ExecutedCell = z.infer<typeof ExecutedCell>;
