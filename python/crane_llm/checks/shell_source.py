@@ -13,6 +13,8 @@ may reach a user's `__class__`), and every doubt answers "may rewrite".
 from __future__ import annotations
 
 import __future__
+import builtins as _builtins
+import keyword
 import sys
 from functools import lru_cache
 from typing import Any, FrozenSet, Optional, Tuple
@@ -191,8 +193,9 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
             return f"IPython calls `{ifun}` automatically (a macro or an autocall object)"
     if info.the_rest and info.the_rest[0] in "=,":
         return None  # an assignment: IPython leaves it to Python
-    if automagic and ifun.split(".", 1)[0] in magic_names:
-        return f"IPython runs this line as the magic `%{ifun.split('.', 1)[0]}` (automagic)"
+    head = ifun.split(".", 1)[0]
+    if automagic and head in magic_names and not _shadowed(head, namespace):
+        return f"IPython runs this line as the magic `%{head}` (automagic)"
     if autocall and ifun:
         if info.the_rest and info.the_rest[0] in "!=()<>,+*/%^&|":
             return None
@@ -295,6 +298,16 @@ def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
         if (type(handler).__module__ or "") != prefilter.__name__:
             return "the shell has its own prefilter"
     return None
+
+
+def _shadowed(name: str, namespace: Any) -> bool:
+    """IPython's own rule (`is_shadowed`): a name the notebook defines, a builtin or a keyword is
+    never automagic. Only keys that are exactly `str` count (no hashing or comparing of user
+    objects): a name defined some other way leaves the line judged a magic, and the check stops."""
+    if keyword.iskeyword(name):
+        return True
+    spaces = [_builtins.__dict__] + ([namespace] if type(namespace) is dict else [])
+    return any(type(key) is str and key == name for space in spaces for key in list(space))
 
 
 def prepare_recorded(source: str, bound: Any) -> Prepared:

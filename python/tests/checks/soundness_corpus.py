@@ -104,7 +104,10 @@ def ipython_rewriting() -> List[Dict]:
         out.append(_c(cell))
     # Shadowed magic names: Python again.
     for cell, setup in [("ls", DF + "ls = 5\n"), ("pwd", DF + "pwd = 'here'\n"), ("time", DF + "import time\n"),
-                        ("time.nope", DF + "import time\n"), ("history + 1", DF + "history = 1\n")]:
+                        ("time.nope", DF + "import time\n"), ("history + 1", DF + "history = 1\n"),
+                        # A user variable named like a magic, used as Python: its crash is certain.
+                        ("config['nope']", DF + "config = {'a': 1}\n"), ("ls[5]", DF + "ls = [1]\n"),
+                        ("who.nope", DF + "who = 'me'\n"), ("env['HOME']", DF + "env = {}\n")]:
         out.append(_c(cell, setup))
     # Assignments to magic names are never rewritten.
     for cell in ["ls = 1", "time = 5\nprint(time)", "ls, pwd = 1, 2", "who = undefined_w"]:
