@@ -18,7 +18,10 @@ Nothing is executed; the cells are parsed as the kernel would (IPython syntax in
 from __future__ import annotations
 
 import ast
+import os
 import sys
+import sysconfig
+from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
@@ -209,5 +212,34 @@ def _magic_name(call: ast.Call) -> Optional[str]:
     return None
 
 
+@lru_cache(maxsize=1)
 def _stdlib() -> FrozenSet[str]:
-    return frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is None:  # Python 3.9 has no list: the standard library's own files say it
+        names = _stdlib_files()
+    return frozenset(names) | {"__future__"}
+
+
+def _stdlib_files() -> FrozenSet[str]:
+    """Top-level module names of this interpreter's standard library: built in, or a file or
+    package in its library folders (never site-packages, where installed packages live)."""
+    found = set(sys.builtin_module_names)
+    paths = sysconfig.get_paths()
+    folders = {paths.get("stdlib"), paths.get("platstdlib")}
+    folders |= {os.path.join(f, "lib-dynload") for f in list(folders) if f}
+    for folder in folders:
+        try:
+            entries = os.listdir(folder) if folder else []
+        except OSError:
+            continue
+        for entry in entries:
+            if entry in ("site-packages", "dist-packages") or entry.startswith("."):
+                continue
+            full = os.path.join(folder, entry)
+            if entry.endswith(".py"):
+                found.add(entry[:-3])
+            elif entry.endswith(".so") or entry.endswith(".pyd"):
+                found.add(entry.split(".", 1)[0])
+            elif os.path.isfile(os.path.join(full, "__init__.py")):
+                found.add(entry)
+    return frozenset(n for n in found if n.isidentifier())

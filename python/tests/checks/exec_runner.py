@@ -238,7 +238,9 @@ def _main(src: str, out: str) -> None:
             r = shell.run_cell(case["cell"], store_history=False)
             exc = r.error_before_exec or r.error_in_exec
             if exc is not None:
-                result["raised"] = {"exception": type(exc).__name__, "line": _raised_line(exc),
+                # Python 3.13's `_IncompleteInputError` is the SyntaxError users see (public name).
+                public = next((c.__name__ for c in type(exc).__mro__ if not c.__name__.startswith("_")), type(exc).__name__)
+                result["raised"] = {"exception": public, "line": _raised_line(exc),
                                     "message": str(exc)[:300]}
         finally:
             if case.get("teardown"):
