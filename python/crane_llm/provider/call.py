@@ -99,10 +99,14 @@ def _retry_wait(exc: BaseException, info: Dict[str, Any], attempt: int) -> Optio
     return min(0.5 * (2**attempt), 8.0) * (1 - 0.25 * random.random())
 
 
+def _field(obj: Any, name: str) -> Any:
+    # Older SDKs sometimes hand the completed response (and what it holds) over as plain dicts.
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
 def _usage_of(obj: Any) -> Optional[Dict[str, Any]]:
     """Token counts as the provider reported them (Responses: input/output_tokens; Chat: prompt/completion_tokens)."""
-    # Older SDKs sometimes hand the completed response over as a plain dict.
-    usage = obj.get("usage") if isinstance(obj, dict) else getattr(obj, "usage", None)
+    usage = _field(obj, "usage")
     if usage is None:
         return None
     dump = getattr(usage, "model_dump", None)
@@ -147,10 +151,9 @@ def _stream_text(
                 if kind == "response.output_text.delta":
                     piece = event.delta
                 elif kind in ("response.completed", "response.incomplete"):
-                    response = getattr(event, "response", None)
+                    response = _field(event, "response")
                     answer.usage = _usage_of(response)
-                    details = getattr(response, "incomplete_details", None)
-                    answer.cut = getattr(details, "reason", None) == "max_output_tokens"
+                    answer.cut = _field(_field(response, "incomplete_details"), "reason") == "max_output_tokens"
                 elif kind in ("response.failed", "error"):
                     raise _stream_failure(event)
             else:
