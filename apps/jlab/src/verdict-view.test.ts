@@ -112,6 +112,19 @@ describe('verdict rendering', () => {
     expect(host.querySelector('.crane-cancel')).toBeNull();
     expect(host.querySelector('[data-colour="green"]')).not.toBeNull();
   });
+
+  it('the model step counting tokens as they stream does not redraw Cancel either', () => {
+    const host = document.createElement('div');
+    const r = new CheckRenderer(host, () => ({ cancel: () => undefined }));
+    let s = rawReceived(stepStarted(started('c'), 'model', 'Waiting for m'), 'a');
+    r.render(s);
+    const cancel = host.querySelector('.crane-cancel');
+    s = rawReceived(stepStarted(s, 'model', 'm is answering: 5 tokens so far'), 'b');
+    r.render(s);
+    expect(host.querySelector('.crane-cancel')).toBe(cancel);
+    expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe('m is answering: 5 tokens so far');
+    expect(host.querySelector('.crane-raw-live')!.textContent).toBe('ab');
+  });
 });
 
 describe('origin outlines', () => {

@@ -262,14 +262,23 @@ export class CheckRenderer {
       this.host.replaceChildren();
       return;
     }
-    if (prev && prev !== state && onlyRawGrew(prev, state)) {
-      const raw = this.host.querySelector<HTMLElement>('.crane-raw-live');
-      if (raw) {
-        raw.textContent = this.options.fullRaw ? state.raw : rawTail(state.raw);
-        return;
-      }
-    }
+    if (prev && prev !== state && onlyStreamGrew(prev, state) && this.updateInPlace(state)) return;
     this.host.replaceChildren(renderCheck(state, this.actions(), this.options));
+  }
+
+  /** The streamed text and the steps' words, updated where they stand; false when the box must be drawn anew. */
+  private updateInPlace(state: CheckState): boolean {
+    const raw = this.host.querySelector<HTMLElement>('.crane-raw-live');
+    if (state.raw && !raw) return false;
+    const steps = state.steps.map(step => ({ step, node: this.host.querySelector<HTMLElement>(`.crane-step[data-step="${step.id}"]`) }));
+    if (steps.some(({ step, node }) => !node || (step.detail !== null) !== !!node.querySelector('.crane-step-detail'))) return false;
+    for (const { step, node } of steps) {
+      node!.querySelector('.crane-step-label')!.textContent = step.label;
+      const detail = node!.querySelector('.crane-step-detail');
+      if (detail && step.detail !== null) detail.textContent = step.detail;
+    }
+    if (raw) raw.textContent = this.options.fullRaw ? state.raw : rawTail(state.raw);
+    return true;
   }
 
   refresh(): void {
@@ -279,6 +288,8 @@ export class CheckRenderer {
   }
 }
 
-function onlyRawGrew(a: CheckState, b: CheckState): boolean {
-  return a.phase === 'running' && b.phase === 'running' && a.steps === b.steps && a.prompt === b.prompt && a.raw !== b.raw;
+/** A running check whose steps only changed their words (the model step counting tokens) and whose text grew. */
+function onlyStreamGrew(a: CheckState, b: CheckState): boolean {
+  if (a.phase !== 'running' || b.phase !== 'running' || a.prompt !== b.prompt) return false;
+  return a.steps === b.steps || (a.steps.length === b.steps.length && a.steps.every((s, i) => s.id === b.steps[i].id && s.status === b.steps[i].status));
 }
