@@ -18,7 +18,7 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
-from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
+from . import array_reductions, arrays, attributes, call_binding, containers, drawing, estimators, frames, operators  # noqa: F401
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -162,6 +162,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         return estimators.function(interp, obj, args, kwargs, node)
     if top == "pandas":
         return frames.function(interp, obj, args, kwargs, node)
+    if module == "matplotlib.pyplot" and fname:
+        return drawing.call(interp, obj, fname, args, kwargs, node)
     if t is types.FunctionType and (module == "__main__" or top not in sys.modules):
         raise Stop(node.lineno, f"a call to your function `{fname}`")
     raise Stop(node.lineno, f"a call to `{module + '.' if module else ''}{fname or '?'}`, "
