@@ -120,9 +120,7 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
             return Opaque()
-        if kind == "module" or (kind == "class"):
-            pass
-        else:
+        if kind not in ("module", "class"):
             raise Stop(node.lineno, f"a call to `.{func.attr}()` on {owner.name or kind or 'a value'}")
     if not isinstance(func, LiveValue):
         raise Stop(node.lineno, "a call the checker does not model")
@@ -155,8 +153,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
-        module = _callable_module(obj)
-        fname = _callable_name(obj)
+        module = _callable_text(obj, "__module__")
+        fname = _callable_text(obj, "__name__")
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
     if t is types.FunctionType and not isinstance(func, BoundMethod) and interp.libraries_versioned_here:
@@ -185,21 +183,14 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
                             "whose effect the checker does not model")
 
 
-def _callable_module(obj: Any) -> str:
-    # Functions keep these in C slots; instances of C types answer from C: nothing user-defined runs.
+def _callable_text(obj: Any, attr: str) -> str:
+    """`__module__` or `__name__` of a function or C callable: they keep these in C slots, and
+    instances of C types answer from C, so nothing user-defined runs."""
     try:
-        m = getattr(obj, "__module__", "")
+        text = getattr(obj, attr, "")
     except Exception:
         return ""
-    return m if type(m) is str else ""
-
-
-def _callable_name(obj: Any) -> str:
-    try:
-        n = getattr(obj, "__name__", "")
-    except Exception:
-        return ""
-    return n if type(n) is str else ""
+    return text if type(text) is str else ""
 
 
 class IPythonShell(Value):
