@@ -7,3 +7,5 @@ export * from './switches';
 export * from './answer';
 export * from './fix-actions';
 export * from './schedule';
+export * from './sent-calls';
+export * from './sent-view';
