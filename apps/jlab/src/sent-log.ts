@@ -1,5 +1,5 @@
 import { Signal, type ISignal } from '@lumino/signaling';
-import type { SentCall } from '@crane-llm/core';
+import { tokenUsage, type SentCall } from '@crane-llm/core';
 import type { BuiltPrompt } from '@crane-llm/prompt';
 import type { ModelAnswer, PreparedPrompt } from './run-check';
 import type { ServerProvider } from './model-effects';
@@ -45,7 +45,7 @@ export function sentCallOf(
     local: provider.settings.providerLocal,
     model: provider.settings.model ?? '(no model set)',
     promptTokens: call.prompt.built.estimatedTokens,
-    usage: answer.usage ?? null,
+    usage: tokenUsage(answer.usage),
     outcome,
     prompt: call.prompt.built.text,
     raw: answer.raw

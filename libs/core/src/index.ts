@@ -9,3 +9,4 @@ export * from './fix-actions';
 export * from './schedule';
 export * from './sent-calls';
 export * from './sent-view';
+export * from './usage';

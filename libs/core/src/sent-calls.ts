@@ -1,5 +1,6 @@
 import { ICON, colourOf, headlineOf, type Colour } from './present';
 import type { Verdict } from './verdict';
+import { usageText, type TokenUsage } from './usage';
 
 /**
  * One model call of this session, as "What was sent, this session" lists it. Kept in the browser's
@@ -19,7 +20,7 @@ export interface SentCall {
   /** The prompt's estimated size (characters / 4, as the token budget counts). */
   promptTokens: number;
   /** Token counts as the provider reported them, or null. */
-  usage: Record<string, unknown> | null;
+  usage: TokenUsage | null;
   /** What came of it: a verdict, or why there is none. */
   outcome: { verdict: Verdict } | { problem: 'failed' | 'cancelled'; message: string };
   /** Exactly the prompt that was sent, and the response as it arrived. */
@@ -41,18 +42,6 @@ export interface SentRow {
 }
 
 const n = (value: number) => value.toLocaleString('en');
-
-/** "412 in, 96 out" from either API's usage shape; "not reported" when the provider said nothing. */
-export function usageText(usage: Record<string, unknown> | null): string {
-  const count = (...keys: string[]) => keys.map(k => usage?.[k]).find((v): v is number => typeof v === 'number');
-  const input = count('input_tokens', 'prompt_tokens');
-  const output = count('output_tokens', 'completion_tokens');
-  if (input === undefined && output === undefined) return 'not reported';
-  const parts: string[] = [];
-  if (input !== undefined) parts.push(`${n(input)} in`);
-  if (output !== undefined) parts.push(`${n(output)} out`);
-  return parts.join(', ');
-}
 
 /** "14:03:27" in the user's clock, 24-hour, so rows line up. */
 export function timeText(iso: string): string {
