@@ -140,6 +140,21 @@ describe('runCheck', () => {
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
     expect(end.steps.find(x => x.id === 'model')).toMatchObject({ status: 'done', detail: 'answered (1,234 tokens)' });
+    expect(end.usage).toEqual({ input: null, output: 1234 });
+  });
+
+  it('keeps the usage of either API with the check, and none when no model was asked', async () => {
+    for (const [usage, expected] of [
+      [{ input_tokens: 900, output_tokens: 12, total_tokens: 912 }, { input: 900, output: 12 }], // Responses
+      [{ prompt_tokens: 800, completion_tokens: 9, total_tokens: 809 }, { input: 800, output: 9 }], // Chat Completions
+      [null, null] // a server that reports none
+    ] as const) {
+      const h = harness({ answer: async () => ({ verdict: predicted, raw: '{}', problem: null, usage }) });
+      const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+      expect(end.usage).toEqual(expected);
+    }
+    const off = harness();
+    expect((await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, off.effects, off.emit)).usage).toBeUndefined();
   });
 
   it('an answer cut at the output limit says so in the model step', async () => {

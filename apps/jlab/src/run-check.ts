@@ -8,6 +8,7 @@ import {
   originFound,
   promptBuilt,
   rawReceived,
+  usageReported,
   rawReset,
   started,
   stepEnded,
@@ -239,6 +240,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
       signal
     });
     if (signal.aborted) return state;
+    update(s => usageReported(s, answer.usage));
     if (!answer.verdict) {
       if (answer.problem?.kind === 'cancelled') return update(cancelled);
       // Keep what arrived: the raw text helps to see what went wrong.

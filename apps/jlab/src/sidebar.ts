@@ -4,7 +4,7 @@ import { Widget } from '@lumino/widgets';
 import type { ServerSettings } from '@crane-llm/prompt';
 import type { CheckCenter } from './check-center';
 import { switchControls, type SwitchStore } from './switches';
-import { CheckRenderer, type ViewActions } from '@crane-llm/core';
+import { CheckRenderer, usageLine, type ViewActions } from '@crane-llm/core';
 
 export const SIDEBAR_ID = 'crane-llm-sidebar';
 
@@ -76,6 +76,7 @@ export class CraneSidebar extends Widget {
   private readonly verdict: CheckRenderer;
   private readonly promptText = document.createElement('pre');
   private readonly rawText = document.createElement('pre');
+  private readonly usageText = document.createElement('p');
   private readonly providerHost = document.createElement('div');
   private readonly disposeSwitches: () => void;
 
@@ -107,7 +108,8 @@ export class CraneSidebar extends Widget {
     prompt.body.append(this.promptText);
     const raw = section('Raw response', 'crane-section-raw');
     this.rawText.className = 'crane-raw crane-raw-full';
-    raw.body.append(this.rawText);
+    this.usageText.className = 'crane-usage';
+    raw.body.append(this.rawText, this.usageText);
     const sw = section('Switches', 'crane-section-switches');
     const controls = switchControls(switches, 'crane-sidebar');
     sw.body.append(controls.node);
@@ -156,6 +158,7 @@ export class CraneSidebar extends Widget {
     this.promptText.textContent = state?.prompt ?? (state ? 'No prompt: nothing was sent to a model for this check.' : '');
     const waiting = state?.phase === 'running' && state.prompt !== null;
     this.rawText.textContent = state?.raw || (!state ? '' : waiting ? 'Waiting for the first words…' : 'No response: no model was asked for this check.');
+    this.usageText.textContent = usageLine(state?.usage);
   }
 
   dispose(): void {

@@ -7,3 +7,4 @@ export * from './switches';
 export * from './answer';
 export * from './fix-actions';
 export * from './schedule';
+export * from './usage';

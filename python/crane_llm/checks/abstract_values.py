@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, safe_class_property
+from .torch_facts import TensorFacts
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
@@ -140,6 +141,10 @@ class Value:
     def estimator(self) -> Optional[EstimatorFacts]:
         return None
 
+    def tensor(self) -> Optional[TensorFacts]:
+        """A PyTorch tensor's shape, dtype and device, when known."""
+        return None
+
     def named(self, name: Optional[str]) -> "Value":
         self.name = name
         return self
@@ -162,8 +167,10 @@ class FactValue(Value):
                  array: Optional[ArrayFacts] = None, length: Optional[int] = None,
                  items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
                  estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
-                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None):
+                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None,
+                 tensor: Optional[TensorFacts] = None):
         self._kind = kind
+        self._tensor = tensor
         self._type_name = type_name
         self._frame = frame
         self._array = array
@@ -221,6 +228,9 @@ class FactValue(Value):
 
     def estimator(self):
         return self._estimator
+
+    def tensor(self):
+        return self._tensor
 
 
 NONE_VALUE_KIND = "none"

@@ -12,10 +12,12 @@ class or metaclass could intercept.
 from __future__ import annotations
 
 import abc
+import contextlib
 import builtins as _builtins
 import functools
 import os
 import sys
+import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
@@ -31,6 +33,8 @@ _C_CALLABLES = (types.BuiltinFunctionType, types.MethodDescriptorType, types.Wra
                 types.GetSetDescriptorType, types.MemberDescriptorType, types.ClassMethodDescriptorType,
                 types.MethodWrapperType)
 _COMPILED_FUNCTIONS = ("cython_function_or_method", "fused_cython_function")
+_CONTEXTMANAGER_CODE = contextlib.contextmanager(lambda: iter(())).__code__
+_RLOCK = type(threading.RLock())
 _DATA = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset, dict, set, list)
 
 
@@ -143,7 +147,15 @@ def own(value: Any, package: str, depth: int = 0) -> bool:
         return False
     t = type(value)
     if t is types.FunctionType:
-        return _file_in(value.__code__.co_filename, package) and genuine(value) and _closure_own(value, package, depth)
+        if _file_in(value.__code__.co_filename, package):
+            return genuine(value) and _closure_own(value, package, depth)
+        # `@contextlib.contextmanager` on a library method: the standard library's wrapper around it,
+        # which calls what its closure cell holds (not `__wrapped__`, which anyone may reassign).
+        return (value.__code__ is _CONTEXTMANAGER_CODE and value.__globals__ is contextlib.__dict__
+                and value.__defaults__ is None and value.__kwdefaults__ is None
+                and _closure_own(value, package, depth))
+    if t is _RLOCK:
+        return True  # a lock a class holds (matplotlib's Figure): its methods are C
     if t is staticmethod or t is classmethod:
         return own(value.__func__, package, depth + 1)
     if t is property:

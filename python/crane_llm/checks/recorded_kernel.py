@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
-from .bound_names import names_bound
+from .bound_names import bound_in, every_identifier
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
@@ -48,10 +48,6 @@ requests bs4 lxml h5py pyarrow polars dask numba timm albumentations keras_tuner
 pytorch_lightning lightning einops accelerate evaluate peft sentence_transformers librosa
 soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch
 """.split())
-
-
-_MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar") if hasattr(ast, n))  # 3.10+
-_MATCH_MAPPING = tuple(getattr(ast, n) for n in ("MatchMapping",) if hasattr(ast, n))
 
 
 class RecordedKernel:
@@ -79,13 +75,15 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     patch_sites: List[Tuple[int, str, bool, int]] = []
     chain_aliases: Dict[str, str] = {}
     for index, cell in enumerate(cells):
-        names |= names_bound(cell)
         try:
             tree = ast.parse(python_source(cell))
         except Exception:
             dynamic = dynamic or f"executed cell {index + 1} does not parse"
-            other |= names_bound(cell)
+            every = every_identifier(cell)
+            names |= every
+            other |= every
             continue
+        names |= bound_in(tree)
         why = _dynamic_reason(tree)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
@@ -97,7 +95,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                 else:
                     for alias in node.names:
                         other.add(alias.asname or alias.name.split(".")[0])
-        other |= _non_import_bindings(tree)
+        other |= bound_in(tree, imports=False)
         stores.extend(_attribute_store_roots(tree))
         sites, found_aliases = _patch_sites(tree)
         patch_sites.extend((index, *site) for site in sites)
@@ -224,24 +222,6 @@ def _add_module(dotted: str, modules: Set[str]) -> None:
     parts = dotted.split(".")
     for i in range(1, len(parts) + 1):
         modules.add(".".join(parts[:i]))
-
-
-def _non_import_bindings(tree: ast.AST) -> Set[str]:
-    out: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            out.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            out.add(node.name)
-        elif isinstance(node, _MATCH_CAPTURES) and getattr(node, "name", None):
-            out.add(node.name)
-        elif isinstance(node, _MATCH_MAPPING) and getattr(node, "rest", None):
-            out.add(node.rest)
-    return out
 
 
 def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:

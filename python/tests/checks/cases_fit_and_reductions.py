@@ -9,6 +9,10 @@ from typing import List
 
 from cases import NP, SK, Pair
 
+MPL = ("import numpy as np\nimport matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt\n"
+       "chw = np.zeros((3, 8, 8), dtype=np.float32)\nhwc = np.zeros((8, 8, 3))\nflat = np.arange(16.0)\n"
+       "batch = np.zeros((2, 8, 8, 3))\nimg2 = np.ones((4, 5))\nv3 = np.arange(3)\nv4 = np.arange(4)")
+
 FIT_PARAMETERS: List[Pair] = [
     Pair("sklearn", SK, "LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)",
          "LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5, max_iter=5000).fit(X, y)",
@@ -76,6 +80,10 @@ PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS + CALL_ARGUMENTS
 # These crash for real, but not certainly from what the checker sees: it must stay silent.
 # (NumPy told to raise on overflow is tested in-process: np.seterr would outlive its case here.)
 NO_CLAIM = [
+    # An object array fails imshow's dtype check, not its shape check: not a modelled case.
+    ("plt.imshow(np.zeros((3, 4, 4), dtype=object))", MPL),
+    # A title with mathtext may fail when drawn: the reading stops at it.
+    ("plt.title('$x^')\nv3 + v4", MPL),
     # scikit-learn's parameter-validation wrapper takes `*args, **kwargs`: its TypeError comes from
     # code it runs, which the checker does not model.
     ("from sklearn.utils.class_weight import compute_class_weight\n"
@@ -84,3 +92,34 @@ NO_CLAIM = [
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),
 ]
+
+# pyplot: drawing calls the reading goes on past, and `plt.imshow` of an array of no image shape.
+IMAGE_SHAPE: List[Pair] = [
+    Pair("image-shape", MPL, "plt.imshow(chw)", "plt.imshow(hwc)", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(flat)", "plt.imshow(flat.reshape(4, 4))", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(batch)", "plt.imshow(batch[0])", "TypeError"),
+    Pair("image-shape", MPL, "plt.figure(figsize=(6, 4))\nplt.imshow(chw)\nplt.show()",
+         "plt.figure(figsize=(6, 4))\nplt.imshow(chw.transpose(1, 2, 0))\nplt.show()", "TypeError"),
+    Pair("image-shape", MPL, "plt.title('channels')\nplt.axis('off')\nplt.imshow(chw)",
+         "plt.title('channels')\nplt.axis('off')\nplt.imshow(img2)", "TypeError"),
+    Pair("image-shape", MPL, "x = np.zeros((2, 2, 2))\nplt.imshow(x)", "x = np.zeros((2, 2, 4))\nplt.imshow(x)",
+         "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(np.zeros((5, 6, 2)))", "plt.imshow(np.zeros((5, 6, 1)))", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(np.ones(7))", "plt.imshow(np.ones((7, 1)))", "TypeError"),
+    Pair("image-shape", MPL, "plt.xlabel('x', fontsize=12)\nplt.imshow(flat)",
+         "plt.xlabel('x', fontsize=12)\nplt.imshow(img2)", "TypeError"),
+    Pair("image-shape", MPL, "plt.grid(True)\nplt.imshow(np.zeros((3, 4, 4, 4)))",
+         "plt.grid(True)\nplt.imshow(np.zeros((4, 4, 4)))", "TypeError"),
+]
+
+# Past the drawing catalogue to a shape error further down.
+DRAWING_PAST: List[Pair] = [
+    Pair("array-shapes", MPL, "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
+         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v4",
+         "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
+         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v3", "ValueError"),
+    Pair("array-shapes", MPL, "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ v4",
+         "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ np.ones(5)", "ValueError"),
+]
+
+PAIRS += IMAGE_SHAPE + DRAWING_PAST

@@ -55,6 +55,11 @@ TWINS = [
     (["import numpy as torch"], "t = torch.zeros(3)"),
     (["import numpy as np\nsrc_images = [1, 2]"], "import numpy as np\nr = np.random.randint(0, len(src_images))"),
     (["for missing in range(2):\n    pass"], "print(missing)"),
+    # match captures bind too (the copy of the walk the replay's names came from had missed them)
+    *[pytest.param(cells, target, marks=pytest.mark.skipif(sys.version_info < (3, 10), reason="match is 3.10+"))
+      for cells, target in [
+          (["match [1, 2]:\n    case [first, *rest]:\n        pass"], "print(first, rest)"),
+          (["match {'a': 1}:\n    case {'a': a_val, **others}:\n        pass"], "print(a_val, others)")]],
 ]
 
 DYNAMIC = [

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict
 
-from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, build_prompt, cut_verdict, parse_verdict, request_body
+from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, build_prompt, cut_verdict, parse_verdict, request_body
 from crane_llm.provider import describe_failure, is_context_length, is_format_rejection, rejected_parameter
 from crane_llm.prompt.mask import mask_code, mask_runtime_info, mask_text
 from crane_llm.prompt.runinfo_text import runtime_info_text
@@ -23,12 +23,12 @@ def prompt_expected(inp: Dict[str, Any]) -> Dict[str, Any]:
     limit = inp.get("maxOutputTokens", DEFAULT_MAX_OUTPUT_TOKENS)
     return {
         "prompt": prompt,
-        "responsesBody": request_body("responses", prompt, model, True, limit),
-        "chatBody": request_body("chat", prompt, model, True, limit),
-        "responsesBodyPlain": request_body("responses", prompt, model, False, limit),
-        "chatBodyPlain": request_body("chat", prompt, model, False, limit),
+        "responsesBody": request_body("responses", prompt, model, BodyOptions(max_output_tokens=limit)),
+        "chatBody": request_body("chat", prompt, model, BodyOptions(max_output_tokens=limit)),
+        "responsesBodyPlain": request_body("responses", prompt, model, BodyOptions(structured=False, max_output_tokens=limit)),
+        "chatBodyPlain": request_body("chat", prompt, model, BodyOptions(structured=False, max_output_tokens=limit)),
         # What a server that refuses max_completion_tokens and stream_options gets on the retries.
-        "chatBodyOlderServer": request_body("chat", prompt, model, True, limit, "max_tokens", False),
+        "chatBodyOlderServer": request_body("chat", prompt, model, BodyOptions(max_output_tokens=limit, limit_field="max_tokens", stream_usage=False)),
     }
 
 
