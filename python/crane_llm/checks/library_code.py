@@ -29,7 +29,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from .static_reads import lookup_static, plain_class
+from .static_reads import lookup_static
 
 _PYC_HEADER = 16
 _PLAIN_CONSTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))
@@ -221,7 +221,7 @@ def _resolve(node: ast.AST, g: Dict[str, Any]) -> Any:
         owner = _resolve(node.value, g)
         if type(owner) is types.ModuleType:
             return owner.__dict__.get(node.attr, _ABSENT)
-        if plain_class(owner):
+        if issubclass(type(owner), type):  # any class: read from its dictionaries, no metaclass consulted
             return lookup_static(owner, node.attr, _ABSENT)
     return _ABSENT
 

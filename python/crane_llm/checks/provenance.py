@@ -22,6 +22,7 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from .library_code import class_body_stores, genuine
+from .recorded_kernel import stdlib_names as _stdlib
 from .static_reads import (class_dict, class_module, class_name, class_qualname, is_static_type, lookup_static, mro,
                            plain_class)
 
@@ -206,9 +207,21 @@ def _closure_own(fn: types.FunctionType, package: str, depth: int) -> bool:
             v = cell.cell_contents
         except ValueError:  # an empty cell
             continue
-        if not own(v, package, depth + 1):
+        if v is fn:
+            continue  # a wrapper that refers to itself (torch's binary operators)
+        if not own(v, package, depth + 1) and not _standard_library_value(v):
             return False
     return True
+
+
+def _standard_library_value(v: Any) -> bool:
+    """An instance of an unpatched standard-library class (an `inspect.Signature`, an
+    `operator.attrgetter` a decorator keeps in its closure)."""
+    t = type(v)
+    if not plain_class(t):
+        return False
+    top = class_module(t).split(".", 1)[0]
+    return top in _stdlib() and own_type(t, top)
 
 
 def _defined_as(klass: Any, key: str, value: Any) -> bool:
@@ -223,12 +236,13 @@ def _defined_as(klass: Any, key: str, value: Any) -> bool:
         return True  # a decorator's wrapper: its wrapped function is judged through the closure
     code = value.__code__
     qualname = getattr(code, "co_qualname", None)  # Python 3.11+: where the def stood
-    if code.co_name != key:
-        # An alias the class body made (`rename = Index.set_names`, `_repr = html_repr`): the body,
-        # as the library's file compiles it, assigns that name and defines no method of that name.
-        stores = class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key)
-        return stores if stores is not None else class_dict(klass).get(code.co_name) is value
-    return qualname is None or qualname == class_qualname(klass) + "." + key
+    if qualname is None:
+        return code.co_name == key or class_dict(klass).get(code.co_name) is value
+    if qualname == class_qualname(klass) + "." + key or "<locals>" in qualname:
+        return True  # its own def, or made by library code at import (matplotlib's generated `set`)
+    # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
+    # the library's file compiles it, assigns that name and defines no method of that name.
+    return class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key) is True
 
 
 # pandas classes propagate the attributes `_metadata` names from operand to result (`__finalize__`):

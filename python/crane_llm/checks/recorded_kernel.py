@@ -153,6 +153,27 @@ def _patch_sites(tree: ast.AST) -> Tuple[List[Tuple[str, bool, int]], Dict[str, 
     attribute chain. And the names assigned from a bare chain (`D = pd.DataFrame`: D -> pd)."""
     sites: List[Tuple[str, bool, int]] = []
     aliases: Dict[str, str] = {}
+    # `def patch(cls): cls.x = ...` then `patch(pd.DataFrame)`: a call passing a library object to a
+    # function that writes into one of its parameters counts as a write into that object.
+    patchers: Set[str] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = fn.args
+            params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]}
+            inner, _ = _direct_sites(fn)
+            if any(root in params for root, _, _ in inner):
+                patchers.add(fn.name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in patchers:
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                sites.append((_chain(arg)[0], False, node.lineno))
+    direct, found = _direct_sites(tree)
+    return sites + direct, {**aliases, **found}
+
+
+def _direct_sites(tree: ast.AST) -> Tuple[List[Tuple[str, bool, int]], Dict[str, str]]:
+    sites: List[Tuple[str, bool, int]] = []
+    aliases: Dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -263,7 +284,7 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             for top in _imported_tops(node):
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
-                if top not in _KNOWN_LIBRARIES and top not in _stdlib():
+                if top not in _KNOWN_LIBRARIES and top not in stdlib_names():
                     return f"an import of `{top}`, which may be a module of your own"
         if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
             return f"`{node.id}`"
@@ -292,7 +313,8 @@ def _magic_name(call: ast.Call) -> Optional[str]:
 
 
 @lru_cache(maxsize=1)
-def _stdlib() -> FrozenSet[str]:
+def stdlib_names() -> FrozenSet[str]:
+    """The standard library's top-level module names."""
     names = getattr(sys, "stdlib_module_names", None)
     if names is None:  # Python 3.9 has no list: the standard library's own files say it
         names = _stdlib_files()
