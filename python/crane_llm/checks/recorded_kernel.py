@@ -22,6 +22,7 @@ import os
 import sys
 import sysconfig
 from functools import lru_cache
+from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
@@ -50,18 +51,16 @@ soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch
 """.split())
 
 
+@dataclass(eq=False)
 class RecordedKernel:
-    def __init__(self, names: Set[str], dynamic: Optional[str], modules: Set[str],
-                 aliases: Dict[str, Tuple[str, Optional[str]]], from_imports: Set[Tuple[str, str]],
-                 patches: Optional[str] = None):
-        self.names = names
-        # Why the installed libraries may not behave as shipped in that kernel (an executed cell
-        # patched one), or None. The recorded facts cannot show a patch, so no claim is made then.
-        self.patches = patches
-        self.dynamic = dynamic
-        self.modules = modules
-        self.aliases = aliases  # name -> (module, None) for `import`, (module, attr) for `from ... import`
-        self.from_imports = from_imports
+    names: Set[str]
+    dynamic: Optional[str]
+    modules: Set[str]
+    aliases: Dict[str, Tuple[str, Optional[str]]]  # name -> (module, None) for `import`, (module, attr) for `from ... import`
+    from_imports: Set[Tuple[str, str]]
+    # Why the installed libraries may not behave as shipped in that kernel (an executed cell
+    # patched one), or None. The recorded facts cannot show a patch, so no claim is made then.
+    patches: Optional[str] = None
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
