@@ -22,7 +22,6 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from .library_code import class_body_stores, genuine
-from .recorded_kernel import stdlib_names as _stdlib
 from .static_reads import (class_dict, class_module, class_name, class_qualname, is_static_type, lookup_static, mro,
                            plain_class)
 
@@ -214,14 +213,20 @@ def _closure_own(fn: types.FunctionType, package: str, depth: int) -> bool:
     return True
 
 
+# Standard-library values decorators keep in their closures that hold no code of anyone's
+# (a function, a `functools.partial`, a bound method would: those are judged by `own`).
+_INERT_STDLIB_VALUES = {("inspect", "Signature"), ("inspect", "Parameter"), ("operator", "attrgetter"),
+                        ("operator", "itemgetter")}
+
+
 def _standard_library_value(v: Any) -> bool:
-    """An instance of an unpatched standard-library class (an `inspect.Signature`, an
-    `operator.attrgetter` a decorator keeps in its closure)."""
+    """An instance of an unpatched standard-library class that holds data only (matplotlib keeps an
+    `inspect.Signature` and an `operator.attrgetter` in its wrappers' closures)."""
     t = type(v)
     if not plain_class(t):
         return False
-    top = class_module(t).split(".", 1)[0]
-    return top in _stdlib() and own_type(t, top)
+    mod = class_module(t)
+    return (mod, class_name(t)) in _INERT_STDLIB_VALUES and own_type(t, mod)
 
 
 def _defined_as(klass: Any, key: str, value: Any) -> bool:

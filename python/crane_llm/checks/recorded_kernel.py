@@ -283,7 +283,7 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             for top in _imported_tops(node):
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
-                if top not in _KNOWN_LIBRARIES and top not in stdlib_names():
+                if top not in _KNOWN_LIBRARIES and top not in _stdlib():
                     return f"an import of `{top}`, which may be a module of your own"
         if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
             return f"`{node.id}`"
@@ -312,8 +312,7 @@ def _magic_name(call: ast.Call) -> Optional[str]:
 
 
 @lru_cache(maxsize=1)
-def stdlib_names() -> FrozenSet[str]:
-    """The standard library's top-level module names."""
+def _stdlib() -> FrozenSet[str]:
     names = getattr(sys, "stdlib_module_names", None)
     if names is None:  # Python 3.9 has no list: the standard library's own files say it
         names = _stdlib_files()
