@@ -22,8 +22,8 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from .library_code import class_body_stores, genuine
-from .static_reads import (class_dict, class_module, class_name, class_qualname, is_static_type, lookup_static, mro,
-                           plain_class)
+from .static_reads import (class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
+                           lookup_static, mro, plain_class)
 
 _IO = sys.modules.get("_io")
 _BUILTIN_SELF = types.BuiltinFunctionType.__dict__["__self__"]
@@ -341,4 +341,4 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
 
 __all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",
            "is_subclass", "real_builtin_name", "own", "own_type", "Audit", "audit", "new_audit",
-           "own_module_function"]
+           "own_module_function", "instance_dict"]

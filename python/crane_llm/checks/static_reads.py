@@ -4,6 +4,7 @@ from the type's C slots (no attribute lookup a user's class or metaclass could i
 from __future__ import annotations
 
 import abc
+import types
 from typing import Any, Dict, Tuple
 
 _HEAPTYPE = 1 << 9
@@ -75,4 +76,17 @@ def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
     return default
 
 
-__all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static"]
+def instance_dict(obj: Any, default: Any = None) -> Any:
+    """The instance's own `__dict__`, read through CPython's standard slot only (a class may define
+    `__dict__` as a property, which would run its code); `default` when it has none."""
+    slot = lookup_static(type(obj), "__dict__")
+    if type(slot) is not types.GetSetDescriptorType:
+        return default
+    try:
+        d = slot.__get__(obj)
+    except Exception:
+        return default
+    return d if type(d) is dict else default
+
+
+__all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
