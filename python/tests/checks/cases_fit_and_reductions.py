@@ -80,6 +80,11 @@ PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS + CALL_ARGUMENTS
 # These crash for real, but not certainly from what the checker sees: it must stay silent.
 # (NumPy told to raise on overflow is tested in-process: np.seterr would outlive its case here.)
 NO_CLAIM = [
+    # Categoricals the checker does not build: strings, floats, categories that miss values.
+    ("c = pd.Categorical(data['name'])\nc.cat", "import pandas as pd\ndata = pd.DataFrame({'name': ['a', 'b']})"),
+    ("c = pd.Categorical(data['x'])\nc.cat", "import pandas as pd\ndata = pd.DataFrame({'x': [0.5, 1.5]})"),
+    ("c = pd.Categorical(data['d'], categories=range(3))\nc.cat",
+     "import pandas as pd\ndata = pd.DataFrame({'d': [0, 5]})"),
     # Loops: only the first pass is read; a crash on a later pass, or after `break`, is not claimed.
     ("for i in range(3):\n    if i == 2:\n        v3 + v4", NP),
     ("for k in [0, 1]:\n    break\nv3 + v4", NP),
@@ -163,3 +168,23 @@ LOOP_FIRST_PASS: List[Pair] = [
 ]
 
 PAIRS += ARRAY_AS_INDEX + LOOP_FIRST_PASS
+
+# A Categorical built from a column of integers has only its class's attributes (`.cat` is a Series'
+# accessor); building it cannot fail when the categories hold every value.
+_CAT = ("import pandas as pd\nimport numpy as np\n"
+        "data = pd.DataFrame({'day': [0, 3, 6, 2], 'dur': [1.5, 2.0, 3.0, 0.5], 'name': ['a', 'b', 'c', 'd']})")
+
+CATEGORICAL: List[Pair] = [
+    Pair("missing-attribute", _CAT, "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
+         "d1.cat.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])",
+         "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
+         "d1 = d1.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])", "AttributeError"),
+    Pair("missing-attribute", _CAT, "c = pd.Categorical(data['day'])\nc.cat.codes", "c = pd.Categorical(data['day'])\nc.codes",
+         "AttributeError"),
+    Pair("missing-attribute", _CAT, "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.str",
+         "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.categories", "AttributeError"),
+    Pair("missing-attribute", _CAT, "pd.Categorical(data['day'], ordered=False).dt",
+         "pd.Categorical(data['day'], ordered=False).ordered", "AttributeError"),
+]
+
+PAIRS += CATEGORICAL

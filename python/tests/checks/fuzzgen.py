@@ -242,6 +242,9 @@ TRICKY = [
     "for i in []:\n    undefined", "for c in dct:\n    {n}[c]", "for i in range(3):\n    if i > 1:\n        v3 + v4",
     "for i in {n}:\n    plt.imshow({n})", "for w in range(2):\n    del {n}\n    {n}", "lst[labs[0]]", "txt[v3]",
     "tup[scalar0]", "strs.tolist()[labs[1]]", "lst[{n}]",
+    "c = pd.Categorical(df['a'])\nc.cat", "pd.Categorical(df['a'], categories=range(3)).cat",
+    "pd.Categorical(df['a'], categories=range(9), ordered=True).cat.codes", "pd.Categorical(df['c']).cat",
+    "pd.Categorical(dfi[0], categories=[1, 4, 1]).cat", "pd.Categorical({n}).str", "pd.Categorical(df['a']).codes",
 ]
 PD_ATTRS = ["DataFrame", "read_csv", "Panel", "np", "datetime", "ExcelWriter", "api", "plotting", "testing",
             "arrays", "tseries", "io", "core", "nope", "concat", "Series", "SparseArray", "datetools"]
@@ -361,6 +364,7 @@ PATCHES = [
     ("StandardScaler.transform", "lambda self, X, copy=None: X"),
     ("sklearn.base.BaseEstimator.get_params", "lambda self, deep=True: {}"),
     ("train_test_split", "lambda *a, **k: (0, 0)"),
+    ("pd.Categorical.cat", "property(lambda s: s)"),
     ("plt.gca", "lambda: None"),
     ("plt.imshow", "lambda *a, **k: None"),
     ("matplotlib.axes.Axes.set_title", "lambda s, *a, **k: None"),

@@ -102,3 +102,13 @@ def test_subclasses_and_dynamic_objects_are_unknown():
     ns = _ns(sub=MyFrame({"a": [1]}), dd=__import__("collections").defaultdict(int))
     for cell in ["sub['nope']", "sub.nope", "dd['missing']"]:
         assert run_checks(cell, ns).crash is None, cell
+
+
+def test_patched_categorical_is_not_modelled(monkeypatch):
+    pd = pytest.importorskip("pandas")
+    data = pd.DataFrame({"day": [0, 3, 6]})
+    cell = "c = pd.Categorical(data['day'], categories=range(7))\nc.cat"
+    assert run_checks(cell, {"pd": pd, "data": data}).crash.exception == "AttributeError"
+    monkeypatch.setattr(pd.Categorical, "cat", property(lambda self: self), raising=False)
+    exec(cell, {"pd": pd, "data": data})  # a notebook that gave Categorical a `.cat` runs clean
+    assert run_checks(cell, {"pd": pd, "data": data}).crash is None
