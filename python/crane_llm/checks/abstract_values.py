@@ -15,9 +15,11 @@ Tri-state answers are Python's True / False / None; rules claim a crash only on 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, safe_class_property
+from .torch_facts import TensorFacts
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
@@ -89,16 +91,18 @@ class ArrayFacts:
         return self.kind in "biufc"
 
 
+@dataclass(eq=False)
 class EstimatorFacts:
     """What is known of a scikit-learn estimator: class, fitted or not, input feature count."""
 
-    def __init__(self, cls: Any = None, class_name: Optional[str] = None, fitted: Optional[bool] = None,
-                 n_features: Optional[int] = None, meta: Optional[bool] = None):
-        self.cls = cls
-        self.meta = meta  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
-        self.class_name = class_name or (cls.__name__ if cls is not None else None)
-        self.fitted = fitted
-        self.n_features = n_features
+    cls: Any = None
+    class_name: Optional[str] = None  # default: the class's own name
+    fitted: Optional[bool] = None
+    n_features: Optional[int] = None
+    meta: Optional[bool] = None  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
+
+    def __post_init__(self) -> None:
+        self.class_name = self.class_name or (self.cls.__name__ if self.cls is not None else None)
 
 
 class Value:
@@ -143,6 +147,10 @@ class Value:
     def estimator(self) -> Optional[EstimatorFacts]:
         return None
 
+    def tensor(self) -> Optional[TensorFacts]:
+        """A PyTorch tensor's shape, dtype and device, when known."""
+        return None
+
     def named(self, name: Optional[str]) -> "Value":
         self.name = name
         return self
@@ -165,8 +173,10 @@ class FactValue(Value):
                  array: Optional[ArrayFacts] = None, length: Optional[int] = None,
                  items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
                  estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
-                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None):
+                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None,
+                 tensor: Optional[TensorFacts] = None):
         self._kind = kind
+        self._tensor = tensor
         self._type_name = type_name
         self._frame = frame
         self._array = array
@@ -224,6 +234,9 @@ class FactValue(Value):
 
     def estimator(self):
         return self._estimator
+
+    def tensor(self):
+        return self._tensor
 
 
 NONE_VALUE_KIND = "none"

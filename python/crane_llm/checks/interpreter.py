@@ -329,8 +329,6 @@ class Interpreter:
             self.scopes[-1][name] = value
         else:
             self.bound[name] = value
-        if isinstance(value, Value) and value.name is None and value is not DELETED:
-            pass
 
     def assign(self, target: ast.AST, value: Value, stmt) -> None:
         if isinstance(target, ast.Name):

@@ -18,6 +18,7 @@ from .provenance import (audit, class_dict, class_module, class_name, is_subclas
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
                           class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+from .torch_facts import live_tensor_facts
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
@@ -158,6 +159,22 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
     return None
 
 
+def tensor_has_attr(obj: Any, attr: str) -> Optional[bool]:
+    """An exact, unpatched torch.Tensor has no `__getattr__`: what its class and its own `__dict__`
+    do not hold does not exist. Methods exist; properties may run torch code that raises: unknown."""
+    found = lookup_static(type(obj), attr, _MISSING)
+    inst = _instance_dict(obj)
+    if found is _MISSING:
+        if inst is None:
+            return None
+        return True if attr in inst else False
+    if attr == "shape" or (attr == "T" and len(obj.shape) == 2):
+        return True  # C getters of the exact class (`.T` warns or raises only off two dimensions)
+    if type(found) in (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType):
+        return True
+    return None
+
+
 def _instance_dict(obj: Any) -> Optional[dict]:
     """The instance's own `__dict__`, read through the standard slot only (a class may define
     `__dict__` as a property, which would run its code)."""
@@ -280,7 +297,7 @@ class LiveValue(Value):
     def kind(self):
         cls = type(self.obj)
         if not plain_class(cls):
-            return "object"
+            return "tensor" if live_tensor_facts(self.obj) is not None else "object"
         k = _BUILTIN_KINDS.get(cls)
         if k:
             return k
@@ -307,7 +324,7 @@ class LiveValue(Value):
     def type_name(self):
         cls = type(self.obj)
         if not plain_class(cls):
-            return "object"
+            return "torch.Tensor" if live_tensor_facts(self.obj) is not None else "object"
         return f"{class_module(cls)}.{class_name(cls)}"
 
     def concrete(self):
@@ -316,7 +333,12 @@ class LiveValue(Value):
         return self.obj if plain_class(type(self.obj)) else NOTHING
 
     def has_attr(self, attr):
+        if live_tensor_facts(self.obj) is not None:
+            return tensor_has_attr(self.obj, attr)
         return object_has_attr(self.obj, attr)
+
+    def tensor(self):
+        return live_tensor_facts(self.obj)
 
     def frame(self):
         memo = audit().facts

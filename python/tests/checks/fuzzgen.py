@@ -392,14 +392,87 @@ def patched_case(rng: random.Random) -> dict:
     return case
 
 
-def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12) -> List[dict]:
-    """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch."""
+TORCH_SETUP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+t23 = torch.ones(2, 3)
+t32 = torch.ones(3, 2)
+t3 = torch.ones(3)
+t4 = torch.ones(4)
+t234 = torch.ones(2, 3, 4)
+ti = torch.ones(2, 3, dtype=torch.int64)
+tb = torch.ones(3, dtype=torch.bool)
+t0 = torch.tensor(1.0)
+tnc = torch.ones(3, 2).T
+lin32 = nn.Linear(3, 2)
+conv = nn.Conv2d(3, 1, 2)
+img = torch.ones(1, 3, 4, 4)
+ts = torch.ones(2, 3).as_subclass(type('Sub', (torch.Tensor,), {}))
+"""
+TENSORS = ["t23", "t32", "t3", "t4", "t234", "ti", "tb", "t0", "tnc", "ts", "img"]
+TORCH_PATCHES = [
+    ("torch.Tensor", "view", "lambda *a, **k: 0"),
+    ("torch.Tensor", "reshape", "lambda *a, **k: 0"),
+    ("torch.Tensor", "__matmul__", "lambda *a: 0"),
+    ("torch.Tensor", "__add__", "lambda *a: 0"),
+    ("torch", "matmul", "lambda *a, **k: 0"),
+    ("torch", "stack", "lambda *a, **k: 0"),
+    ("torch", "cat", "lambda *a, **k: 0"),
+    ("torch", "ones", "lambda *a, **k: torch.zeros(5)"),
+    ("nn.Linear", "forward", "lambda self, x: x"),
+    ("nn.Conv2d", "forward", "lambda self, x: x"),
+    ("F", "mse_loss", "lambda *a, **k: 0"),
+]
+
+
+def _torch_expr(rng: random.Random) -> str:
+    a, b = rng.choice(TENSORS), rng.choice(TENSORS)
+    size = rng.choice(["2, 3", "3, 2", "3", "4", "6", "2, 3, 4", "3, 4", "1, 3", "-1", "2, -1", "5, -1", "0, -1"])
+    return rng.choice([
+        f"{a} @ {b}", f"{a} + {b}", f"{a} - {b}", f"{a} * {b}", f"{a} / {b}", f"{a} // {b}", f"{a} @ {a}.T",
+        f"torch.matmul({a}, {b})", f"torch.mm({a}, {b})", f"torch.stack([{a}, {b}])", f"torch.cat([{a}, {b}])",
+        f"torch.cat([{a}, {b}], dim=1)", f"torch.stack([{a}, {b}], dim={rng.choice(['0', '1', '2', '3', '-1'])})",
+        f"{a}.view({size})", f"{a}.reshape({size})", f"{a}.squeeze() @ {b}", f"{a}.t() @ {b}",
+        f"lin32({a})", f"conv({a})", f"F.mse_loss({a}, {b})", f"F.l1_loss({a}, {b})", f"{a}.nope",
+        f"torch.ones({size}) @ {b}", f"torch.zeros({size}) + {a}", f"torch.randn({size}, dtype=torch.float64) @ {b}",
+        f"{a}.shape", f"{a}.T @ {b}", "torch.optim(lin32)", f"torch.nn({a})", f"{a}.numpy()",
+    ])
+
+
+def torch_case(rng: random.Random) -> dict:
+    """A cell over a pool of tensors and layers, sometimes after torch was patched or a hook added."""
+    lines = []
+    for _ in range(rng.randint(1, 3)):
+        expr = _torch_expr(rng)
+        lines.append(rng.choice([expr, f"r = {expr}", f"r = {expr}\nq = r @ {rng.choice(TENSORS)}"]))
+    case = {"setup": TORCH_SETUP, "cell": "\n".join(lines)}
+    r = rng.random()
+    if r < 0.15:
+        owner, attr, value = rng.choice(TORCH_PATCHES)
+        case["setup"] = TORCH_SETUP + f"_orig = {owner}.__dict__.get('{attr}', None)\n{owner}.{attr} = {value}\n"
+        case["teardown"] = (f"if _orig is None:\n    delattr({owner}, '{attr}')\nelse:\n"
+                            f"    setattr({owner}, '{attr}', _orig)\n")
+    elif r < 0.22:
+        case["setup"] = TORCH_SETUP + rng.choice([
+            "lin32.register_forward_pre_hook(lambda m, i: (torch.ones(2, 3),))\n",
+            "lin32.forward = lambda x: x\n",
+            "conv.register_forward_pre_hook(lambda m, i: (torch.ones(1, 3, 4, 4),))\n"])
+    return case
+
+
+def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08) -> List[dict]:
+    """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch,
+    a share over a pool of PyTorch tensors and layers."""
     rng = random.Random(seed)
     cells = generate(n, seed=seed)
     out = []
     for cell in cells:
-        if rng.random() < patched_share:
+        r = rng.random()
+        if r < patched_share:
             out.append(patched_case(rng))
+        elif r < patched_share + torch_share:
+            out.append(torch_case(rng))
         else:
             out.append({"setup": POOL_SETUP, "cell": cell})
     return out

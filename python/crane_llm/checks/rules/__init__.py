@@ -19,7 +19,7 @@ from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
 from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, drawing,  # noqa: F401
-               estimators, frames, operators)
+               estimators, frames, operators, tensors)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -113,14 +113,14 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return arrays.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "estimator":
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
+        if kind == "tensor":
+            return tensors.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             return _run_pure(getattr(owner.concrete(), func.attr), args, kwargs, node,
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
             return Opaque()
-        if kind == "module" or (kind == "class"):
-            pass
-        else:
+        if kind not in ("module", "class"):
             raise Stop(node.lineno, f"a call to `.{func.attr}()` on {owner.name or kind or 'a value'}")
     if not isinstance(func, LiveValue):
         raise Stop(node.lineno, "a call the checker does not model")
@@ -128,6 +128,11 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
     if isinstance(func, BoundMethod):
         obj = func.func
     t = type(obj)
+    if t is types.ModuleType:
+        # The exact module type has no __call__ (a subclass could: it is another type).
+        raise Crash(CertainCrash("TypeError", node.lineno, node.col_offset,
+                                 f"{'`' + func.name + '`' if func.name else 'this value'} is a module, and a "
+                                 "module object is not callable.", "module-call", [func.name] if func.name else []))
     if not plain_class(t):
         raise Stop(node.lineno, "a call of an object the checker does not model")
     bname = real_builtin_name(obj)
@@ -138,6 +143,9 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
     shell = _ipython_shell(obj)
     if shell is not None and not args and not kwargs:
         return IPythonShell(shell)
+    if class_module(t).split(".")[0] == "torch" and not issubclass(t, type) and t is not types.FunctionType \
+            and t is not types.BuiltinFunctionType:
+        return tensors.module_call(interp, obj, args, kwargs, node, func.name)
     if issubclass(t, type):
         if is_estimator_class(obj):
             library_state_plain(interp, node)
@@ -147,8 +155,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
-        module = _callable_module(obj)
-        fname = _callable_name(obj)
+        module = _callable_text(obj, "__module__")
+        fname = _callable_text(obj, "__name__")
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
     if t is types.FunctionType and not isinstance(func, BoundMethod) and interp.libraries_versioned_here:
@@ -167,6 +175,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         return estimators.function(interp, obj, args, kwargs, node)
     if top == "pandas":
         return frames.function(interp, obj, args, kwargs, node)
+    if top == "torch" and fname:
+        return tensors.function(interp, obj, fname, args, kwargs, node)
     if module == "matplotlib.pyplot" and fname:
         return drawing.call(interp, obj, fname, args, kwargs, node)
     if t is types.FunctionType and (module == "__main__" or top not in sys.modules):
@@ -175,21 +185,14 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
                             "whose effect the checker does not model")
 
 
-def _callable_module(obj: Any) -> str:
-    # Functions keep these in C slots; instances of C types answer from C: nothing user-defined runs.
+def _callable_text(obj: Any, attr: str) -> str:
+    """`__module__` or `__name__` of a function or C callable: they keep these in C slots, and
+    instances of C types answer from C, so nothing user-defined runs."""
     try:
-        m = getattr(obj, "__module__", "")
+        text = getattr(obj, attr, "")
     except Exception:
         return ""
-    return m if type(m) is str else ""
-
-
-def _callable_name(obj: Any) -> str:
-    try:
-        n = getattr(obj, "__name__", "")
-    except Exception:
-        return ""
-    return n if type(n) is str else ""
+    return text if type(text) is str else ""
 
 
 class IPythonShell(Value):

@@ -14,6 +14,7 @@ from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descri
                     pristine_pandas)
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
+from . import tensors
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
@@ -43,6 +44,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
         raise Crash(crash)
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
+    if base.kind() == "tensor":
+        return tensors.read_attr(interp, base, attr, node)
     if isinstance(base, LiveValue):
         return _read_live(interp, base, attr, node)
     kind = base.kind()
