@@ -175,15 +175,15 @@ _CAT = ("import pandas as pd\nimport numpy as np\n"
         "data = pd.DataFrame({'day': [0, 3, 6, 2], 'dur': [1.5, 2.0, 3.0, 0.5], 'name': ['a', 'b', 'c', 'd']})")
 
 CATEGORICAL: List[Pair] = [
-    Pair("missing-attribute", _CAT, "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
+    Pair("attribute", _CAT, "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
          "d1.cat.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])",
          "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
          "d1 = d1.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])", "AttributeError"),
-    Pair("missing-attribute", _CAT, "c = pd.Categorical(data['day'])\nc.cat.codes", "c = pd.Categorical(data['day'])\nc.codes",
+    Pair("attribute", _CAT, "c = pd.Categorical(data['day'])\nc.cat.codes", "c = pd.Categorical(data['day'])\nc.codes",
          "AttributeError"),
-    Pair("missing-attribute", _CAT, "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.str",
+    Pair("attribute", _CAT, "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.str",
          "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.categories", "AttributeError"),
-    Pair("missing-attribute", _CAT, "pd.Categorical(data['day'], ordered=False).dt",
+    Pair("attribute", _CAT, "pd.Categorical(data['day'], ordered=False).dt",
          "pd.Categorical(data['day'], ordered=False).ordered", "AttributeError"),
 ]
 
