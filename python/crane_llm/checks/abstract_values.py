@@ -33,7 +33,8 @@ class FrameFacts:
 
     def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
                  index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
-                 exact: bool = False, live_columns: Any = None, live_index: Any = None):
+                 exact: bool = False, live_columns: Any = None, live_index: Any = None,
+                 integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None):
         self.columns = list(columns) if columns is not None else None
         self.nrows = nrows
         self.index_names = list(index_names) if index_names is not None else None
@@ -41,6 +42,8 @@ class FrameFacts:
         self.exact = exact  # True when the object is exactly pandas.DataFrame (no subclass)
         self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
         self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
+        # (lowest, highest) of the columns recorded as integers with no missing value
+        self.integer_spans = integer_spans
 
     def has_row(self, label: Any) -> Optional[bool]:
         if self.live_index is None or not _simple_label(label):
