@@ -29,7 +29,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from .static_reads import lookup_static
+from .static_reads import is_static_type, lookup_static, mro
 
 _PYC_HEADER = 16
 _PLAIN_CONSTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))
@@ -233,10 +233,16 @@ def _same_default(node: ast.AST, live: Any, g: Dict[str, Any]) -> bool:
         if isinstance(node, (ast.Name, ast.Attribute)):
             found = _resolve(node, g)
             return found is not _ABSENT and found is live
-        # A computed default (`tuple()`, `np.float64(0)`): its value cannot be read without running
-        # it; an immutable plain constant is accepted (what such defaults are in the libraries).
-        return _plain_const(live)
+        # A computed default (`tuple()`, `np.dtype("object")`): its value cannot be read without
+        # running it; a plain constant, or an object of C classes only that cannot be called (no
+        # Python code anywhere in it: what such defaults are in the libraries), is accepted.
+        return _plain_const(live) or _inert_c_object(live)
     return _same_literal(expected, live)
+
+
+def _inert_c_object(value: Any) -> bool:
+    t = type(value)
+    return all(is_static_type(k) for k in mro(t)) and lookup_static(t, "__call__") is None
 
 
 def same_defaults(fn: types.FunctionType, mod: types.ModuleType, code: types.CodeType) -> bool:
