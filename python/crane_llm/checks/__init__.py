@@ -25,6 +25,7 @@ import gc
 import os
 import sys
 import types
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
@@ -180,19 +181,17 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
 _BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
 
 
+@dataclass(eq=False)
 class ReadCell:
     """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it),
     `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain crash,
     a shell rewrite the checker cannot follow is a stop), or None, and `late` (see `_syntax`). The
     kernel reply reads the cell's used names from the same tree the checks walk."""
 
-    __slots__ = ("tree", "early", "late", "prepared")
-
-    def __init__(self, tree: Any, early: Optional[Outcome], late: Any, prepared: Optional[Prepared]):
-        self.tree = tree
-        self.early = early
-        self.late = late
-        self.prepared = prepared
+    tree: Any
+    early: Optional[Outcome]
+    late: Any
+    prepared: Optional[Prepared]
 
 
 def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:

@@ -15,6 +15,7 @@ Tri-state answers are Python's True / False / None; rules claim a crash only on 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, safe_class_property
@@ -96,16 +97,18 @@ class ArrayFacts:
         return self.kind in "biufc"
 
 
+@dataclass(eq=False)
 class EstimatorFacts:
     """What is known of a scikit-learn estimator: class, fitted or not, input feature count."""
 
-    def __init__(self, cls: Any = None, class_name: Optional[str] = None, fitted: Optional[bool] = None,
-                 n_features: Optional[int] = None, meta: Optional[bool] = None):
-        self.cls = cls
-        self.meta = meta  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
-        self.class_name = class_name or (cls.__name__ if cls is not None else None)
-        self.fitted = fitted
-        self.n_features = n_features
+    cls: Any = None
+    class_name: Optional[str] = None  # default: the class's own name
+    fitted: Optional[bool] = None
+    n_features: Optional[int] = None
+    meta: Optional[bool] = None  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
+
+    def __post_init__(self) -> None:
+        self.class_name = self.class_name or (self.cls.__name__ if self.cls is not None else None)
 
 
 class Value:

@@ -14,7 +14,7 @@ import types
 from inspect import getattr_static
 from typing import Any, List, Optional
 
-from .provenance import (audit, class_dict, class_module, class_name, is_subclass, lookup_static, mro, own,
+from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
                           class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
@@ -131,7 +131,7 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             return True if _plain_value(meta_found) else None
         return False
     found = lookup_static(cls, attr, _MISSING)
-    inst_dict = _instance_dict(obj)
+    inst_dict = instance_dict(obj)
     if inst_dict is not None and attr in inst_dict and (found is _MISSING or not _is_data_descriptor(found)):
         return True
     if found is not _MISSING:
@@ -164,7 +164,7 @@ def tensor_has_attr(obj: Any, attr: str) -> Optional[bool]:
     """An exact, unpatched torch.Tensor has no `__getattr__`: what its class and its own `__dict__`
     do not hold does not exist. Methods exist; properties may run torch code that raises: unknown."""
     found = lookup_static(type(obj), attr, _MISSING)
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if found is _MISSING:
         if inst is None:
             return None
@@ -174,19 +174,6 @@ def tensor_has_attr(obj: Any, attr: str) -> Optional[bool]:
     if type(found) in (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType):
         return True
     return None
-
-
-def _instance_dict(obj: Any) -> Optional[dict]:
-    """The instance's own `__dict__`, read through the standard slot only (a class may define
-    `__dict__` as a property, which would run its code)."""
-    slot = lookup_static(type(obj), "__dict__", _MISSING)
-    if slot is _MISSING or type(slot) is not types.GetSetDescriptorType:
-        return None
-    try:
-        d = slot.__get__(obj)
-    except Exception:
-        return None
-    return d if type(d) is dict else None
 
 
 def _is_data_descriptor(d: Any) -> bool:
@@ -226,7 +213,7 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
         return None
     if not plain_class(not_fitted) or not class_module(not_fitted).startswith("sklearn."):
         return None
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if inst is None or not all(type(k) is str for k in inst):
         return None  # check_is_fitted reads the attribute names
     try:
@@ -243,7 +230,7 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
     cls = type(obj)
     if not is_estimator_class(cls):
         return None
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if inst is None:
         return None
     fitted: Optional[bool]

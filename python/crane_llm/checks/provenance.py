@@ -93,6 +93,19 @@ def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
     return default
 
 
+def instance_dict(obj: Any, default: Any = None) -> Any:
+    """The instance's own `__dict__`, read through CPython's standard slot only (a class may define
+    `__dict__` as a property, which would run its code); `default` when it has none."""
+    slot = lookup_static(type(obj), "__dict__")
+    if type(slot) is not types.GetSetDescriptorType:
+        return default
+    try:
+        d = slot.__get__(obj)
+    except Exception:
+        return default
+    return d if type(d) is dict else default
+
+
 def is_subclass(cls: Any, base: type) -> bool:
     return base in mro(cls)
 

@@ -22,6 +22,7 @@ import os
 import sys
 import sysconfig
 from functools import lru_cache
+from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
@@ -50,14 +51,13 @@ soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch
 """.split())
 
 
+@dataclass(eq=False)
 class RecordedKernel:
-    def __init__(self, names: Set[str], dynamic: Optional[str], modules: Set[str],
-                 aliases: Dict[str, Tuple[str, Optional[str]]], from_imports: Set[Tuple[str, str]]):
-        self.names = names
-        self.dynamic = dynamic
-        self.modules = modules
-        self.aliases = aliases  # name -> (module, None) for `import`, (module, attr) for `from ... import`
-        self.from_imports = from_imports
+    names: Set[str]
+    dynamic: Optional[str]
+    modules: Set[str]
+    aliases: Dict[str, Tuple[str, Optional[str]]]  # name -> (module, None) for `import`, (module, attr) for `from ... import`
+    from_imports: Set[Tuple[str, str]]
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:

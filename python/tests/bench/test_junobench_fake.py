@@ -275,3 +275,32 @@ def test_the_paper_prompt_by_default_and_the_product_prompt_on_request(fake, cas
     code, _, _ = bench(capsys, cases_dir, str(tmp_path / "product"), "--cases", "numpy_5", "--runs", "1", "--prompt", "product")
     assert code == 0
     assert fake.requests() and all('"fix": string or null' in instructions(r) for r in fake.requests())
+
+
+def test_context_slice_sends_only_the_cells_the_target_depends_on(fake, tmp_path, capsys):
+    # torch_9's target calls show_batch(dataloader): the cells defining the GAN's Generator and
+    # Discriminator classes feed nothing it uses, the imports, the dataloader and show_batch do.
+    root = tmp_path / "cases"
+    root.mkdir()
+    shutil.copytree(os.path.join(DEV, "torch_9"), root / "torch_9")
+    fake.set_default(N)
+
+    def sent(context):
+        fake.reset()
+        fake.set_default(N)
+        code, stdout, err = bench(capsys, str(root), str(tmp_path / context), "--runs", "1", "--context", context)
+        assert code == 0, err
+        return [r["body"]["messages"][1]["content"] for r in fake.requests()], stdout
+
+    everything, _ = sent("all")
+    sliced, stdout = sent("slice")
+    assert len(everything) == len(sliced) == 4
+    for prompt in everything:
+        assert "class Generator(nn.Module)" in prompt and "class Discriminator(nn.Module)" in prompt
+    for prompt in sliced:
+        assert "class Generator(nn.Module)" not in prompt and "class Discriminator(nn.Module)" not in prompt
+        assert "import torch" in prompt and "def show_batch(dl)" in prompt and "criterion = nn.BCEWithLogitsLoss()" in prompt
+    assert sum(map(len, sliced)) < 0.8 * sum(map(len, everything))
+    # The summary compares the two sizes on the same cases, with no call needed.
+    assert "## Prompt size: --context slice against all (paper prompt)" in stdout
+    assert re.search(r"\| without runtime information \| 2 \| 10 \| 6 \| \d+ \| \d+ \| 0\.\d\dx \|", stdout), stdout

@@ -9,6 +9,7 @@ from typing import Any, Dict
 
 from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, build_prompt, cut_verdict, parse_verdict, request_body
 from crane_llm.provider import describe_failure, is_context_length, is_format_rejection, rejected_parameter
+from crane_llm.prompt.preview import preview_rows, request_preview
 from crane_llm.prompt.mask import mask_code, mask_runtime_info, mask_text
 from crane_llm.prompt.runinfo_text import runtime_info_text
 from crane_llm.settings import resolve_settings
@@ -58,6 +59,11 @@ def mask_expected(kind: str, case: Dict[str, Any]) -> Dict[str, Any]:
     return {"text": runtime_info_text(info, case["includeValues"]), "masked": masked}
 
 
+def preview_expected(case: Dict[str, Any]) -> Dict[str, Any]:
+    preview = request_preview(case["provider"], case["prompt"], case["disclosure"])
+    return {"preview": preview, "rows": [list(row) for row in preview_rows(preview)]}
+
+
 def _dump(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -100,3 +106,8 @@ def write_all() -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         data["textWithoutValues"] = runtime_info_text(data["input"], False)
         _dump(path, data)
+    path = FIXTURES / "preview" / "cases.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    for case in cases:
+        case["expected"] = preview_expected(case)
+    _dump(path, cases)

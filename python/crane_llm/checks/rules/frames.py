@@ -364,13 +364,7 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
     has = f.has_column(label)
     if has is None or f.columns is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
-    cols = list(f.columns) + ([] if has else [label])
-    new = derived(cols, f.nrows, f.index_names)
-    if isinstance(base, LiveValue):
-        interp.set_shadow(base, new)
-    else:
-        base._frame = new.frame()
-    interp.changed_in_place(stmt)
+    _replace_columns(interp, base, f, list(f.columns) + ([] if has else [label]), stmt)
 
 
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:
