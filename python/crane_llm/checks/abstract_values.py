@@ -34,7 +34,8 @@ class FrameFacts:
     def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
                  index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
                  exact: bool = False, live_columns: Any = None, live_index: Any = None,
-                 column_dtypes: Optional[Sequence[Optional[str]]] = None):
+                 column_dtypes: Optional[Sequence[Optional[str]]] = None,
+                 integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None):
         self.columns = list(columns) if columns is not None else None
         self.nrows = nrows
         self.index_names = list(index_names) if index_names is not None else None
@@ -43,6 +44,8 @@ class FrameFacts:
         self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
         self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
         self.column_dtypes = list(column_dtypes) if column_dtypes is not None else None  # by position
+        # (lowest, highest) of the columns recorded as integers with no missing value
+        self.integer_spans = integer_spans
 
     def column_dtype(self, label: Any) -> Optional[str]:
         """The dtype category of the one column named `label` (None when unknown or repeated)."""

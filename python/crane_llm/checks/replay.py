@@ -70,7 +70,8 @@ def fact_value(name: str, facts: Any) -> Value:
         if shape and isinstance(per_column, dict) and len(per_column) == shape[1]:
             columns = list(per_column.keys())
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
-                           flat=columns is not None and all(isinstance(c, str) for c in columns))
+                           flat=columns is not None and all(isinstance(c, str) for c in columns),
+                           integer_spans=_integer_spans(facts, per_column) if columns is not None else None)
         return ReplayValue("frame", type_name=t, frame=frame, cls=_loaded_class(t)).named(name)
     if t == "pandas.core.series.Series":
         return ReplayValue("series", type_name=t, cls=_loaded_class(t)).named(name)
@@ -90,6 +91,23 @@ def fact_value(name: str, facts: Any) -> Value:
                              n_features=n if type(n) is int else None)
         return ReplayValue("estimator", type_name=t, estimator=est, cls=_loaded_class(t)).named(name)
     return Opaque()
+
+
+def _integer_spans(facts: Dict[str, Any], per_column: Dict[Any, Any]) -> Dict[Any, Tuple[int, int]]:
+    """The columns recorded with an integer value range in a frame recorded with no NaN at all."""
+    if facts.get("has_nan") is not False:
+        return {}
+    spans = {}
+    for label, col in per_column.items():
+        if not isinstance(col, dict):
+            continue
+        vr = col.get("value_range")
+        dtype = col.get("dtype")
+        if dtype is not None and not (type(dtype) is str and dtype.startswith(("int", "uint"))):
+            continue
+        if isinstance(vr, tuple) and len(vr) == 2 and all(type(x) is int for x in vr) and vr[0] <= vr[1]:
+            spans[label] = (vr[0], vr[1])
+    return spans
 
 
 def _shape(raw: Any) -> Optional[Tuple[int, ...]]:

@@ -18,8 +18,8 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
-from . import (array_reductions, arrays, attributes, call_binding, containers, drawing, estimators, frames,  # noqa: F401
-               operators, tensors)
+from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, drawing,  # noqa: F401
+               estimators, frames, operators, tensors)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -157,6 +157,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         if is_estimator_class(obj):
             library_state_plain(interp, node)
             return estimators.construct(interp, obj, args, kwargs, node)
+        if categoricals.is_pandas_categorical(obj):
+            return categoricals.construct(interp, obj, args, kwargs, node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
