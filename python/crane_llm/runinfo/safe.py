@@ -14,7 +14,7 @@ import math
 import sys
 from typing import Any, Optional, Tuple
 
-from ..checks.provenance import class_dict, class_module, mro
+from ..checks.provenance import class_module, mro
 
 _LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
 
@@ -84,14 +84,6 @@ def is_library_type(cls: type, *prefixes: str) -> bool:
     """True when `cls` is defined by one of the given packages (e.g. 'sklearn'), not by the user."""
     module = class_module(cls)
     return bool(module) and any(module == p or module.startswith(p + ".") for p in prefixes)
-
-
-def class_defines(cls: type, name: str) -> Optional[type]:
-    """The first class in the MRO that defines `name`, without looking the name up on instances."""
-    for klass in mro(cls):
-        if name in class_dict(klass):
-            return klass
-    return None
 
 
 def number(value: Any) -> Any:
