@@ -19,6 +19,7 @@ from .provenance import (audit, class_dict, class_module, class_name, instance_d
 from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
                           class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
+from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
@@ -327,6 +328,15 @@ class LiveValue(Value):
     def tensor(self):
         return live_tensor_facts(self.obj)
 
+    def series_dtype(self):
+        _, series_cls, _ = pandas_types()
+        if series_cls is None or type(self.obj) is not series_cls or not pristine_pandas(series_cls):
+            return None
+        try:
+            return dtype_category(self.obj.dtype)
+        except Exception:
+            return None
+
     def frame(self):
         memo = audit().facts
         hit = memo.get(("frame", id(self.obj)))
@@ -358,8 +368,15 @@ class LiveValue(Value):
         if names is not None and not all(n is None or plain_label(n) for n in names):
             names = None
         plain_index = any(type(index) is t for t in flat_types) and _plain_row_labels(index)
+        column_dtypes = None
+        if flat:
+            try:
+                column_dtypes = [dtype_category(d) for d in df.dtypes.tolist()]
+            except Exception:
+                column_dtypes = None
         return FrameFacts(columns=labels, nrows=len(index), index_names=names, flat=flat, exact=True,
-                          live_columns=cols if flat else None, live_index=index if plain_index else None)
+                          live_columns=cols if flat else None, live_index=index if plain_index else None,
+                          column_dtypes=column_dtypes)
 
     def series_length(self):
         _, series_cls, _ = pandas_types()

@@ -102,6 +102,13 @@ PLAUSIBLE = [
     "sub['a']", "mi['a']", "dti['a']", "ddict['zz']", "odict['a']", "mylist[5]", "dyn.anything", "objs + 1",
     "strs + strs", "u8 - 1", "bools - bools", "scalar0[0]", "f64.nope", "len(gen)", "next(it)", "fn_user(1)",
     "i8 + 1000", "u8 + -1", "sub.nope", "mi.nope", "bools + 1", "scalar0.shape", "np.concatenate([scalar0, v3])",
+    "scalar0.sum(axis=0)", "scalar0.max(axis=-1)", "np.mean(scalar0, axis=1)", "m43.sum(axis=2)", "v4.mean(1)",
+    "np.std(m43, axis=-3)", "bools.any(axis=1)", "objs.sum(axis=1)", "strs.max(axis=1)", "m43.cumsum(axis=-2)",
+    "df['a'].str.upper()", "df['c'].str.upper()", "df['b'].dt.year", "df['c'].dt.year", "ser.cat.codes",
+    "ser.str.len()", "df['a'].cat.codes", "sub['a'].str.len()", "dti['a'].dt.year", "mi['a'].str.len()",
+    "import math\nmath.sqrt(zero - 1)", "import math\nmath.log(zero)", "import math\nmath.log(half)",
+    "df.head(1, 2)", "ser.head(1, 2)", "sub.head(1, 2)", "lr_fit.predict()", "lr_unfit.get_params(True, 1)",
+    "df.sort_values(by='a', asc=1)", "df.merge()", "dfi.tail(1, 2)", "mi.head(1, 2)", "df.fillna(0, 1)",
 ]
 MISSING = ["dff", "df_", "Lst", "arr", "model", "X_train", "undefined"]
 ATTRS = ["shape", "columns", "head", "T", "dtype", "size", "append", "ix", "nope", "lower", "keys", "coef_",

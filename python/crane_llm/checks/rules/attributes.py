@@ -13,7 +13,7 @@ import types
 from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
-from . import tensors
+from . import accessors, tensors
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
@@ -22,6 +22,7 @@ _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", 
 
 
 def read(interp, base: Value, attr: str, node) -> Value:
+    accessors.check(base, attr, node)
     has = base.has_attr(attr)
     owner = _owner(base)
     if has is False:

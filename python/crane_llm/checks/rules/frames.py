@@ -93,9 +93,9 @@ def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None
                                       flat=columns is not None and all(_scalar(c) for c in columns), exact=True))
 
 
-def series_value(nrows: Optional[int]) -> FactValue:
+def series_value(nrows: Optional[int], dtype: Optional[str] = None) -> FactValue:
     _, series_cls, _ = pandas_types()
-    return FactValue("series", length=nrows, type_name=SERIES_TYPE, cls=series_cls)
+    return FactValue("series", length=nrows, type_name=SERIES_TYPE, cls=series_cls, series_dtype=dtype)
 
 
 def getitem(interp, base: Value, index: Value, node) -> Value:
@@ -114,7 +114,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         return derived(labels, f.nrows)
     if _duplicated_columns(f):
         raise Stop(node.lineno, "selecting a repeated column")
-    column = series_value(f.nrows)
+    column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
     column.integer_span = _integer_span(base, f, labels[0])
     return column
 
