@@ -33,7 +33,9 @@ class FrameFacts:
 
     def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
                  index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
-                 exact: bool = False, live_columns: Any = None, live_index: Any = None):
+                 exact: bool = False, live_columns: Any = None, live_index: Any = None,
+                 column_dtypes: Optional[Sequence[Optional[str]]] = None,
+                 integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None):
         self.columns = list(columns) if columns is not None else None
         self.nrows = nrows
         self.index_names = list(index_names) if index_names is not None else None
@@ -41,6 +43,16 @@ class FrameFacts:
         self.exact = exact  # True when the object is exactly pandas.DataFrame (no subclass)
         self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
         self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
+        self.column_dtypes = list(column_dtypes) if column_dtypes is not None else None  # by position
+        # (lowest, highest) of the columns recorded as integers with no missing value
+        self.integer_spans = integer_spans
+
+    def column_dtype(self, label: Any) -> Optional[str]:
+        """The dtype category of the one column named `label` (None when unknown or repeated)."""
+        if self.column_dtypes is None or self.columns is None or not self.flat or not _simple_label(label):
+            return None
+        at = [i for i, c in enumerate(self.columns) if type(c) is type(label) and c == label]
+        return self.column_dtypes[at[0]] if len(at) == 1 else None
 
     def has_row(self, label: Any) -> Optional[bool]:
         if self.live_index is None or not _simple_label(label):
@@ -148,6 +160,11 @@ class Value:
         """A PyTorch tensor's shape, dtype and device, when known."""
         return None
 
+    def series_dtype(self) -> Optional[str]:
+        """A pandas Series' dtype category ('numeric', 'bool', 'datetime', 'timedelta', 'object',
+        'str', 'category'), when known."""
+        return None
+
     def named(self, name: Optional[str]) -> "Value":
         self.name = name
         return self
@@ -171,7 +188,8 @@ class FactValue(Value):
                  items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
                  estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
                  attrs: Optional[Dict[str, bool]] = None, cls: Any = None,
-                 tensor: Optional[TensorFacts] = None):
+                 tensor: Optional[TensorFacts] = None, series_dtype: Optional[str] = None):
+        self._series_dtype = series_dtype
         self._kind = kind
         self._tensor = tensor
         self._type_name = type_name
@@ -234,6 +252,9 @@ class FactValue(Value):
 
     def tensor(self):
         return self._tensor
+
+    def series_dtype(self):
+        return self._series_dtype if self._kind == "series" else None
 
 
 NONE_VALUE_KIND = "none"

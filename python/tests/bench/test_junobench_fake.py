@@ -221,6 +221,22 @@ def test_responses_api_without_base_url_and_the_key_stays_out_of_every_output(fa
     assert "SECRET" not in written
 
 
+def test_chat_completions_usage_reaches_every_report(fake, cases_dir, tmp_path, capsys):
+    # A base_url: Chat Completions, whose stream reports usage in a last chunk (asked for with
+    # stream_options); the fake says 100 prompt tokens per call.
+    out = str(tmp_path / "out")
+    code, stdout, err = bench(capsys, cases_dir, out, "--cases", "pandas_9", "--runs", "1")
+    assert code == 0, err
+    requests = fake.requests()
+    assert len(requests) == 4 and all(r["path"].endswith("/chat/completions") for r in requests)
+    assert all(r["body"]["stream_options"] == {"include_usage": True} for r in requests)
+    summary = json.load(open(os.path.join(out, "results.json")))["model"]["usage"]
+    assert summary["callsWithUsage"] == 4 and summary["inputTokens"] == 400 and summary["outputTokens"] >= 4, summary
+    said = "Tokens reported by the provider: %d in, %d out (4 of 4 calls reported usage)" % (400, summary["outputTokens"])
+    assert said in open(os.path.join(out, "summary.md")).read() and said in stdout
+    assert "tokens reported: 400 in, %d out" % summary["outputTokens"] in open(os.path.join(out, "report.html")).read()
+
+
 def test_exception_named_by_the_model_is_counted(fake, cases_dir, tmp_path, capsys):
     # numpy_5 raised ValueError, pandas_9 KeyError: the model says ValueError every time it says crash.
     fake.set_default(C)

@@ -18,8 +18,8 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
-from . import (array_reductions, arrays, attributes, call_binding, containers, drawing, estimators, frames,  # noqa: F401
-               operators, tensors)
+from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, drawing,  # noqa: F401
+               estimators, frames, operators, tensors)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -28,6 +28,10 @@ _STR_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit"
                 "endswith", "title", "capitalize", "isdigit", "isalpha", "isnumeric", "find", "count", "index",
                 "casefold", "swapcase", "partition", "rpartition", "splitlines", "isupper", "islower"}
 _MAX_SIZE = 100000
+# math's functions whose cost is bounded whatever their plain-number arguments (no factorial, comb, perm).
+_MATH = {"sqrt", "log", "log10", "log2", "log1p", "exp", "expm1", "sin", "cos", "tan", "asin", "acos", "atan",
+         "atan2", "sinh", "cosh", "tanh", "floor", "ceil", "fabs", "pow", "hypot", "isclose", "isnan", "isinf",
+         "isfinite", "degrees", "radians", "trunc", "copysign", "fmod", "modf", "frexp", "ldexp", "isqrt"}
 
 
 def safe_to_print(v: Value) -> bool:
@@ -107,9 +111,12 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         kind = owner.kind()
         if kind in ("frame", "ndarray", "estimator"):
             library_state_plain(interp, node)
+        if kind in ("frame", "series", "estimator") and interp.libraries_versioned_here:
+            _method_binding(owner, func, args, kwargs, node)
         if kind == "frame":
             return frames.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "ndarray":
+            array_reductions.method_axis(owner, func.attr, args, kwargs, node)
             return arrays.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "estimator":
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
@@ -150,6 +157,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         if is_estimator_class(obj):
             library_state_plain(interp, node)
             return estimators.construct(interp, obj, args, kwargs, node)
+        if categoricals.is_pandas_categorical(obj):
+            return categoricals.construct(interp, obj, args, kwargs, node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
@@ -161,9 +170,15 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         # (Library signatures change between versions: `pd.read_csv(f, ',')` ran before pandas 2.)
         call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
+    if module == "math" and fname in _MATH and t is types.BuiltinFunctionType \
+            and own_module_function("math", fname, obj, "math"):
+        # C functions of plain numbers: run for real on plain constants, their exception is certain.
+        return _run_pure(obj, args, kwargs, node, f"math.{fname}", None)
     np_mod = sys.modules.get("numpy")
     if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):
         library_state_plain(interp, node)
+        if fname:
+            array_reductions.function_axis(fname, obj, args, kwargs, node)
         reduced = array_reductions.numpy_reduction(fname, obj, args, kwargs, node) if fname else None
         if reduced is not None:
             return reduced
@@ -369,3 +384,16 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
         frames.setitem(interp, base, index, value, target, stmt)
         return
     containers.setitem(interp, base, index, value, target, stmt)
+
+
+def _method_binding(owner: Value, func: BoundMethod, args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    """A pandas or scikit-learn method (its class audited unpatched when the value got its kind) takes
+    its arguments as its real signature says: Python binds them before any of its code runs."""
+    fn = func.func
+    cls = getattr(owner, "cls", None) if fn is None else None
+    if fn is None and cls is not None and plain_class(cls):
+        fn = lookup_static(cls, func.attr, None)
+    if type(fn) is not types.FunctionType or not (own(fn, "pandas") or own(fn, "sklearn")):
+        return
+    label = f"{owner.name}.{func.attr}" if owner.name else f".{func.attr}()"
+    call_binding.check(fn, args, kwargs, node, label, bound_self=True)

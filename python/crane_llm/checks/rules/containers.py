@@ -109,6 +109,14 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
             if c is not NOTHING:
                 return LiveValue(c[key])
             return Opaque()
+        facts = index.array() if index.kind() == "ndarray" else None
+        if facts is not None and facts.shape is not None and len(facts.shape) >= 1:
+            # NumPy's ndarray.__index__ (C) accepts only 0-d integer arrays.
+            raise Crash(CertainCrash("TypeError", line, node.col_offset,
+                                     f"a {kind} {_named(base)}cannot be indexed by an array of shape "
+                                     f"{tuple(facts.shape)}: only integer scalar arrays can be converted to a "
+                                     "scalar index (take one element, e.g. `[0]`, or use `.item()`).",
+                                     "array-as-index", _vars(base) + ([index.name] if index.name else [])))
         raise Stop(line, f"indexing a {kind} with a value the checker does not know")
     raise Stop(line, "indexing a value the checker does not model")
 

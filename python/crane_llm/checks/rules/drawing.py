@@ -69,6 +69,9 @@ def _passable(fname: str, args: List[Any], kwargs: Dict[str, Any]) -> bool:
                 return False
         figsize = kwargs.get("figsize", (1, 1))
         return figsize[0] * figsize[1] * kwargs.get("dpi", 100) ** 2 <= 4e8
+    if fname == "subplot":
+        return (len(args) == 3 and not kwargs and all(type(a) is int for a in args) and 1 <= args[0] <= 100
+                and 1 <= args[1] <= 100 and 1 <= args[2] <= args[0] * args[1])
     if fname == "show":
         return not args and all(k == "block" and type(v) is bool for k, v in kwargs.items())
     if fname in ("title", "xlabel", "ylabel", "suptitle"):
@@ -125,7 +128,8 @@ def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value
     if not _pyplot_plain(interp, node):
         raise Stop(node.lineno, "pyplot with a patched matplotlib or a backend that opens windows")
     if fname == "imshow" and len(args) == 1 and not kwargs:
-        _image_shape(args[0], node)
+        if _image_shape(args[0], node):
+            return Opaque()  # a drawable image: drawn, nothing of the notebook's changed
     consts = [a.concrete() for a in args]
     kconsts = {k: v.concrete() for k, v in kwargs.items()}
     if _passable(fname, consts, kconsts):
@@ -133,22 +137,23 @@ def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value
     raise Stop(node.lineno, f"a call to `matplotlib.pyplot.{fname}`, whose effect the checker does not model")
 
 
-def _image_shape(x: Value, node) -> None:
+def _image_shape(x: Value, node) -> bool:
+    """TypeError when `x` cannot be an image; True when it is one imshow draws without fail."""
     if x.kind() != "ndarray":
-        return
+        return False
     facts = x.array()
     if facts is None or facts.shape is None or None in facts.shape or facts.kind is None:
-        return
+        return False
     shape = tuple(facts.shape)
     if facts.kind not in "biuf":
-        return
+        return False
     size = 1
     for n in shape:
         size *= n
     if size > _MAX_IMAGE:
-        return
+        return False
     if len(shape) == 2 or (len(shape) == 3 and shape[-1] in (1, 3, 4)):
-        return
+        return 0 not in shape  # an empty image is another matter
     hint = " (channels first: `np.transpose(X, (1, 2, 0))` puts them last)" if len(shape) == 3 and \
         shape[0] in (1, 3, 4) else ""
     raise Crash(CertainCrash("TypeError", node.lineno, node.col_offset,
