@@ -6,7 +6,8 @@
 #                             last succeeded here (the quickstart run a second time)
 #   scripts/setup.sh --test   also the test extra, Debian's chromium, and the extra environments
 #                             the tests use (Python 3.9 and 3.13 kernels, the oldest JupyterLab),
-#                             llama-server with a tiny model (scripts/llama-server.sh, cached);
+#                             llama-server with a tiny model (scripts/llama-server.sh, cached),
+#                             LiteLLM's proxy (scripts/litellm.sh, its own venv, cached);
 #                             always from scratch, as CI needs
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,6 +118,12 @@ if [ $TEST = 1 ]; then
   step "Real model server (llama-server + SmolLM2-135M-Instruct, cached)"
   PATH="$ROOT/.venv/bin:$PATH" CRANE_PY="$ROOT/.venv/bin/python" bash scripts/llama-server.sh \
     || echo "llama-server is unavailable: the real_model tests will fail with the reason above." >&2
+
+  # LiteLLM's proxy, in front of llama-server for the Responses API tests: in its own virtual
+  # environment (its dependencies would disturb .venv), cached in ~/.cache/crane-llm.
+  step "LiteLLM proxy (litellm[proxy]==1.108.7, own venv, cached)"
+  CRANE_PY="$PY" bash scripts/litellm.sh \
+    || echo "LiteLLM is unavailable: the real_model tests through it will fail with the reason above." >&2
 
   # The oldest JupyterLab 4 the labextension declares (>=4.2): the e2e runs against it too.
   step "Oldest supported JupyterLab (.venv-lab-oldest)"

@@ -94,11 +94,15 @@ export function defaultProviderConfig(root?: string): Record<string, string> {
 export const SWITCH_COMMAND = {
   useLlm: 'crane-llm:toggle-llm',
   includeRuntimeInfo: 'crane-llm:toggle-runtime-info',
-  includeValues: 'crane-llm:toggle-values'
+  includeValues: 'crane-llm:toggle-values',
+  askBeforeSending: 'crane-llm:toggle-ask-before-sending'
 } as const;
 
 /** Sets the switches through their palette commands (the persisted settings follow). */
-export async function setSwitches(page: Page, values: { useLlm?: boolean; includeRuntimeInfo?: boolean; includeValues?: boolean }): Promise<void> {
+export async function setSwitches(
+  page: Page,
+  values: { useLlm?: boolean; includeRuntimeInfo?: boolean; includeValues?: boolean; askBeforeSending?: boolean }
+): Promise<void> {
   await page.evaluate(
     async ({ values, commands }) => {
       const app = (window as unknown as CraneWindow).jupyterapp;

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createNotebook, openNotebook, runCell, selectCell, waitIdle } from './jupyter';
-import { FakeProvider, check, runCommand, setSwitches, verdictText } from './crane';
+import { craneButton, createNotebook, openNotebook, runCell, selectCell, waitIdle } from './jupyter';
+import { FakeProvider, runCommand, setSwitches, verdict, verdictText } from './crane';
 
 /**
  * The API key never reaches the browser: everything the page sends and receives (HTTP requests,
  * response bodies, kernel websocket frames), the DOM, local storage and the saved notebook are
- * searched for it after a full check through the model. The provider still receives it.
+ * searched for it after a full check through the model, "Ask before sending" dialog included. The
+ * provider still receives it.
  */
 
 const KEY = 'sk-e2e-not-a-real-key'; // what serve.py writes into the server's config file
@@ -35,12 +36,21 @@ test('the key stays on the server through a whole model check', async ({ page },
   const name = 'key-privacy.ipynb';
   createNotebook(name, ['rows = [{"a": 1}, {"a": 2}]', 'total = sum(r["a"] for r in rows)']);
   await openNotebook(page, 'lab', name);
-  await setSwitches(page, { useLlm: true, includeRuntimeInfo: true });
+  await setSwitches(page, { useLlm: true, includeRuntimeInfo: true, askBeforeSending: true });
   await runCell(page, 0);
   await waitIdle(page);
   await fake.script({ text: verdictText({ crash: false, explanation: 'Summing ints is fine.' }) });
   await selectCell(page, 1);
-  const box = await check(page, 1);
+  await craneButton(page).locator('button, jp-button').first().click();
+  // The dialog shows the whole request; the key is not part of it.
+  const dialog = page.locator('.crane-ask-dialog');
+  await expect(dialog.locator('.crane-ask-prompt')).toContainText('total = sum');
+  const shown = (await dialog.textContent()) ?? '';
+  expect(shown).not.toContain(KEY);
+  expect(await page.content()).not.toContain(KEY);
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  const box = verdict(page, 1);
+  await expect(box).toHaveAttribute('data-phase', 'done');
   await expect(box).toHaveAttribute('data-colour', 'green');
   await runCommand(page, 'crane-llm:show-sidebar');
   await runCommand(page, 'docmanager:save');
@@ -64,5 +74,5 @@ test('the key stays on the server through a whole model check', async ({ page },
   expect(saved).toContain('total = sum');
   expect(saved).not.toContain(KEY);
   await page.screenshot({ path: info.outputPath('lab-key-privacy.png') });
-  await setSwitches(page, { useLlm: false });
+  await setSwitches(page, { useLlm: false, askBeforeSending: false });
 });

@@ -141,6 +141,8 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
       await expect(side.locator('.crane-prompt')).toContainText('# Target Cell:');
       await expect(side.locator('.crane-prompt')).toContainText(RUNINFO_HEADING);
       await expect(side.locator('.crane-raw-full')).toHaveText('I would rather not say.');
+      // The fake reports Chat Completions usage on the stream (100 tokens in, one per piece out).
+      await expect(side.locator('.crane-usage')).toHaveText(/^Tokens: 100 in, [1-9]\d* out$/);
       await expect(side.locator('[data-setting="Model"]')).toContainText('fake-model');
       await expect(side.locator('[data-setting="Model"]')).toContainText('config.json');
       await expect(side.locator('[data-setting="base_url"]')).toContainText(fake.url);

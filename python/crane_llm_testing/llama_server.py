@@ -10,8 +10,10 @@ the script's own reason, so the test run fails saying why instead of skipping.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -108,3 +110,28 @@ class LlamaServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def main() -> int:
+    """`python -m crane_llm_testing.llama_server`: start one for another harness (the e2e tests).
+
+    Prints `BASE_URL <url ending in /v1>` once healthy, then serves until its stdin closes or it
+    is terminated. A failure prints `FAILED <reason>` and exits 1: the caller fails, saying why.
+    """
+    server = LlamaServer()
+    try:
+        server.start()
+    except LlamaUnavailable as exc:
+        print("FAILED %s" % str(exc).replace("\n", " | "), flush=True)
+        return 1
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        print("BASE_URL %s" % server.base_url, flush=True)
+        sys.stdin.read()  # the caller keeps the pipe open for as long as it needs the server
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -71,6 +71,35 @@ def llama_server():
     server.stop()
 
 
+# LiteLLM's proxy in front of that llama-server (python/crane_llm_testing/litellm_proxy.py), one
+# for the whole run; the Responses API path with an enforced schema. Never skipped either.
+@pytest.fixture(scope="session")
+def litellm_proxy(llama_server):
+    from crane_llm_testing.litellm_proxy import LiteLLMProxy, LiteLLMUnavailable
+
+    try:
+        proxy = LiteLLMProxy(llama_server).start()
+    except LiteLLMUnavailable as why:
+        pytest.fail("LiteLLM's proxy is unavailable: %s" % why, pytrace=False)
+    yield proxy
+    proxy.stop()
+
+
+@pytest.fixture
+def settings_from_litellm(litellm_proxy, tmp_path, monkeypatch):
+    """No settings from the machine; the provider is LiteLLM's proxy through a base_url, with its
+    key, and the same short output limit as for llama-server. Set CRANE_LLM_API to pick the API."""
+    for name in SETTINGS_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", litellm_proxy.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", litellm_proxy.model)
+    monkeypatch.setenv("CRANE_LLM_API_KEY", litellm_proxy.api_key)
+    monkeypatch.setenv("CRANE_LLM_MAX_OUTPUT_TOKENS", "32")
+    monkeypatch.chdir(tmp_path)
+    return litellm_proxy
+
+
 @pytest.fixture
 def settings_from_llama(llama_server, tmp_path, monkeypatch):
     """No settings from the machine; the provider is llama-server through a base_url (Chat

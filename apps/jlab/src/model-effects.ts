@@ -5,7 +5,7 @@ import {
   promptInputFromCheck,
   proxyBaseUrl,
   type BuiltPrompt,
-  type Disclosure,
+  disclosureText,
   type FetchLike,
   type ServerSettings
 } from '@crane-llm/prompt';
@@ -28,14 +28,6 @@ export function providerInfo(settings: ServerSettings): ProviderInfo {
 
 export function serverProvider(settings: ServerSettings): ServerProvider {
   return { ...providerInfo(settings), settings };
-}
-
-/** "2 secrets masked; data values left out": what the prompt holds back, in the words the sidebar shows. */
-export function disclosureText(d: Disclosure): string {
-  const parts = [d.masked === 1 ? '1 secret masked' : `${d.masked} secrets masked`];
-  if (d.runtimeInfoLeftOut) parts.push('runtime information left out');
-  else if (d.valuesLeftOut) parts.push('data values left out');
-  return parts.join('; ');
 }
 
 export function preparePrompt(

@@ -16,6 +16,7 @@ import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
 import { configuredArguments, settingsBackend } from './settings-backend';
 import { CraneSidebar } from './sidebar';
+import { SentLog } from './sent-log';
 import { watchNotebooks } from './staleness';
 import { SWITCH_LABEL, SwitchStore, type SwitchName } from './switches';
 import { CraneToolbarItem, craneIcon } from './toolbar-button';
@@ -27,6 +28,7 @@ export const COMMANDS = {
   toggleLlm: 'crane-llm:toggle-llm',
   toggleRuntimeInfo: 'crane-llm:toggle-runtime-info',
   toggleValues: 'crane-llm:toggle-values',
+  toggleAsk: 'crane-llm:toggle-ask-before-sending',
   showSidebar: 'crane-llm:show-sidebar',
   check: 'crane-llm:check'
 } as const;
@@ -65,11 +67,15 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
       () => undefined
     );
     /** Every check, from the toolbar or the command, runs under the ceiling and the server's include_values. */
+    // "What was sent, this session": in this page's memory only.
+    const sentLog = new SentLog();
+    // "Ask before sending" is the user's own setting, read per check: a command's arguments cannot skip it.
+    const trust = { ask: () => switches.value.askBeforeSending, log: sentLog };
     const checkUnderCeiling = async (panel: NotebookPanel, cell: Cell, options: Switches, keepOrigin?: (entries: OriginEntry[]) => void) => {
       await policyKnown;
       const capped = switches.cap(options);
       capped.includeValues = capped.includeValues && serverIncludesValues;
-      return center.check(panel, cell, capped, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, keepOrigin));
+      return center.check(panel, cell, capped, jupyterCheckEffects(panel, loadProvider, server.baseUrl, fetch, trust, keepOrigin));
     };
 
     const actionsFor = (panel: NotebookPanel, cell: Cell | null): ViewActions => ({
@@ -79,7 +85,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
       jumpTo: cellId => jumpTo(panel, cellId)
     });
     const center = new CheckCenter(actionsFor);
-    const sidebar = new CraneSidebar(center, switches, actionsFor, () => loadProvider());
+    const sidebar = new CraneSidebar(center, switches, actionsFor, () => loadProvider(), sentLog);
     sidebar.title.icon = craneIcon;
     app.shell.add(sidebar, 'right', { rank: sidePanelRank(app) });
     tracker.currentChanged.connect((_, panel) => sidebar.follow(panel));
@@ -126,6 +132,7 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
     toggle(COMMANDS.toggleLlm, 'useLlm');
     toggle(COMMANDS.toggleRuntimeInfo, 'includeRuntimeInfo');
     toggle(COMMANDS.toggleValues, 'includeValues');
+    toggle(COMMANDS.toggleAsk, 'askBeforeSending');
     switches.changed.connect(() => app.commands.notifyCommandChanged());
     app.commands.addCommand(COMMANDS.showSidebar, {
       label: 'Show the CRANE-LLM sidebar',

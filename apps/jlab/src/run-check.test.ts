@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRequest, CheckResult, CheckState, Verdict } from '@crane-llm/core';
-import { NOTHING_CERTAIN_TEXT, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
+import { ASKING_LABEL, NOT_SENT_TEXT, NOTHING_CERTAIN_TEXT, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
 
 /**
  * The check flow with its effects replaced by plain functions: what it asks for, in which order,
@@ -140,6 +140,21 @@ describe('runCheck', () => {
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
     expect(end.steps.find(x => x.id === 'model')).toMatchObject({ status: 'done', detail: 'answered (1,234 tokens)' });
+    expect(end.usage).toEqual({ input: null, output: 1234 });
+  });
+
+  it('keeps the usage of either API with the check, and none when no model was asked', async () => {
+    for (const [usage, expected] of [
+      [{ input_tokens: 900, output_tokens: 12, total_tokens: 912 }, { input: 900, output: 12 }], // Responses
+      [{ prompt_tokens: 800, completion_tokens: 9, total_tokens: 809 }, { input: 800, output: 9 }], // Chat Completions
+      [null, null] // a server that reports none
+    ] as const) {
+      const h = harness({ answer: async () => ({ verdict: predicted, raw: '{}', problem: null, usage }) });
+      const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
+      expect(end.usage).toEqual(expected);
+    }
+    const off = harness();
+    expect((await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, off.effects, off.emit)).usage).toBeUndefined();
   });
 
   it('an answer cut at the output limit says so in the model step', async () => {
@@ -258,5 +273,68 @@ describe('runCheck', () => {
     const h = harness({ origin: () => [item] });
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end.origin).toEqual([item]);
+  });
+
+  it('Ask before sending, Cancel: the model is never called, nothing is listed, and the check ends cancelled, not failed', async () => {
+    const sent: unknown[] = [];
+    const asked: string[] = [];
+    const h = harness({
+      confirm: async call => {
+        asked.push(call.prompt.text);
+        return false;
+      },
+      sent: call => sent.push(call)
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(asked).toEqual(["PROMPT df['b']"]);
+    expect(h.calls).toEqual(['facts:before-any-state', 'provider', 'prompt:true']);
+    expect(sent).toEqual([]);
+    expect(h.states.some(s => s.steps.some(x => x.id === 'model' && x.label === ASKING_LABEL && x.status === 'running'))).toBe(true);
+    expect(end.phase).toBe('cancelled');
+    expect(end.problem).toBeNull();
+    expect(end.steps.at(-1)).toMatchObject({ id: 'model', status: 'skipped', detail: NOT_SENT_TEXT });
+  });
+
+  it('Ask before sending, Send: the very prompt shown is the one predicted with, and the call is listed', async () => {
+    const shown: unknown[] = [];
+    const sent: { cellId: string | null; prompt: unknown; answer: ModelAnswer }[] = [];
+    const h = harness({
+      confirm: async call => {
+        shown.push(call.prompt);
+        return true;
+      },
+      sent: call => sent.push(call)
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(h.calls).toEqual(['facts:before-any-state', 'provider', 'prompt:true', 'predict:true']);
+    expect(end.verdict).toBe(predicted);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].prompt).toBe(shown[0]);
+    expect(sent[0]).toMatchObject({ cellId: 'c1', answer: { raw: '{"crash": true}' } });
+  });
+
+  it('a failed call is still listed as sent', async () => {
+    const sent: ModelAnswer[] = [];
+    const h = harness({
+      answer: async () => ({ verdict: null, raw: 'oops', problem: { kind: 'server', message: 'HTTP 500' } }),
+      sent: call => sent.push(call.answer)
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(end.phase).toBe('failed');
+    expect(sent).toEqual([expect.objectContaining({ raw: 'oops' })]);
+  });
+
+  it('a stop while the dialog is open ends the check and sends nothing', async () => {
+    const controller = new AbortController();
+    const h = harness({
+      confirm: call =>
+        new Promise(resolve => {
+          call.signal.addEventListener('abort', () => resolve(false));
+          controller.abort({ kind: 'cancel', message: 'Cancelled.' });
+        })
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit, controller.signal);
+    expect(h.calls).not.toContain('predict:true');
+    expect(end.phase).toBe('cancelled');
   });
 });

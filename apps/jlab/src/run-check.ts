@@ -8,6 +8,7 @@ import {
   originFound,
   promptBuilt,
   rawReceived,
+  usageReported,
   rawReset,
   started,
   stepEnded,
@@ -85,6 +86,13 @@ export interface CheckEffects<Provider extends ProviderInfo = ProviderInfo, Buil
     onRetry: () => void;
     signal: AbortSignal;
   }): Promise<ModelAnswer>;
+  /**
+   * "Ask before sending": shows the request about to go out; false sends nothing. Absent when the
+   * setting is off.
+   */
+  confirm?(call: { prompt: PreparedPrompt<Built>; provider: Provider; signal: AbortSignal }): Promise<boolean>;
+  /** Told of every request that went out, whatever came of it ("What was sent, this session"). */
+  sent?(call: { cellId: string | null; prompt: PreparedPrompt<Built>; provider: Provider; answer: ModelAnswer; at: Date }): void;
   /** The origin of the crash for a crash verdict; absent until the lineage is wired. */
   origin?(verdict: Verdict, facts: CheckResult, cellId: string | null): OriginItem[];
 }
@@ -96,6 +104,11 @@ export interface StopReason {
   kind: 'cancel' | ProblemKind;
   message: string;
 }
+
+/** The model step's detail when the user chose Cancel in "Ask before sending". */
+export const NOT_SENT_TEXT = 'not sent: you chose Cancel in "Ask before sending", so nothing left for the model';
+
+export const ASKING_LABEL = 'Ask before sending: waiting for Send or Cancel';
 
 export const NOTHING_CERTAIN_TEXT =
   'This is not a "no crash" prediction: the built-in checks only report crashes they are certain of, and nothing was sent to any model.';
@@ -221,7 +234,19 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     }
     update(s => stepEnded(promptBuilt(s, prompt.text), 'prompt', 'done', prompt.detail));
 
+    if (effects.confirm) {
+      update(s => stepStarted(s, 'model', ASKING_LABEL));
+      let send: boolean;
+      try {
+        send = await effects.confirm({ prompt, provider: settled.value, signal });
+      } catch {
+        send = false; // a dialog that could not be shown is no consent
+      }
+      if (signal.aborted) return state;
+      if (!send) return update(s => cancelled(stepEnded(s, 'model', 'skipped', NOT_SENT_TEXT)));
+    }
     update(s => stepStarted(s, 'model', `Waiting for ${info.model ?? 'the model'} at ${info.host}`));
+    const sentAt = new Date();
     let pieces = 0; // streamed pieces: one token each from OpenAI and llama.cpp
     const answer = await effects.predict({
       prompt,
@@ -238,7 +263,13 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
       },
       signal
     });
+    try {
+      effects.sent?.({ cellId: cell.id, prompt, provider: settled.value, answer, at: sentAt });
+    } catch {
+      // The list is a record of what went out; failing to keep it does not change the verdict.
+    }
     if (signal.aborted) return state;
+    update(s => usageReported(s, answer.usage));
     if (!answer.verdict) {
       if (answer.problem?.kind === 'cancelled') return update(cancelled);
       // Keep what arrived: the raw text helps to see what went wrong.

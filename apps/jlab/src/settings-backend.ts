@@ -1,11 +1,11 @@
 import type { ISettingRegistry } from '@jupyterlab/settingregistry';
-import type { SwitchBackend, Switches } from './switches';
+import type { Preferences, SwitchBackend } from './switches';
 
 /** The extension's settings in JupyterLab's registry: the two switches, and the model a user chose. */
 export function settingsBackend(registry: ISettingRegistry | null, pluginId: string): SwitchBackend | null {
   if (!registry) return null;
   const loaded = registry.load(pluginId);
-  const read = (s: ISettingRegistry.ISettings): Partial<Switches> => s.composite as Partial<Switches>;
+  const read = (s: ISettingRegistry.ISettings): Partial<Preferences> => s.composite as Partial<Preferences>;
   return {
     load: async () => read(await loaded),
     save: async (name, value) => {

@@ -4,7 +4,8 @@ import { Widget } from '@lumino/widgets';
 import type { ServerSettings } from '@crane-llm/prompt';
 import type { CheckCenter } from './check-center';
 import { switchControls, type SwitchStore } from './switches';
-import { CheckRenderer, type ViewActions } from '@crane-llm/core';
+import { CheckRenderer, renderSentCalls, usageLine, type ViewActions } from '@crane-llm/core';
+import type { SentLog } from './sent-log';
 
 export const SIDEBAR_ID = 'crane-llm-sidebar';
 
@@ -67,7 +68,8 @@ function section(title: string, cls: string, open = true): { root: HTMLDetailsEl
 
 /**
  * The right sidebar: the latest check of the current notebook (verdict, steps, origin, prompt,
- * raw response), the two switches, and the provider settings in effect.
+ * raw response), the switches and "Ask before sending", this session's model calls, and the
+ * provider settings in effect.
  */
 export class CraneSidebar extends Widget {
   private panel: NotebookPanel | null = null;
@@ -78,14 +80,18 @@ export class CraneSidebar extends Widget {
   private readonly verdict: CheckRenderer;
   private readonly promptText = document.createElement('pre');
   private readonly rawText = document.createElement('pre');
+  private readonly usageText = document.createElement('p');
   private readonly providerHost = document.createElement('div');
   private readonly disposeSwitches: () => void;
+  private readonly sentHost = document.createElement('div');
+  private chosenCall: number | null = null;
 
   constructor(
     private readonly center: CheckCenter,
     switches: SwitchStore,
     private readonly actionsFor: (panel: NotebookPanel, cell: Cell | null) => ViewActions,
-    private readonly loadProvider: () => Promise<ServerSettings>
+    private readonly loadProvider: () => Promise<ServerSettings>,
+    private readonly sentLog: SentLog
   ) {
     super();
     this.id = SIDEBAR_ID;
@@ -109,7 +115,8 @@ export class CraneSidebar extends Widget {
     prompt.body.append(this.promptText);
     const raw = section('Raw response', 'crane-section-raw');
     this.rawText.className = 'crane-raw crane-raw-full';
-    raw.body.append(this.rawText);
+    this.usageText.className = 'crane-usage';
+    raw.body.append(this.rawText, this.usageText);
     const sw = section('Switches', 'crane-section-switches');
     const controls = switchControls(switches, 'crane-sidebar');
     sw.body.append(controls.node);
@@ -118,8 +125,14 @@ export class CraneSidebar extends Widget {
     this.providerHost.className = 'crane-provider-host';
     provider.body.append(this.providerHost);
 
-    this.node.append(head, this.verdictHost, prompt.root, raw.root, sw.root, provider.root);
+    const sent = section('What was sent, this session', 'crane-section-sent');
+    this.sentHost.className = 'crane-sent-host';
+    sent.body.append(this.sentHost);
+
+    this.node.append(head, this.verdictHost, prompt.root, raw.root, sw.root, sent.root, provider.root);
     center.changed.connect(this.onChanged, this);
+    sentLog.changed.connect(this.showSent, this);
+    this.showSent();
     this.show_(null);
     void this.refreshProvider();
   }
@@ -167,11 +180,23 @@ export class CraneSidebar extends Widget {
     this.promptText.textContent = state?.prompt ?? (state ? 'No prompt: nothing was sent to a model for this check.' : '');
     const waiting = state?.phase === 'running' && state.prompt !== null;
     this.rawText.textContent = state?.raw || (!state ? '' : waiting ? 'Waiting for the first words…' : 'No response: no model was asked for this check.');
+    this.usageText.textContent = usageLine(state?.usage);
+  }
+
+  /** The session's calls, newest first; a click opens one's prompt and raw response. */
+  private showSent(): void {
+    this.sentHost.replaceChildren(
+      renderSentCalls(this.sentLog.all, this.chosenCall, id => {
+        this.chosenCall = id;
+        this.showSent();
+      })
+    );
   }
 
   dispose(): void {
     if (this.isDisposed) return;
     this.center.changed.disconnect(this.onChanged, this);
+    this.sentLog.changed.disconnect(this.showSent, this);
     this.disposeSwitches();
     super.dispose();
   }

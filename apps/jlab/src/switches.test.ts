@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SWITCHES, SwitchStore, switchControls, type SwitchBackend, type Switches } from './switches';
+import { DEFAULT_SWITCHES, SwitchStore, switchControls, type Preferences, type SwitchBackend } from './switches';
 
-function memoryBackend(initial: Partial<Switches>) {
+function memoryBackend(initial: Partial<Preferences>) {
   const saved: Array<[string, boolean]> = [];
-  let listener: ((v: Partial<Switches>) => void) | null = null;
+  let listener: ((v: Partial<Preferences>) => void) | null = null;
   const backend: SwitchBackend = {
     load: async () => initial,
     save: async (name, value) => {
@@ -13,25 +13,27 @@ function memoryBackend(initial: Partial<Switches>) {
       listener = fn;
     }
   };
-  return { backend, saved, external: (v: Partial<Switches>) => listener!(v) };
+  return { backend, saved, external: (v: Partial<Preferences>) => listener!(v) };
 }
 
 describe('switches', () => {
   it('are all on by default', () => {
-    expect(new SwitchStore().value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
-    expect(DEFAULT_SWITCHES).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
+    // "Ask before sending" is the one that starts off.
+    expect(new SwitchStore().value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
+    expect(DEFAULT_SWITCHES).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
   });
 
   it('restore from the backend, write changes through, and follow outside edits', async () => {
     const m = memoryBackend({ useLlm: false });
     const store = new SwitchStore(m.backend);
     await store.restore();
-    expect(store.value).toEqual({ useLlm: false, includeRuntimeInfo: true, includeValues: true });
+    expect(store.value).toEqual({ useLlm: false, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
     await store.toggle('includeRuntimeInfo');
     await store.toggle('includeValues');
-    expect(m.saved).toEqual([['includeRuntimeInfo', false], ['includeValues', false]]);
-    m.external({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
-    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
+    await store.toggle('askBeforeSending');
+    expect(m.saved).toEqual([['includeRuntimeInfo', false], ['includeValues', false], ['askBeforeSending', true]]);
+    m.external({ useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
+    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
   });
 
   it('controls reflect and change the store; runtime info shows as inert while the LLM is off', async () => {
@@ -65,9 +67,9 @@ describe('switches', () => {
   });
 
   it.each([
-    ['no-llm', { useLlm: false, includeRuntimeInfo: false, includeValues: false }],
-    ['no-runinfo', { useLlm: true, includeRuntimeInfo: false, includeValues: false }],
-    ['no-values', { useLlm: true, includeRuntimeInfo: true, includeValues: false }]
+    ['no-llm', { useLlm: false, includeRuntimeInfo: false, includeValues: false, askBeforeSending: false }],
+    ['no-runinfo', { useLlm: true, includeRuntimeInfo: false, includeValues: false, askBeforeSending: false }],
+    ['no-values', { useLlm: true, includeRuntimeInfo: true, includeValues: false, askBeforeSending: false }]
   ] as const)('the policy %s caps the switches, disables them and says who set them', async (policy, expected) => {
     const m = memoryBackend({});
     const store = new SwitchStore(m.backend);
@@ -75,7 +77,7 @@ describe('switches', () => {
     const view = switchControls(store, 'p');
     store.setPolicy(policy);
     expect(store.value).toEqual(expected);
-    for (const [name, on] of Object.entries(expected)) {
+    for (const [name, on] of Object.entries(expected).filter(([name]) => name !== 'askBeforeSending')) {
       const row = view.node.querySelector(`[data-switch="${name}"]`)!;
       const input = row.querySelector('input')!;
       expect(input.disabled).toBe(!on);
@@ -89,6 +91,22 @@ describe('switches', () => {
     expect(m.saved).toEqual([]);
     // Without the policy, the user's own choices come back.
     store.setPolicy(null);
-    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true });
+    expect(store.value).toEqual({ useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false });
+  });
+
+  it('"Ask before sending" is shown with the switches, never capped, and inert while the LLM is off', async () => {
+    const store = new SwitchStore();
+    const view = switchControls(store, 'ask');
+    const row = view.node.querySelector('[data-switch="askBeforeSending"]')!;
+    const input = row.querySelector('input')!;
+    expect(row.textContent).toContain('Ask before sending');
+    expect(input.checked).toBe(false);
+    input.checked = true;
+    input.dispatchEvent(new Event('change'));
+    expect(store.value.askBeforeSending).toBe(true);
+    store.setPolicy('no-values');
+    expect(input.disabled).toBe(false);
+    await store.set('useLlm', false);
+    expect(row.classList.contains('crane-switch-inert')).toBe(true);
   });
 });

@@ -4,16 +4,25 @@ import type { PolicyLevel } from '@crane-llm/prompt';
 
 export type { Switches } from '@crane-llm/core';
 
-export type SwitchName = keyof Switches;
+/**
+ * The check's switches and "Ask before sending", shown together everywhere. Asking is not a switch
+ * of the check (the kernel and the prompt never see it): the check's confirm effect reads it.
+ */
+export interface Preferences extends Switches {
+  askBeforeSending: boolean;
+}
 
-export const SWITCH_NAMES: readonly SwitchName[] = ['useLlm', 'includeRuntimeInfo', 'includeValues'];
+export type SwitchName = keyof Preferences;
 
-export const DEFAULT_SWITCHES: Readonly<Switches> = { useLlm: true, includeRuntimeInfo: true, includeValues: true };
+export const SWITCH_NAMES: readonly SwitchName[] = ['useLlm', 'includeRuntimeInfo', 'includeValues', 'askBeforeSending'];
+
+export const DEFAULT_SWITCHES: Readonly<Preferences> = { useLlm: true, includeRuntimeInfo: true, includeValues: true, askBeforeSending: false };
 
 export const SWITCH_LABEL: Record<SwitchName, string> = {
   useLlm: 'Use the LLM',
   includeRuntimeInfo: 'Include runtime information',
-  includeValues: 'Include data values'
+  includeValues: 'Include data values',
+  askBeforeSending: 'Ask before sending'
 };
 
 export const SWITCH_HELP: Record<SwitchName, string> = {
@@ -21,7 +30,9 @@ export const SWITCH_HELP: Record<SwitchName, string> = {
   includeRuntimeInfo:
     'Off: the model predicts from the code alone, and the built-in checks are skipped (they read the live kernel state). No effect while the LLM is off.',
   includeValues:
-    'Off: the runtime information keeps its structure (types, shapes, dtypes, lengths, column names, dict keys) and no data value is sent. The built-in checks are unaffected.'
+    'Off: the runtime information keeps its structure (types, shapes, dtypes, lengths, column names, dict keys) and no data value is sent. The built-in checks are unaffected.',
+  askBeforeSending:
+    'On: before any model call, a dialog shows the exact request (host, model, API, the whole prompt, its size, what was masked or left out); nothing is sent until you click Send.'
 };
 
 /** The administrator's ceiling (CRANE_LLM_POLICY), as the server extension reports it. */
@@ -30,19 +41,19 @@ export type Policy = PolicyLevel;
 export const SET_BY_ADMINISTRATOR = 'set by your administrator';
 
 /** The switches a policy holds off: each level also caps the ones below it. */
-export function cappedBy(policy: Policy | null): ReadonlySet<SwitchName> {
-  if (policy === 'no-llm') return new Set<SwitchName>(['useLlm', 'includeRuntimeInfo', 'includeValues']);
-  if (policy === 'no-runinfo') return new Set<SwitchName>(['includeRuntimeInfo', 'includeValues']);
-  if (policy === 'no-values') return new Set<SwitchName>(['includeValues']);
+export function cappedBy(policy: Policy | null): ReadonlySet<keyof Switches> {
+  if (policy === 'no-llm') return new Set<keyof Switches>(['useLlm', 'includeRuntimeInfo', 'includeValues']);
+  if (policy === 'no-runinfo') return new Set<keyof Switches>(['includeRuntimeInfo', 'includeValues']);
+  if (policy === 'no-values') return new Set<keyof Switches>(['includeValues']);
   return new Set();
 }
 
 /** Where the switches are persisted: JupyterLab's settings registry, or nowhere in tests. */
 export interface SwitchBackend {
-  load(): Promise<Partial<Switches>>;
+  load(): Promise<Partial<Preferences>>;
   save(name: SwitchName, value: boolean): Promise<void>;
   /** Called when the stored values change elsewhere (the settings editor, another tab). */
-  watch(onChange: (values: Partial<Switches>) => void): void;
+  watch(onChange: (values: Partial<Preferences>) => void): void;
 }
 
 /**
@@ -50,18 +61,18 @@ export interface SwitchBackend {
  * shown at once and written through to the backend.
  */
 export class SwitchStore {
-  private values: Switches = { ...DEFAULT_SWITCHES };
+  private values: Preferences = { ...DEFAULT_SWITCHES };
   private policyValue: Policy | null = null;
-  private readonly changedSignal = new Signal<this, Switches>(this);
+  private readonly changedSignal = new Signal<this, Preferences>(this);
 
   constructor(private readonly backend: SwitchBackend | null = null) {}
 
-  get changed(): ISignal<this, Switches> {
+  get changed(): ISignal<this, Preferences> {
     return this.changedSignal;
   }
 
   /** What a check uses: the user's choices under the administrator's ceiling. */
-  get value(): Readonly<Switches> {
+  get value(): Readonly<Preferences> {
     return this.policyValue === null ? this.values : this.cap(this.values);
   }
 
@@ -77,14 +88,14 @@ export class SwitchStore {
   }
 
   /** Any switches (a command's arguments, say) under the same ceiling. */
-  cap(switches: Switches): Switches {
+  cap<T extends Switches>(switches: T): T {
     const out = { ...switches };
     for (const name of cappedBy(this.policyValue)) out[name] = false;
     return out;
   }
 
   isCapped(name: SwitchName): boolean {
-    return cappedBy(this.policyValue).has(name);
+    return (cappedBy(this.policyValue) as ReadonlySet<SwitchName>).has(name);
   }
 
   async restore(): Promise<void> {
@@ -109,10 +120,11 @@ export class SwitchStore {
     const v = this.value;
     if (name === 'includeRuntimeInfo') return v.useLlm;
     if (name === 'includeValues') return v.useLlm && v.includeRuntimeInfo;
+    if (name === 'askBeforeSending') return v.useLlm;
     return true;
   }
 
-  private accept(values: Partial<Switches>): void {
+  private accept(values: Partial<Preferences>): void {
     const next = { ...this.values };
     for (const name of SWITCH_NAMES) if (typeof values[name] === 'boolean') next[name] = values[name];
     if (SWITCH_NAMES.every(name => next[name] === this.values[name])) return;

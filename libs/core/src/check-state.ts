@@ -1,6 +1,7 @@
 import { produce } from 'immer';
 import { z } from 'zod';
 import { Verdict } from './verdict';
+import { TokenUsage, tokenUsage } from './usage';
 
 /** One visible step of a check, shown as it happens under the cell and in the sidebar. */
 export const StepId = z.enum(['checks', 'prompt', 'model']);
@@ -82,7 +83,9 @@ export const CheckState = z.object({
   stale: StaleReason.nullable(),
   prompt: z.string().nullable(),
   raw: z.string(),
-  origin: z.array(OriginItem)
+  origin: z.array(OriginItem),
+  /** The tokens the model's answer cost, as the provider reported them (absent: no model was asked). */
+  usage: TokenUsage.nullable().optional()
 });
 export type CheckState = z.infer<typeof CheckState>;
 
@@ -117,6 +120,12 @@ export const stepEnded = (s: CheckState, id: StepId, status: Exclude<StepStatus,
   produce(s, d => {
     const step = d.steps.find(x => x.id === id);
     if (step) Object.assign(step, { status, detail });
+  });
+
+/** The model answered; its usage (either API's shape) is kept with the check. */
+export const usageReported = (s: CheckState, reported: unknown): CheckState =>
+  produce(s, d => {
+    d.usage = tokenUsage(reported);
   });
 
 export const promptBuilt = (s: CheckState, prompt: string): CheckState =>

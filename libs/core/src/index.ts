@@ -7,3 +7,6 @@ export * from './switches';
 export * from './answer';
 export * from './fix-actions';
 export * from './schedule';
+export * from './sent-calls';
+export * from './sent-view';
+export * from './usage';

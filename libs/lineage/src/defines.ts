@@ -68,18 +68,25 @@ export function codeLines(source: string): string[] {
   return out;
 }
 
-function splitTop(text: string, sep: string): string[] {
-  const parts: string[] = [];
+/** The positions of `sep` outside brackets. */
+function topLevel(text: string, sep: string): number[] {
+  const found: number[] = [];
   let depth = 0;
-  let start = 0;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if ('([{'.includes(ch)) depth += 1;
     else if (')]}'.includes(ch)) depth -= 1;
-    else if (ch === sep && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
+    else if (ch === sep && depth === 0) found.push(i);
+  }
+  return found;
+}
+
+function splitTop(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (const i of topLevel(text, sep)) {
+    parts.push(text.slice(start, i));
+    start = i + 1;
   }
   parts.push(text.slice(start));
   return parts;
@@ -104,20 +111,14 @@ function targetNames(text: string): string[] {
 
 function assignmentTargets(stmt: string): string[] {
   const pieces: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < stmt.length; i++) {
-    const ch = stmt[i];
-    if ('([{'.includes(ch)) depth += 1;
-    else if (')]}'.includes(ch)) depth -= 1;
-    else if (ch === '=' && depth === 0) {
-      const before = i > 0 ? stmt[i - 1] : '';
-      const after = i + 1 < stmt.length ? stmt[i + 1] : '';
-      // a comparison, or an augmented assignment: no new binding
-      if (after === '=' || AUGMENT_CHARS.includes(before)) return [];
-      pieces.push(stmt.slice(start, i));
-      start = i + 1;
-    }
+  for (const i of topLevel(stmt, '=')) {
+    const before = i > 0 ? stmt[i - 1] : '';
+    const after = i + 1 < stmt.length ? stmt[i + 1] : '';
+    // a comparison, or an augmented assignment: no new binding
+    if (after === '=' || AUGMENT_CHARS.includes(before)) return [];
+    pieces.push(stmt.slice(start, i));
+    start = i + 1;
   }
   const names: string[] = [];
   for (const target of pieces) names.push(...targetNames(splitTop(target, ':')[0]));

@@ -7,6 +7,8 @@ import { describeFailure, isContextLength, isFormatRejection, rejectedParameter,
 import { cutVerdict, parseVerdict } from './parse';
 import { DEFAULT_MAX_OUTPUT_TOKENS, requestBody } from './request';
 import { ServerSettings } from './settings';
+import { previewRows, requestPreview, type PreviewProvider } from './preview';
+import type { Disclosure } from './from-check';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const read = (path: string) => JSON.parse(readFileSync(join(FIXTURES, path), 'utf-8'));
@@ -20,6 +22,13 @@ const errorCases: {
 
 const cutCases: { name: string; limit: number; expected: unknown }[] = read('parse/cut.json');
 const settingsCases: { name: string; expected: unknown }[] = read('settings/cases.json');
+const previewCases: {
+  name: string;
+  provider: PreviewProvider;
+  prompt: { text: string; estimatedTokens: number };
+  disclosure: Disclosure;
+  expected: unknown;
+}[] = read('preview/cases.json');
 
 describe('golden vectors', () => {
   it('has vectors of every kind', () => {
@@ -69,5 +78,10 @@ describe('golden vectors', () => {
 
   it.each(settingsCases.map((c) => [c.name, c] as const))('the server settings Python answers fit the schema: %s', (_name, c) => {
     expect(ServerSettings.parse(c.expected)).toEqual(c.expected);
+  });
+
+  it.each(previewCases.map((c) => [c.name, c] as const))('the request preview (--preview, Ask before sending): %s', (_name, c) => {
+    const preview = requestPreview(c.provider, c.prompt, c.disclosure);
+    expect({ preview, rows: previewRows(preview) }).toEqual(c.expected);
   });
 });

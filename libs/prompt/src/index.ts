@@ -7,3 +7,4 @@ export * from './call';
 export * from './runinfo-text';
 export * from './from-check';
 export * from './mask';
+export * from './preview';

@@ -26,6 +26,8 @@ export const ServerSettings = z
     apiKind: z.enum(['responses', 'chat']),
     /** Host (and port) of the provider, named in error messages. */
     providerHost: z.string(),
+    /** The endpoint is on this machine (localhost, 127.x, ::1, a unix socket): its requests never leave it. */
+    providerLocal: z.boolean(),
     keyFound: z.boolean(),
     /** False for a local base_url (localhost), which needs no key. */
     keyRequired: z.boolean(),

@@ -25,12 +25,13 @@ import gc
 import os
 import sys
 import types
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
-from .provenance import builtins_untouched
+from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
@@ -180,19 +181,17 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
 _BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
 
 
+@dataclass(eq=False)
 class ReadCell:
     """A cell prepared and parsed once per check: `tree` (None when the checks will not walk it),
     `early`, the outcome that preparing and parsing already decide (a SyntaxError is a certain crash,
     a shell rewrite the checker cannot follow is a stop), or None, and `late` (see `_syntax`). The
     kernel reply reads the cell's used names from the same tree the checks walk."""
 
-    __slots__ = ("tree", "early", "late", "prepared")
-
-    def __init__(self, tree: Any, early: Optional[Outcome], late: Any, prepared: Optional[Prepared]):
-        self.tree = tree
-        self.early = early
-        self.late = late
-        self.prepared = prepared
+    tree: Any
+    early: Optional[Outcome]
+    late: Any
+    prepared: Optional[Prepared]
 
 
 def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:
@@ -286,9 +285,12 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     name a cell binds is possibly defined, names bound only by one import are that module or object
     of the installed library, and modules they imported can be imported again.
     """
+    new_audit()  # the installed classes are audited afresh (see replay.fact_value)
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
     kernel = read_executed(executed) if executed is not None else None
+    if kernel is not None and kernel.patches is not None:
+        return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:
         unsure |= kernel.names
         names_complete = names_complete or kernel.dynamic is None

@@ -15,9 +15,11 @@ Tri-state answers are Python's True / False / None; rules claim a crash only on 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, safe_class_property
+from .torch_facts import TensorFacts
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
@@ -31,7 +33,9 @@ class FrameFacts:
 
     def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
                  index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
-                 exact: bool = False, live_columns: Any = None, live_index: Any = None):
+                 exact: bool = False, live_columns: Any = None, live_index: Any = None,
+                 column_dtypes: Optional[Sequence[Optional[str]]] = None,
+                 integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None):
         self.columns = list(columns) if columns is not None else None
         self.nrows = nrows
         self.index_names = list(index_names) if index_names is not None else None
@@ -39,6 +43,16 @@ class FrameFacts:
         self.exact = exact  # True when the object is exactly pandas.DataFrame (no subclass)
         self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
         self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
+        self.column_dtypes = list(column_dtypes) if column_dtypes is not None else None  # by position
+        # (lowest, highest) of the columns recorded as integers with no missing value
+        self.integer_spans = integer_spans
+
+    def column_dtype(self, label: Any) -> Optional[str]:
+        """The dtype category of the one column named `label` (None when unknown or repeated)."""
+        if self.column_dtypes is None or self.columns is None or not self.flat or not _simple_label(label):
+            return None
+        at = [i for i, c in enumerate(self.columns) if type(c) is type(label) and c == label]
+        return self.column_dtypes[at[0]] if len(at) == 1 else None
 
     def has_row(self, label: Any) -> Optional[bool]:
         if self.live_index is None or not _simple_label(label):
@@ -86,16 +100,18 @@ class ArrayFacts:
         return self.kind in "biufc"
 
 
+@dataclass(eq=False)
 class EstimatorFacts:
     """What is known of a scikit-learn estimator: class, fitted or not, input feature count."""
 
-    def __init__(self, cls: Any = None, class_name: Optional[str] = None, fitted: Optional[bool] = None,
-                 n_features: Optional[int] = None, meta: Optional[bool] = None):
-        self.cls = cls
-        self.meta = meta  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
-        self.class_name = class_name or (cls.__name__ if cls is not None else None)
-        self.fitted = fitted
-        self.n_features = n_features
+    cls: Any = None
+    class_name: Optional[str] = None  # default: the class's own name
+    fitted: Optional[bool] = None
+    n_features: Optional[int] = None
+    meta: Optional[bool] = None  # wraps other estimators (Pipeline, GridSearchCV, ...): those may be user code
+
+    def __post_init__(self) -> None:
+        self.class_name = self.class_name or (self.cls.__name__ if self.cls is not None else None)
 
 
 class Value:
@@ -140,6 +156,15 @@ class Value:
     def estimator(self) -> Optional[EstimatorFacts]:
         return None
 
+    def tensor(self) -> Optional[TensorFacts]:
+        """A PyTorch tensor's shape, dtype and device, when known."""
+        return None
+
+    def series_dtype(self) -> Optional[str]:
+        """A pandas Series' dtype category ('numeric', 'bool', 'datetime', 'timedelta', 'object',
+        'str', 'category'), when known."""
+        return None
+
     def named(self, name: Optional[str]) -> "Value":
         self.name = name
         return self
@@ -162,8 +187,11 @@ class FactValue(Value):
                  array: Optional[ArrayFacts] = None, length: Optional[int] = None,
                  items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
                  estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
-                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None):
+                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None,
+                 tensor: Optional[TensorFacts] = None, series_dtype: Optional[str] = None):
+        self._series_dtype = series_dtype
         self._kind = kind
+        self._tensor = tensor
         self._type_name = type_name
         self._frame = frame
         self._array = array
@@ -221,6 +249,12 @@ class FactValue(Value):
 
     def estimator(self):
         return self._estimator
+
+    def tensor(self):
+        return self._tensor
+
+    def series_dtype(self):
+        return self._series_dtype if self._kind == "series" else None
 
 
 NONE_VALUE_KIND = "none"

@@ -1,5 +1,5 @@
 """Every name a piece of code can bind anywhere (assignments, imports, defs, loop and with
-targets, walrus, comprehensions, `global` declarations), whatever the control flow.
+targets, walrus, comprehensions, match captures, `global` declarations), whatever the control flow.
 
 Used by the replay path: a name some executed cell may have assigned is not claimed undefined
 from recorded facts alone.
@@ -8,17 +8,30 @@ from recorded facts alone.
 from __future__ import annotations
 
 import ast
+import io
+import keyword
+import re
+import tokenize
 from typing import Set
+
+from ..kernel.source import python_source
+
+_MATCH_CAPTURES = tuple(getattr(ast, n) for n in ("MatchAs", "MatchStar") if hasattr(ast, n))  # 3.10+
+_MATCH_MAPPING = tuple(getattr(ast, n) for n in ("MatchMapping",) if hasattr(ast, n))
 
 
 def names_bound(source: str) -> Set[str]:
     """All names `source` may bind; the cell is parsed as the kernel would (IPython syntax too)."""
-    from ..kernel.source import python_source
-
     try:
         tree = ast.parse(python_source(source))
     except Exception:
-        return _every_identifier(source)
+        return every_identifier(source)
+    return bound_in(tree)
+
+
+def bound_in(tree: ast.AST, imports: bool = True) -> Set[str]:
+    """The names `tree` may bind anywhere; without the ones its import statements bind when
+    `imports` is False (the replay reads those separately, to know what each one is)."""
     out: Set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -26,28 +39,26 @@ def names_bound(source: str) -> Set[str]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                out.add(alias.asname or alias.name.split(".")[0])
+            if imports:
+                out.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             out.update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             out.add(node.name)
+        elif isinstance(node, _MATCH_CAPTURES) and getattr(node, "name", None):
+            out.add(node.name)
+        elif isinstance(node, _MATCH_MAPPING) and getattr(node, "rest", None):
+            out.add(node.rest)
     return out
 
 
-def _every_identifier(source: str) -> Set[str]:
+def every_identifier(source: str) -> Set[str]:
     """For code that does not parse: every identifier in it, a superset of what it could bind."""
-    import io
-    import keyword
-    import tokenize
-
     out: Set[str] = set()
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string):
                 out.add(tok.string)
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        import re
-
         out.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
     return out

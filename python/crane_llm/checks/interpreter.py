@@ -115,6 +115,16 @@ class Interpreter:
     def s_Pass(self, node):
         pass
 
+    def s_For(self, node):
+        """The first pass of a loop over items the checker knows runs with the first item: a certain
+        crash in it is certain. What follows (later passes, `break`, `else`) is not modelled."""
+        items = rules.containers.elements(self.ev(node.iter))
+        if not items or not isinstance(node.target, ast.Name):
+            raise Stop(node.lineno, _STMT_STOPS["For"])
+        self.assign(node.target, items[0], node)
+        self.run(node.body)
+        raise Stop(node.lineno, f"{_STMT_STOPS['For']} (its first pass raises nothing the checker can prove)")
+
     def s_Global(self, node):
         pass  # at module level `global` changes nothing
 
@@ -319,8 +329,6 @@ class Interpreter:
             self.scopes[-1][name] = value
         else:
             self.bound[name] = value
-        if isinstance(value, Value) and value.name is None and value is not DELETED:
-            pass
 
     def assign(self, target: ast.AST, value: Value, stmt) -> None:
         if isinstance(target, ast.Name):

@@ -14,10 +14,12 @@ import types
 from inspect import getattr_static
 from typing import Any, List, Optional
 
-from .provenance import (audit, class_dict, class_module, class_name, is_subclass, lookup_static, mro, own,
+from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
                           class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+from .torch_facts import live_tensor_facts
+from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
@@ -129,7 +131,7 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             return True if _plain_value(meta_found) else None
         return False
     found = lookup_static(cls, attr, _MISSING)
-    inst_dict = _instance_dict(obj)
+    inst_dict = instance_dict(obj)
     if inst_dict is not None and attr in inst_dict and (found is _MISSING or not _is_data_descriptor(found)):
         return True
     if found is not _MISSING:
@@ -158,17 +160,20 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
     return None
 
 
-def _instance_dict(obj: Any) -> Optional[dict]:
-    """The instance's own `__dict__`, read through the standard slot only (a class may define
-    `__dict__` as a property, which would run its code)."""
-    slot = lookup_static(type(obj), "__dict__", _MISSING)
-    if slot is _MISSING or type(slot) is not types.GetSetDescriptorType:
-        return None
-    try:
-        d = slot.__get__(obj)
-    except Exception:
-        return None
-    return d if type(d) is dict else None
+def tensor_has_attr(obj: Any, attr: str) -> Optional[bool]:
+    """An exact, unpatched torch.Tensor has no `__getattr__`: what its class and its own `__dict__`
+    do not hold does not exist. Methods exist; properties may run torch code that raises: unknown."""
+    found = lookup_static(type(obj), attr, _MISSING)
+    inst = instance_dict(obj)
+    if found is _MISSING:
+        if inst is None:
+            return None
+        return True if attr in inst else False
+    if attr == "shape" or (attr == "T" and len(obj.shape) == 2):
+        return True  # C getters of the exact class (`.T` warns or raises only off two dimensions)
+    if type(found) in (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType):
+        return True
+    return None
 
 
 def _is_data_descriptor(d: Any) -> bool:
@@ -208,7 +213,7 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
         return None
     if not plain_class(not_fitted) or not class_module(not_fitted).startswith("sklearn."):
         return None
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if inst is None or not all(type(k) is str for k in inst):
         return None  # check_is_fitted reads the attribute names
     try:
@@ -225,7 +230,7 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
     cls = type(obj)
     if not is_estimator_class(cls):
         return None
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if inst is None:
         return None
     fitted: Optional[bool]
@@ -280,7 +285,7 @@ class LiveValue(Value):
     def kind(self):
         cls = type(self.obj)
         if not plain_class(cls):
-            return "object"
+            return "tensor" if live_tensor_facts(self.obj) is not None else "object"
         k = _BUILTIN_KINDS.get(cls)
         if k:
             return k
@@ -307,7 +312,7 @@ class LiveValue(Value):
     def type_name(self):
         cls = type(self.obj)
         if not plain_class(cls):
-            return "object"
+            return "torch.Tensor" if live_tensor_facts(self.obj) is not None else "object"
         return f"{class_module(cls)}.{class_name(cls)}"
 
     def concrete(self):
@@ -316,7 +321,21 @@ class LiveValue(Value):
         return self.obj if plain_class(type(self.obj)) else NOTHING
 
     def has_attr(self, attr):
+        if live_tensor_facts(self.obj) is not None:
+            return tensor_has_attr(self.obj, attr)
         return object_has_attr(self.obj, attr)
+
+    def tensor(self):
+        return live_tensor_facts(self.obj)
+
+    def series_dtype(self):
+        _, series_cls, _ = pandas_types()
+        if series_cls is None or type(self.obj) is not series_cls or not pristine_pandas(series_cls):
+            return None
+        try:
+            return dtype_category(self.obj.dtype)
+        except Exception:
+            return None
 
     def frame(self):
         memo = audit().facts
@@ -349,8 +368,15 @@ class LiveValue(Value):
         if names is not None and not all(n is None or plain_label(n) for n in names):
             names = None
         plain_index = any(type(index) is t for t in flat_types) and _plain_row_labels(index)
+        column_dtypes = None
+        if flat:
+            try:
+                column_dtypes = [dtype_category(d) for d in df.dtypes.tolist()]
+            except Exception:
+                column_dtypes = None
         return FrameFacts(columns=labels, nrows=len(index), index_names=names, flat=flat, exact=True,
-                          live_columns=cols if flat else None, live_index=index if plain_index else None)
+                          live_columns=cols if flat else None, live_index=index if plain_index else None,
+                          column_dtypes=column_dtypes)
 
     def series_length(self):
         _, series_cls, _ = pandas_types()

@@ -17,6 +17,7 @@ import builtins as _builtins
 import keyword
 import sys
 from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from .provenance import class_dict, class_module, class_name, mro
@@ -34,17 +35,20 @@ _DEFAULT_CHECKERS = (("EmacsChecker", 100), ("MacroChecker", 250), ("IPyAutocall
 _DEFAULT_HANDLERS = frozenset({"normal", "macro", "magic", "auto", "emacs"})
 
 
+@dataclass(eq=False)
 class Prepared:
     """What the shell will compile: `code` (Python), `flags` (compile flags), `rewritten` (a reason
     the checker must not judge the cell, or None), `flags_known` (False for recorded facts)."""
 
-    def __init__(self, code: str, flags: int = 0, rewritten: Optional[str] = None, flags_known: bool = True,
-                 tree: Any = None):
-        self.code = code
-        self.tree = tree if not flags else None  # the AST, when it was parsed with these same flags
-        self.flags = flags
-        self.rewritten = rewritten
-        self.flags_known = flags_known
+    code: str
+    flags: int = 0
+    rewritten: Optional[str] = None
+    flags_known: bool = True
+    tree: Any = None  # the AST, when it was parsed with these same flags
+
+    def __post_init__(self) -> None:
+        if self.flags:
+            self.tree = None
 
     @property
     def annotations_deferred(self) -> Optional[bool]:

@@ -55,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-llm", action="store_true", help="only the built-in checks; nothing is sent to any model")
     check.add_argument("--no-runinfo", action="store_true", help="predict from the code alone (no runtime information, so no built-in checks)")
     check.add_argument("--model", help="a model name that overrides the configured one")
+    check.add_argument("--context", choices=("all", "slice"), default="all",
+                       help="which executed cells the prompt holds: all (default) or only the slice the target's variables depend on")
     check.add_argument("--json", action="store_true", help="print a machine-readable JSON report")
     check.add_argument("--keep-going", action="store_true", help="when an earlier cell raises, run the remaining cells anyway instead of stopping")
     check.add_argument("--budget", type=_budget_seconds, default=None, metavar="SECONDS",

@@ -18,6 +18,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, TextIO
 
+from ..lineage.slice import slice_runs
 from ..plain_text import without_terminal_controls
 from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
 from ..prompt.from_check import executed_cells
@@ -150,7 +151,10 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:
-        prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), target.source, include_runinfo)
+        executed = executed_cells(facts)
+        if getattr(args, "context", "all") == "slice":
+            executed = slice_runs(executed, target.source)
+        prompt = make_prompt(executed, facts.get("runtimeInfo"), target.source, include_runinfo)
         report["prompt"] = prompt["text"]
         progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))

@@ -21,7 +21,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 from ipykernel.kernelspec import write_kernel_spec
 
-from ..kernel.request import KernelAnswerError, check_expression, read_reply
+from ..kernel.request import check_expression, read_reply
+from ..problem import Problem
 
 KERNEL_NAME = "crane-llm-cli"
 FACTS_TIMEOUT_SECONDS = 120
@@ -105,7 +106,7 @@ class NotebookKernel:
             raise RuntimeError("the kernel did not answer the check request")
         try:
             return read_reply(reply["content"])
-        except KernelAnswerError as exc:
+        except Problem as exc:
             raise RuntimeError(exc.message)
 
     async def run(

@@ -41,13 +41,14 @@ def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str,
 
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,
-              on_text: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+              on_text: Optional[Callable[[str], None]] = None, timeout: Optional[float] = None) -> Dict[str, Any]:
     """{"verdict" (libs/core Verdict or None), "raw", "problem", "usage" (when reported), "cutAtLimit"}."""
     if current_policy() == "no-llm":
         return {"verdict": None, "raw": "", "usage": None, "problem": {
             "kind": "policy", "message": "CRANE_LLM_POLICY is no-llm (set by your administrator): nothing is sent to any model."}}
     model = settings.model.value or ""
-    result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
+    limits = {"timeout": timeout} if timeout else {}
+    result = call_model(prompt, model=model, on_text=on_text, **limits, **settings_call_args(settings))
     verdict = None
     if result.get("parsed") is not None:
         verdict = to_verdict(result["parsed"], model, checker_ran_first)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence
 
 
@@ -21,16 +22,16 @@ class CliError(Exception):
         self.kind = kind  # usage | settings | kernel | earlier-cell | kernel-side | provider:<kind>
 
 
+@dataclass(eq=False)
 class CodeCell:
     """One code cell: its 1-based number among code cells, its 0-based index among all cells, its id
     (may be None), its source."""
 
-    def __init__(self, number: int, cell_id: Optional[str], source: str, node: Any, index: int = 0):
-        self.number = number
-        self.index = index
-        self.cell_id = cell_id
-        self.source = source
-        self.node = node  # the nbformat NotebookNode, for nbclient
+    number: int
+    cell_id: Optional[str]
+    source: str
+    node: Any  # the nbformat NotebookNode, for nbclient
+    index: int = 0
 
 
 def load_notebook(path: str) -> Any:

@@ -8,16 +8,9 @@ module, so both read the kernel's answer, and its failures, the same way.
 import json
 from typing import Any, Dict
 
+from ..problem import Problem
+
 ENTRY = "__import__('crane_llm.kernel.entry', fromlist=['check'])"
-
-
-class KernelAnswerError(Exception):
-    """The kernel could not answer: `kind` is "not-installed" or "kernel"."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 def check_expression(request: Dict[str, Any]) -> str:
@@ -32,16 +25,17 @@ def silent_execute_content(expression: str) -> Dict[str, Any]:
 
 
 def read_reply(content: Dict[str, Any]) -> Any:
-    """The JSON value of the expression from an execute_reply's content."""
+    """The JSON value of the expression from an execute_reply's content; a Problem ("not-installed"
+    or "kernel") when the kernel could not answer."""
     result = (content.get("user_expressions") or {}).get("r") or {}
     if result.get("status") != "ok":
         ename, evalue = result.get("ename", "Error"), result.get("evalue", "")
         if ename in ("ModuleNotFoundError", "ImportError") and "crane_llm" in evalue:
-            raise KernelAnswerError(
+            raise Problem(
                 "not-installed",
                 "crane_llm is not installed in this notebook's kernel: run `%pip install crane-llm` in a cell "
                 "and restart the kernel.")
-        raise KernelAnswerError("kernel", "%s: %s" % (ename, evalue) if evalue else ename)
+        raise Problem("kernel", "%s: %s" % (ename, evalue) if evalue else ename)
     data = result.get("data") or {}
     if "application/json" in data:
         return data["application/json"]

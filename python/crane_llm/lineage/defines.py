@@ -68,17 +68,25 @@ def code_lines(source: str) -> List[str]:
     return out
 
 
-def _split_top(text: str, sep: str) -> List[str]:
-    """Split at `sep` outside brackets."""
-    parts, depth, start = [], 0, 0
+def _top_level(text: str, sep: str) -> List[int]:
+    """The positions of `sep` outside brackets."""
+    found, depth = [], 0
     for i, ch in enumerate(text):
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
         elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
+            found.append(i)
+    return found
+
+
+def _split_top(text: str, sep: str) -> List[str]:
+    """Split at `sep` outside brackets."""
+    parts, start = [], 0
+    for i in _top_level(text, sep):
+        parts.append(text[start:i])
+        start = i + 1
     parts.append(text[start:])
     return parts
 
@@ -98,19 +106,14 @@ def _target_names(text: str) -> List[str]:
 
 def _assignment_targets(stmt: str) -> List[str]:
     """Names bound by `a = b = ...`, `a, b = ...`, `a: int = ...`; none for `a += 1` or `a == b`."""
-    pieces, depth, start = [], 0, 0
-    for i, ch in enumerate(stmt):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "=" and depth == 0:
-            before = stmt[i - 1] if i > 0 else ""
-            after = stmt[i + 1] if i + 1 < len(stmt) else ""
-            if after == "=" or before in AUGMENT_CHARS:
-                return []  # a comparison, or an augmented assignment: no new binding
-            pieces.append(stmt[start:i])
-            start = i + 1
+    pieces, start = [], 0
+    for i in _top_level(stmt, "="):
+        before = stmt[i - 1] if i > 0 else ""
+        after = stmt[i + 1] if i + 1 < len(stmt) else ""
+        if after == "=" or before in AUGMENT_CHARS:
+            return []  # a comparison, or an augmented assignment: no new binding
+        pieces.append(stmt[start:i])
+        start = i + 1
     names: List[str] = []
     for target in pieces:
         annotated = _split_top(target, ":")

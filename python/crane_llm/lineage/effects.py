@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import shlex
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
@@ -44,28 +45,28 @@ TARGET_TEXT_MAX = 60
 Effect = Dict[str, Any]
 
 
+@dataclass(eq=False)
 class FunctionSummary:
     """What calling a user function may do: to its arguments and to global variables."""
 
-    def __init__(self, name: str, global_effects: List[Tuple[str, str]], calls: List[str]):
-        self.name = name
-        self.global_effects = global_effects  # (name, op): op is 'assign', 'modify' or 'delete'
-        self.calls = calls  # names of functions it calls, resolved transitively later
+    name: str
+    global_effects: List[Tuple[str, str]]  # (name, op): op is 'assign', 'modify' or 'delete'
+    calls: List[str]  # names of functions it calls, resolved transitively later
 
 
+@dataclass(eq=False)
 class CellAnalysis:
     """The effects of one cell's code, before knowing whether (and where) it raised."""
 
-    def __init__(self) -> None:
-        self.effects: List[Effect] = []
-        self.calls: List[Dict[str, Any]] = []  # calls of bare names: maybe user functions
-        self.method_calls: List[Dict[str, Any]] = []  # calls of methods not known to mutate
-        self.functions: Dict[str, FunctionSummary] = {}
-        self.methods: Set[str] = set()  # method names of classes this cell defines
-        self.statements: List[Tuple[int, int, bool]] = []  # (first line, last line, compound)
-        self.script_runs: List[Dict[str, Any]] = []  # `%run file.py`: line and arguments
-        self.syntax_error: Optional[int] = None
-        self.magic_body_end: Optional[int] = None  # last cell line of a %%magic's body
+    effects: List[Effect] = field(default_factory=list)
+    calls: List[Dict[str, Any]] = field(default_factory=list)  # calls of bare names: maybe user functions
+    method_calls: List[Dict[str, Any]] = field(default_factory=list)  # calls of methods not known to mutate
+    functions: Dict[str, FunctionSummary] = field(default_factory=dict)
+    methods: Set[str] = field(default_factory=set)  # method names of classes this cell defines
+    statements: List[Tuple[int, int, bool]] = field(default_factory=list)  # (first line, last line, compound)
+    script_runs: List[Dict[str, Any]] = field(default_factory=list)  # `%run file.py`: line and arguments
+    syntax_error: Optional[int] = None
+    magic_body_end: Optional[int] = None  # last cell line of a %%magic's body
 
 
 def _effect(name: str, line: int, op: str, how: str, detail: Optional[str], target: Optional[str], why: Optional[str]) -> Effect:

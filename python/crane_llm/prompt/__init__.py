@@ -3,7 +3,7 @@
 from .build import DEFAULT_BUDGET_TOKENS, build_prompt, estimate_tokens
 from .from_check import executed_cells, prompt_input_from_check
 from .parse import UNREADABLE_EXPLANATION, cut_verdict, parse_verdict, to_verdict
-from .request import DEFAULT_MAX_OUTPUT_TOKENS, FIX_VERDICT_SCHEMA, SCHEMA_NAME, VERDICT_SCHEMA, chat_body, request_body, responses_body
+from .request import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, FIX_VERDICT_SCHEMA, SCHEMA_NAME, VERDICT_SCHEMA, chat_body, request_body, responses_body
 
 __all__ = [
     "DEFAULT_BUDGET_TOKENS",
@@ -13,6 +13,7 @@ __all__ = [
     "FIX_VERDICT_SCHEMA",
     "VERDICT_SCHEMA",
     "build_prompt",
+    "BodyOptions",
     "chat_body",
     "cut_verdict",
     "estimate_tokens",

@@ -29,8 +29,8 @@ def executed_cells(check: Dict[str, Any]) -> List[Dict[str, Any]]:
 def prompt_input_from_check(
     check: Dict[str, Any], target: str, budget_tokens: Optional[int] = None, include_values: bool = True
 ) -> Dict[str, Any]:
-    """{"executed", "runtime_info_text", "target", "budget_tokens", "disclosure"}: the keyword
-    arguments of check_with_model (build_prompt takes all but the last). runtimeInfo is None
+    """{"executed", "runtime_info_text", "target", "budget_tokens", "disclosure"}: build_prompt's
+    arguments, and what the prompt holds back. runtimeInfo is None
     exactly when it was switched off. "disclosure" says what the prompt holds back:
     {"masked": how many secrets were masked, "valuesLeftOut": bool, "runtimeInfoLeftOut": bool}.
     """

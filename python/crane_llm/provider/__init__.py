@@ -1,7 +1,6 @@
 """The model call: routing to the Responses API or Chat Completions, retries, clear failures."""
 
 from .call import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS, OPENAI_URL, call_model, provider_host, settings_call_args
-from .check import check_with_model
 from .errors import describe_failure, is_context_length, is_format_rejection, rejected_parameter
 
 __all__ = [
@@ -9,7 +8,6 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "OPENAI_URL",
     "call_model",
-    "check_with_model",
     "describe_failure",
     "is_context_length",
     "is_format_rejection",

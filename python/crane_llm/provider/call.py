@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional
 
 from ..prompt.parse import cut_verdict, parse_verdict
-from ..prompt.request import DEFAULT_MAX_OUTPUT_TOKENS, request_body
+from ..prompt.request import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, request_body
 from ..settings.urls import OPENAI_URL, host_of
 from .errors import describe_failure, rejected_parameter
 
@@ -174,32 +175,17 @@ def _stream_text(
     return answer
 
 
-class _Shape:
-    """The optional parts of a request, each dropped (or changed) once when a server refuses it."""
-
-    def __init__(self, max_output_tokens: Optional[int]) -> None:
-        self.structured = True
-        self.max_output_tokens = max_output_tokens
-        self.limit_field = "max_completion_tokens"
-        self.stream_usage = True
-
-    def body(self, api_kind: str, prompt: Dict[str, Any], model: str) -> Dict[str, Any]:
-        return request_body(
-            api_kind, prompt, model, self.structured, self.max_output_tokens, self.limit_field, self.stream_usage
-        )
-
-    def drop(self, api_kind: str, info: Dict[str, Any]) -> bool:
-        """Adapt to a refused parameter; False when the refusal is about nothing left to change."""
-        refused = rejected_parameter(info.get("status"), info.get("code"), info.get("message") or "")
-        if refused == "format" and self.structured:
-            self.structured = False
-        elif refused == "limit" and api_kind == "chat" and self.limit_field == "max_completion_tokens":
-            self.limit_field = "max_tokens"
-        elif refused == "stream-usage" and api_kind == "chat" and self.stream_usage:
-            self.stream_usage = False
-        else:
-            return False
-        return True
+def _adapted(options: BodyOptions, api_kind: str, info: Dict[str, Any]) -> Optional[BodyOptions]:
+    """The request's optional parts without the one a server refused, once each; None when the
+    refusal is about nothing left to change."""
+    refused = rejected_parameter(info.get("status"), info.get("code"), info.get("message") or "")
+    if refused == "format" and options.structured:
+        return replace(options, structured=False)
+    if refused == "limit" and api_kind == "chat" and options.limit_field == "max_completion_tokens":
+        return replace(options, limit_field="max_tokens")
+    if refused == "stream-usage" and api_kind == "chat" and options.stream_usage:
+        return replace(options, stream_usage=False)
+    return None
 
 
 def settings_call_args(settings: Any) -> Dict[str, Any]:
@@ -244,6 +230,20 @@ def call_model(
     import openai
 
     host = host or provider_host(base_url)
+    if not model:  # (twin of callModel in libs/prompt: a request without a model is never sent)
+        return {
+            "raw": "",
+            "parsed": None,
+            "problem": {
+                "kind": "other",
+                "message": 'No model is set for %s. Set one with crane_llm.set_api_key(model="...") or CRANE_LLM_MODEL.'
+                % host,
+            },
+            "structuredFallback": False,
+            "requestBody": request_body(api_kind, prompt, "", BodyOptions(max_output_tokens=max_output_tokens)),
+            "usage": None,
+            "cutAtLimit": None,
+        }
     # Retries are done here rather than by the SDK, so that one deadline covers the whole call,
     # retries and streaming included, as in the browser.
     client = openai.OpenAI(
@@ -255,9 +255,9 @@ def call_model(
     )
     emit = on_text or (lambda _piece: None)
     deadline = time.monotonic() + timeout
-    shape = _Shape(max_output_tokens)
+    options = BodyOptions(max_output_tokens=max_output_tokens)
     retries = 0
-    body = shape.body(api_kind, prompt, model)
+    body = request_body(api_kind, prompt, model, options)
     answer = _Answer()
     while True:
         try:
@@ -266,8 +266,10 @@ def call_model(
             break
         except Exception as exc:  # every failure becomes a message, never a traceback
             info = _failure_from(exc)
-            if shape.drop(api_kind, info):
-                body = shape.body(api_kind, prompt, model)
+            adapted = _adapted(options, api_kind, info)
+            if adapted is not None:
+                options = adapted
+                body = request_body(api_kind, prompt, model, options)
                 continue
             wait = _retry_wait(exc, info, retries)
             if wait is not None and retries < max_retries and time.monotonic() + wait < deadline:
@@ -288,17 +290,17 @@ def call_model(
                 "raw": answer.text,
                 "parsed": None,
                 "problem": describe_failure(info),
-                "structuredFallback": not shape.structured,
+                "structuredFallback": not options.structured,
                 "requestBody": body,
                 "usage": None,
                 "cutAtLimit": None,
             }
-    cut = shape.max_output_tokens if answer.cut else None
+    cut = options.max_output_tokens if answer.cut else None
     return {
         "raw": answer.text,
         "parsed": cut_verdict(cut) if cut else parse_verdict(answer.text),
         "problem": None,
-        "structuredFallback": not shape.structured,
+        "structuredFallback": not options.structured,
         "requestBody": body,
         "usage": answer.usage,
         "cutAtLimit": cut,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .safe import NAME_MAX, cut, instance_dict, loaded, module_of, mro_of, name_of, number, one_of, plain_type, short_text
+from ..checks.provenance import class_module, class_name, instance_dict, mro
+from .safe import NAME_MAX, cut, loaded, number, one_of, plain_type, short_text
 from .value_summary import list_values
 
 DICT_ENTRIES_SHOWN = 5
@@ -28,9 +29,9 @@ def scalar_summary(value: Any) -> Dict[str, Any]:
 
 def sequence_summary(value: Any) -> Dict[str, Any]:
     """list, tuple, set, frozenset (or a subclass: measured with the builtin's own `__len__`)."""
-    mro = mro_of(type(value))
-    base = next(b for b in (list, tuple, set, frozenset) if one_of(b, mro))
-    out: Dict[str, Any] = {"kind": "sequence", "type": name_of(base), "length": base.__len__(value)}
+    bases = mro(type(value))
+    base = next(b for b in (list, tuple, set, frozenset) if one_of(b, bases))
+    out: Dict[str, Any] = {"kind": "sequence", "type": class_name(base), "length": base.__len__(value)}
     if type(value) is list and out["length"]:
         summary, _ = list_values(value)
         if summary is not None:
@@ -52,7 +53,7 @@ def _is_number(value: Any) -> bool:
     if one_of(t, _NUMBER_TYPES):
         return True
     np = loaded("numpy")
-    return np is not None and plain_type(t) and module_of(t) == "numpy" and issubclass(t, (np.integer, np.floating))
+    return np is not None and plain_type(t) and class_module(t) == "numpy" and issubclass(t, (np.integer, np.floating))
 
 
 def _history_epochs(d: dict) -> Optional[int]:
@@ -118,7 +119,7 @@ def _entry_text(item: Any) -> str:
     """A dict value up to 50 characters; a known library object says what it is instead of its repr."""
     shape = _shape_of(item) if type(item) is not list else None
     if shape is not None:
-        return cut(name_of(type(item)) + " shape (" + ", ".join(str(s) for s in shape) + ")", DICT_VALUE_TEXT_MAX)
+        return cut(class_name(type(item)) + " shape (" + ", ".join(str(s) for s in shape) + ")", DICT_VALUE_TEXT_MAX)
     return short_text(item, DICT_VALUE_TEXT_MAX)
 
 
@@ -132,5 +133,5 @@ def _is_bunch(d: Any) -> bool:
 
 def keras_history_summary(obj: Any) -> Optional[Dict[str, Any]]:
     """A Keras `History` callback object: its `.history` dict, read from the instance dict."""
-    history = instance_dict(obj).get("history")
+    history = instance_dict(obj, {}).get("history")
     return dict_summary(history) if type(history) is dict else None

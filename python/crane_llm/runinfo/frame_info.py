@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from .budget import Deadline
-from .safe import NAME_MAX, cut, loaded, module_of, one_of, short_text
+from ..checks.provenance import class_module
+from .safe import NAME_MAX, cut, loaded, one_of, short_text
 from .value_summary import (
     EXACT_DISTINCT_MAX,
     LISTED_MAX,
@@ -166,7 +167,7 @@ def _head_values(series: Any, arr: Optional[Any]) -> List[Any]:
         json_value = scalar_json(value)
         if json_value == "nan" and type(value) is not str:  # float NaN, numpy NaN
             continue
-        if json_value == "NaT" and module_of(type(value)) == "numpy":
+        if json_value == "NaT" and class_module(type(value)) == "numpy":
             continue
         key = (type(json_value).__name__, json_value)
         if key in keys:

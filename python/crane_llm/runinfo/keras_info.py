@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .safe import cut, instance_dict, is_library_type, module_of, mro_of, name_of, one_of
+from ..checks.provenance import class_module, class_name, instance_dict, mro
+from .safe import cut, is_library_type, one_of
 
 _ITERATORS = ("DirectoryIterator", "DataFrameIterator")
 
 
 def is_tf_dataset(tf: Any, obj: Any) -> bool:
     dataset = getattr(getattr(tf, "data", None), "Dataset", None)
-    return dataset is not None and one_of(dataset, mro_of(type(obj))) and is_library_type(type(obj), "tensorflow")
+    return dataset is not None and one_of(dataset, mro(type(obj))) and is_library_type(type(obj), "tensorflow")
 
 
 def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
@@ -21,11 +22,11 @@ def tf_dataset_summary(obj: Any) -> Dict[str, Any]:
 
 def is_keras_iterator(obj: Any) -> bool:
     cls = type(obj)
-    return name_of(cls) in _ITERATORS and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+    return class_name(cls) in _ITERATORS and is_library_type(cls, "keras", "tensorflow", "tf_keras")
 
 
 def keras_iterator_summary(obj: Any) -> Dict[str, Any]:
-    fields = instance_dict(obj)
+    fields = instance_dict(obj, {})
     shape = fields.get("image_shape")
     samples = fields.get("samples", fields.get("n"))
     classes = fields.get("num_classes")
@@ -42,11 +43,11 @@ def keras_iterator_summary(obj: Any) -> Dict[str, Any]:
 
 def is_keras_history(obj: Any) -> bool:
     cls = type(obj)
-    return name_of(cls) == "History" and is_library_type(cls, "keras", "tensorflow", "tf_keras")
+    return class_name(cls) == "History" and is_library_type(cls, "keras", "tensorflow", "tf_keras")
 
 
 def _int_or_none(value: Any) -> Optional[int]:
     try:
-        return int(value) if value is not None and module_of(type(value)) in ("builtins", "numpy") else None
+        return int(value) if value is not None and class_module(type(value)) in ("builtins", "numpy") else None
     except (TypeError, ValueError):
         return None

@@ -2,7 +2,9 @@
 
 Everything here looks at an object through its exact type and its instance dictionary, so a user
 class's `__len__`, `__repr__`, `__getattr__` or properties are never triggered, and a library that
-the user has not imported is never imported by us.
+the user has not imported is never imported by us. A class's name, module, MRO and dictionary,
+and an instance's `__dict__`, are read by the checker's own readers (checks/provenance.py): one
+way, for the checks and the runtime information alike.
 """
 
 from __future__ import annotations
@@ -12,12 +14,8 @@ import math
 import sys
 from typing import Any, Optional, Tuple
 
-_GETSET = type(type.__dict__["__dict__"])  # the C-level descriptor CPython uses for `__dict__`
+from ..checks.provenance import class_module, mro
 
-
-_TYPE_MODULE = type.__dict__["__module__"]
-_TYPE_NAME = type.__dict__["__name__"]
-_TYPE_MRO = type.__dict__["__mro__"]
 _LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
 
 
@@ -29,20 +27,6 @@ def one_of(t: Any, types: Tuple[Any, ...]) -> bool:
     return False
 
 
-def module_of(cls: Any) -> str:
-    """The class's `__module__` when it is an exact str, else ""."""
-    module = _TYPE_MODULE.__get__(cls)
-    return module if type(module) is str else ""
-
-
-def name_of(cls: Any) -> str:
-    return _TYPE_NAME.__get__(cls)
-
-
-def mro_of(cls: Any) -> Tuple[type, ...]:
-    return _TYPE_MRO.__get__(cls)
-
-
 def plain_type(t: type) -> bool:
     """A class whose comparisons, hashing and attribute lookups are `type`'s own: its metaclass is
     `type`, `abc.ABCMeta`, or a library's (torch's tensor metaclass, enum's...). A user metaclass
@@ -50,7 +34,7 @@ def plain_type(t: type) -> bool:
     meta = type(t)
     if meta is type or meta is abc.ABCMeta:
         return True
-    return type(meta) is type and module_of(meta).split(".")[0] in _LIBRARY_METACLASS_HOMES
+    return type(meta) is type and class_module(meta).split(".")[0] in _LIBRARY_METACLASS_HOMES
 
 
 def loaded(module_name: str) -> Any:
@@ -80,7 +64,7 @@ def plain_text(value: Any) -> Optional[str]:
     """An exact `str` copy of a str (or str subclass, whose methods are never called), else None."""
     if type(value) is str:
         return value
-    if not plain_type(type(value)) or not any(k is str for k in mro_of(type(value))):
+    if not plain_type(type(value)) or not any(k is str for k in mro(type(value))):
         return None
     return str.__str__(value)
 
@@ -96,37 +80,10 @@ def _public_module(module: str, qual: str, cls: type) -> str:
     return module
 
 
-def instance_dict(obj: Any) -> dict:
-    """The object's own `__dict__` through CPython's slot descriptor, or {} when it has none.
-
-    A class that redefines `__dict__` (say as a property) gets {}: its code is not run.
-    """
-    for klass in mro_of(type(obj)):
-        descriptor = type.__dict__["__dict__"].__get__(klass).get("__dict__")
-        if descriptor is None:
-            continue
-        if type(descriptor) is not _GETSET:
-            return {}
-        try:
-            d = descriptor.__get__(obj, type(obj))
-        except Exception:
-            return {}
-        return d if type(d) is dict else {}
-    return {}
-
-
 def is_library_type(cls: type, *prefixes: str) -> bool:
     """True when `cls` is defined by one of the given packages (e.g. 'sklearn'), not by the user."""
-    module = module_of(cls)
+    module = class_module(cls)
     return bool(module) and any(module == p or module.startswith(p + ".") for p in prefixes)
-
-
-def class_defines(cls: type, name: str) -> Optional[type]:
-    """The first class in the MRO that defines `name`, without looking the name up on instances."""
-    for klass in mro_of(cls):
-        if name in type.__dict__["__dict__"].__get__(klass):
-            return klass
-    return None
 
 
 def number(value: Any) -> Any:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .safe import instance_dict, is_library_type, loaded, mro_of, name_of, one_of
+from ..checks.provenance import class_name, instance_dict, mro
+from .safe import is_library_type, loaded, one_of
 
 
 def is_estimator(sklearn_base: Any, obj: Any) -> bool:
     base = vars(sklearn_base).get("BaseEstimator")
-    return base is not None and one_of(base, mro_of(type(obj)))
+    return base is not None and one_of(base, mro(type(obj)))
 
 
 def _fitted(obj: Any, fields: dict, depth: int = 0) -> bool:
@@ -19,7 +20,7 @@ def _fitted(obj: Any, fields: dict, depth: int = 0) -> bool:
     steps = _steps(obj, fields)
     if steps is not None and depth < 8:
         last = steps[-1]
-        return _fitted(last, instance_dict(last), depth + 1)
+        return _fitted(last, instance_dict(last, {}), depth + 1)
     return any(type(k) is str and k.endswith("_") and not k.startswith("__") for k in fields)
 
 
@@ -39,7 +40,7 @@ def _outputs(np: Any, fields: dict) -> Optional[int]:
 def _steps(obj: Any, fields: dict) -> Optional[list]:
     """A scikit-learn Pipeline's estimators (its feature count is the first's, outputs the last's)."""
     steps = fields.get("steps")
-    if name_of(type(obj)) != "Pipeline" or not is_library_type(type(obj), "sklearn") or type(steps) is not list:
+    if class_name(type(obj)) != "Pipeline" or not is_library_type(type(obj), "sklearn") or type(steps) is not list:
         return None
     found = [step[1] for step in steps
              if type(step) is tuple and len(step) == 2 and not one_of(type(step[1]), (str, type(None)))]
@@ -54,21 +55,21 @@ def _count(value: Any) -> Optional[int]:
 
 
 def estimator_summary(obj: Any) -> Dict[str, Any]:
-    fields = instance_dict(obj)
+    fields = instance_dict(obj, {})
     fitted = _fitted(obj, fields)
     out: Dict[str, Any] = {"kind": "sklearn-estimator", "fitted": fitted}
     if not fitted:
         return out
     steps = _steps(obj, fields)
-    first = instance_dict(steps[0]) if steps else fields
-    last = instance_dict(steps[-1]) if steps else fields
+    first = instance_dict(steps[0], {}) if steps else fields
+    last = instance_dict(steps[-1], {}) if steps else fields
     n_in = _count(first.get("n_features_in_"))
     n_out = _outputs(loaded("numpy"), last)
     if n_in is not None:
         out["nFeaturesIn"] = n_in
     if n_out is not None:
         out["nOutputs"] = n_out
-    if name_of(type(obj)) == "LabelEncoder" and is_library_type(type(obj), "sklearn"):
+    if class_name(type(obj)) == "LabelEncoder" and is_library_type(type(obj), "sklearn"):
         classes = fields.get("classes_")
         np = loaded("numpy")
         if np is not None and type(classes) is np.ndarray:

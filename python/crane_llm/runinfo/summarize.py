@@ -14,7 +14,8 @@ from ..deadline import Deadline as CheckDeadline
 from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
-from .safe import cut, loaded, module_of, mro_of, name_of, number, one_of, plain_type
+from ..checks.provenance import class_module, class_name, mro
+from .safe import cut, loaded, number, one_of, plain_type
 
 _FUNCTION_TYPES = (
     types.FunctionType,
@@ -55,14 +56,14 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     t = type(value)
     if not plain_type(t):  # a user metaclass may hook every look at the class: look no further
         return {"kind": "object"}
-    mro = mro_of(t)
+    bases = mro(t)
     if one_of(t, (bool, int, float, str)):
         return scalar_summary(value)
     if value is None:
         return {"kind": "none"}
-    if list in mro or tuple in mro or set in mro or frozenset in mro:
+    if list in bases or tuple in bases or set in bases or frozenset in bases:
         return sequence_summary(value)
-    if dict in mro:
+    if dict in bases:
         return dict_summary(value)
 
     np = loaded("numpy")
@@ -71,7 +72,7 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
             from .frame_info import ndarray_summary
 
             return ndarray_summary(np, value, deadline)
-        if np.generic in mro and module_of(t) == "numpy":
+        if np.generic in bases and class_module(t) == "numpy":
             return _numpy_scalar(np, value)
 
     pd = loaded("pandas")
@@ -114,9 +115,9 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
         if is_estimator(sklearn_base, value):
             return estimator_summary(value)
 
-    if types.ModuleType in mro:
+    if types.ModuleType in bases:
         return {"kind": "module"}
-    if type in mro:
+    if type in bases:
         return {"kind": "class"}
     if one_of(t, _FUNCTION_TYPES) or _is_library_callable(t):
         return {"kind": "function"}
@@ -135,6 +136,6 @@ def _numpy_scalar(np: Any, value: Any) -> Dict[str, Any]:
 
 def _is_library_callable(t: type) -> bool:
     """numpy ufuncs and array-function dispatchers, functools.partial: library callables."""
-    module = module_of(t)
-    return name_of(t) in ("ufunc", "_ArrayFunctionDispatcher", "partial", "cython_function_or_method") and \
+    module = class_module(t)
+    return class_name(t) in ("ufunc", "_ArrayFunctionDispatcher", "partial", "cython_function_or_method") and \
         module.split(".")[0] in ("numpy", "functools", "builtins", "_cython_3_0_11")

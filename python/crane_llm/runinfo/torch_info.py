@@ -13,7 +13,8 @@ import random
 from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List, Optional
 
-from .safe import NAME_MAX, cut, instance_dict, loaded, type_name
+from ..checks.provenance import instance_dict
+from .safe import NAME_MAX, cut, loaded, type_name
 
 SAMPLES_SHOWN = 10
 FIELDS_SHOWN = 20
@@ -105,14 +106,14 @@ def _base_dataset(torch: Any, ds: Any) -> Any:
     for _ in range(8):
         if not _is_subset(torch, ds):
             break
-        ds = instance_dict(ds).get("dataset")
+        ds = instance_dict(ds, {}).get("dataset")
     return ds
 
 
 def _fields(torch: Any, ds: Any) -> List[Dict[str, str]]:
     base = _base_dataset(torch, ds)
     out = []
-    for name, value in instance_dict(base).items():
+    for name, value in instance_dict(base, {}).items():
         if name.startswith("__"):
             continue
         out.append({"name": cut(name, NAME_MAX) if type(name) is str else "?", "type": type_name(value)})
@@ -124,9 +125,9 @@ def _fields(torch: Any, ds: Any) -> List[Dict[str, str]]:
 def _length(torch: Any, ds: Any) -> Optional[int]:
     """Examples in a map-style dataset: library types measured directly, others by their `__len__`."""
     if _is_subset(torch, ds):
-        return len(instance_dict(ds).get("indices"))
+        return len(instance_dict(ds, {}).get("indices"))
     if type(ds) is torch.utils.data.TensorDataset:
-        tensors = instance_dict(ds).get("tensors")
+        tensors = instance_dict(ds, {}).get("tensors")
         return int(tensors[0].shape[0]) if tensors else 0
     length = None
     for klass in type(ds).__mro__:
@@ -151,7 +152,7 @@ def data_summary(torch: Any, obj: Any) -> Dict[str, Any]:
     """A DataLoader or a Subset (kind 'dataloader' / 'torch-subset')."""
     data = torch.utils.data
     is_loader = type(obj) is data.DataLoader
-    fields = instance_dict(obj)
+    fields = instance_dict(obj, {})
     ds = fields.get("dataset") if is_loader else obj
     out: Dict[str, Any] = {"kind": "dataloader" if is_loader else "torch-subset"}
     iterable = data.IterableDataset in type(ds).__mro__

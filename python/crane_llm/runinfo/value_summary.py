@@ -12,7 +12,8 @@ import itertools
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
-from .safe import cut, loaded, module_of, name_of, number, one_of, plain_type
+from ..checks.provenance import class_module, class_name
+from .safe import cut, loaded, number, one_of, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
 SAMPLE_SIZE = 10_000
@@ -43,7 +44,7 @@ def scalar_json(value: Any) -> Any:
         return None
     if is_library_scalar(t):
         return cut(str(value), VALUE_TEXT_MAX)
-    return cut("<" + name_of(t) + ">", VALUE_TEXT_MAX)
+    return cut("<" + class_name(t) + ">", VALUE_TEXT_MAX)
 
 
 def plain_scalars(values: Any, builtin_only: bool = False) -> bool:
@@ -73,7 +74,7 @@ def is_library_scalar(t: type) -> bool:
     NumPy scalars, pandas' Timestamp/Timedelta/Period/Interval/NaT/NA (never arrays or frames)."""
     if not plain_type(t):
         return False
-    module = module_of(t)
+    module = class_module(t)
     if module in ("datetime", "decimal", "fractions"):
         return True
     np = loaded("numpy")

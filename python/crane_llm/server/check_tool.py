@@ -19,9 +19,10 @@ from typing import Any, Dict, List, Optional
 from jupyter_core.utils import ensure_async
 
 from ..cli.model import ask_model, make_prompt, settings_problem
-from ..kernel.request import KernelAnswerError, check_expression, read_reply, silent_execute_content
+from ..kernel.request import check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
 from ..present import certain_crash_verdict, nothing_certain_verdict
+from ..problem import Problem
 from ..prompt.from_check import executed_cells
 from ..settings import resolve_settings
 
@@ -36,13 +37,6 @@ TOOLS = ["crane_llm.server.check_tool:check_cell"]
 def attach(serverapp: Any) -> None:
     """Called by the server extension when it loads: the tool runs inside that server."""
     _server["app"] = serverapp
-
-
-class _Problem(Exception):
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 async def check_cell(
@@ -70,7 +64,7 @@ async def check_cell(
                               "verdict": None, "origin": [], "problem": None}
     try:
         await _check(answer, notebook_path, cell_id, cell_index, bool(use_llm))
-    except _Problem as problem:
+    except Problem as problem:
         answer["problem"] = {"kind": problem.kind, "message": problem.message}
     except Exception as exc:  # an agent gets a sentence, the server keeps running
         answer["problem"] = {"kind": "internal", "message": "The check could not finish: %s: %s" % (type(exc).__name__, exc)}
@@ -80,7 +74,7 @@ async def check_cell(
 async def _check(answer: Dict[str, Any], path: str, cell_id: Optional[str], cell_index: Optional[int], use_llm: bool) -> None:
     app = _server["app"]
     if app is None:
-        raise _Problem("not-loaded", "The CRANE-LLM server extension is not loaded in this Jupyter server.")
+        raise Problem("not-loaded", "The CRANE-LLM server extension is not loaded in this Jupyter server.")
     path = (path or "").strip().lstrip("/")
     cells = await _notebook_cells(app, path)
     target = _target(cells, cell_id, cell_index)
@@ -90,7 +84,7 @@ async def _check(answer: Dict[str, Any], path: str, cell_id: Optional[str], cell
                "includeRuntimeInfo": True}
     facts = await _ask_kernel(kernel, check_expression(request))
     if facts.get("problem"):
-        raise _Problem("kernel-side", facts["problem"]["message"])
+        raise Problem("kernel-side", facts["problem"]["message"])
     answer["verdict"] = await _verdict(facts, target["source"], use_llm, app.web_app.settings.get("crane_llm_start_dir"))
     if answer["verdict"]["kind"] in ("certain-crash", "predicted-crash"):
         answer["origin"] = _origin(facts, answer["verdict"], cells, target["cellId"])
@@ -98,11 +92,11 @@ async def _check(answer: Dict[str, Any], path: str, cell_id: Optional[str], cell
 
 async def _notebook_cells(app: Any, path: str) -> List[Dict[str, Any]]:
     if not path.endswith(".ipynb"):
-        raise _Problem("no-notebook", "%r is not a notebook path (it should end in .ipynb)." % path)
+        raise Problem("no-notebook", "%r is not a notebook path (it should end in .ipynb)." % path)
     try:
         model = await ensure_async(app.contents_manager.get(path, content=True, type="notebook"))
     except Exception:
-        raise _Problem("no-notebook", "No notebook at %r under the Jupyter server's root." % path)
+        raise Problem("no-notebook", "No notebook at %r under the Jupyter server's root." % path)
     cells = []
     for index, cell in enumerate(model["content"].get("cells", [])):
         source = cell.get("source", "")
@@ -115,16 +109,16 @@ def _target(cells: List[Dict[str, Any]], cell_id: Optional[str], cell_index: Opt
     if cell_id:
         found = [c for c in cells if c["cellId"] == cell_id]
         if not found:
-            raise _Problem("no-cell", "The notebook has no cell with id %r (save it if the cell is new)." % cell_id)
+            raise Problem("no-cell", "The notebook has no cell with id %r (save it if the cell is new)." % cell_id)
         cell = found[0]
     elif cell_index is not None:
         if not 0 <= cell_index < len(cells):
-            raise _Problem("no-cell", "cell_index %d is out of range: the notebook has %d cells (0-based)." % (cell_index, len(cells)))
+            raise Problem("no-cell", "cell_index %d is out of range: the notebook has %d cells (0-based)." % (cell_index, len(cells)))
         cell = cells[cell_index]
     else:
-        raise _Problem("usage", "Give cell_id or cell_index.")
+        raise Problem("usage", "Give cell_id or cell_index.")
     if cell["type"] != "code":
-        raise _Problem("not-code", "Cell %d is a %s cell; only code cells can be checked." % (cell["index"], cell["type"]))
+        raise Problem("not-code", "Cell %d is a %s cell; only code cells can be checked." % (cell["index"], cell["type"]))
     return cell
 
 
@@ -132,15 +126,15 @@ async def _session_kernel(app: Any, path: str) -> Any:
     sessions = await ensure_async(app.session_manager.list_sessions())
     kernel_id = next((s["kernel"]["id"] for s in sessions if (s.get("path") or "").lstrip("/") == path and s.get("kernel")), None)
     if kernel_id is None:
-        raise _Problem("no-session", "No kernel session for %s: open it in JupyterLab (or start a session) and run its "
+        raise Problem("no-session", "No kernel session for %s: open it in JupyterLab (or start a session) and run its "
                                      "earlier cells first." % path)
     kernel = app.kernel_manager.get_kernel(kernel_id)
     language = getattr(getattr(kernel, "kernel_spec", None), "language", "python") or "python"
     if language.lower() != "python":
-        raise _Problem("not-python", "The notebook's kernel runs %s; CRANE-LLM checks Python cells." % language)
+        raise Problem("not-python", "The notebook's kernel runs %s; CRANE-LLM checks Python cells." % language)
     state = getattr(kernel, "execution_state", "idle")
     if state != "idle":
-        raise _Problem("busy", "The notebook's kernel is %s: wait until its cells have finished, then check again "
+        raise Problem("busy", "The notebook's kernel is %s: wait until its cells have finished, then check again "
                                "(the answer would describe a later state)." % state)
     return kernel
 
@@ -155,17 +149,14 @@ async def _ask_kernel(kernel: Any, expression: str) -> Dict[str, Any]:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _Problem("timeout", "The kernel did not answer within %d s." % FACTS_TIMEOUT_SECONDS)
+                raise Problem("timeout", "The kernel did not answer within %d s." % FACTS_TIMEOUT_SECONDS)
             try:
                 reply = await client.get_shell_msg(timeout=left)
             except (asyncio.TimeoutError, TimeoutError):
                 continue
             if reply.get("parent_header", {}).get("msg_id") == msg["header"]["msg_id"]:
                 break
-        try:
-            return read_reply(reply["content"])
-        except KernelAnswerError as exc:
-            raise _Problem(exc.kind, exc.message)
+        return read_reply(reply["content"])
     finally:
         client.stop_channels()
 
@@ -185,11 +176,11 @@ def _ask_model(facts: Dict[str, Any], source: str, start_dir: Optional[str]) -> 
     settings = resolve_settings(cwd=start_dir)
     problem = settings_problem(settings)
     if problem:
-        raise _Problem("settings", problem.replace("--no-llm", "use_llm=false").replace("Pass --model NAME, set", "Set"))
+        raise Problem("settings", problem.replace("--no-llm", "use_llm=false").replace("Pass --model NAME, set", "Set"))
     prompt = make_prompt(executed_cells(facts), facts.get("runtimeInfo"), source, True)
     answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
     if answer["problem"]:
-        raise _Problem("provider", answer["problem"]["message"])
+        raise Problem("provider", answer["problem"]["message"])
     return answer["verdict"]
 
 

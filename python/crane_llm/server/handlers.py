@@ -4,7 +4,8 @@ Both are authenticated and XSRF-checked like every Jupyter API handler (APIHandl
 @tornado.web.authenticated). The proxy forwards only the OpenAI paths CRANE-LLM uses, only to the
 resolved provider, never follows redirects, replaces whatever Authorization the browser sent with
 the resolved key, refuses bodies over MAX_BODY_BYTES, passes back only JSON and event streams, and
-streams the answer back chunk by chunk. Settings that cannot be used (a base_url that is not an
+streams the answer back chunk by chunk. When the browser goes away (the user cancelled, or closed
+the page) the upstream connection is closed at once, so the provider stops generating. Settings that cannot be used (a base_url that is not an
 http(s) address) are a 400 whose message names the setting and where it came from.
 """
 
@@ -17,10 +18,11 @@ from typing import Any, Dict, Optional
 import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
-from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.httputil import HTTPHeaders
 
 from ..settings import Settings, resolve_settings
+from .upstream import UpstreamClient
 
 # The only upstream paths the proxy serves: the two APIs a check uses, and the model list.
 ALLOWED_PATHS = {"responses", "chat/completions", "models"}
@@ -76,6 +78,16 @@ class SettingsHandler(APIHandler):
 
 
 class ProxyHandler(APIHandler):
+    _upstream: Optional[UpstreamClient] = None
+    _browser_gone = False
+
+    def on_connection_close(self) -> None:
+        # The browser cancelled or left: stop the provider now, not at its next chunk.
+        self._browser_gone = True
+        if self._upstream is not None:
+            self._upstream.abort()
+        super().on_connection_close()
+
     def _error(self, status: int, kind: str, message: str) -> None:
         # OpenAI's error shape, so the browser SDK raises its usual APIError; `type` tells the
         # front end that the proxy, not the provider, is speaking.
@@ -158,9 +170,14 @@ class ProxyHandler(APIHandler):
             streaming_callback=on_chunk,
             decompress_response=True,
         )
+        self._upstream = UpstreamClient(force_instance=True)
+        if self._browser_gone:  # it left while the settings were being resolved
+            self._upstream.abort()
         try:
-            await AsyncHTTPClient().fetch(request, raise_error=False)
+            await self._upstream.fetch(request, raise_error=False)
         except HTTPClientError as exc:
+            if self._upstream.aborted:
+                return  # nobody is listening any more
             if state["started"]:
                 self.finish()
                 return
@@ -170,11 +187,15 @@ class ProxyHandler(APIHandler):
                 self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
             return
         except OSError:
+            if self._upstream.aborted:
+                return
             if state["started"]:
                 self.finish()
                 return
             self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
             return
+        finally:
+            self._upstream.close()
         start()
         if state["redirect"] is not None:
             self._error(

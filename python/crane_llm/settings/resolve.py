@@ -66,6 +66,11 @@ class Settings:
         return host_of(self.base_url.value)
 
     @property
+    def provider_local(self) -> bool:
+        """Requests stay on this machine (localhost, 127.x, ::1, a unix socket): "Ask before sending" says so."""
+        return is_local_url(self.endpoint)
+
+    @property
     def key_required(self) -> bool:
         """A local server (Ollama and the like) needs no key."""
         return not is_local_url(self.base_url.value)
@@ -88,6 +93,7 @@ class Settings:
         out.update({
             "apiKind": self.api_kind,
             "providerHost": self.provider_host,
+            "providerLocal": self.provider_local,
             "keyFound": bool(self.api_key.value),
             "keyRequired": self.key_required,
             "sources": {spec.public_name: self.values[spec.name].public() for spec in SPECS},

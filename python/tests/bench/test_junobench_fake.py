@@ -221,6 +221,22 @@ def test_responses_api_without_base_url_and_the_key_stays_out_of_every_output(fa
     assert "SECRET" not in written
 
 
+def test_chat_completions_usage_reaches_every_report(fake, cases_dir, tmp_path, capsys):
+    # A base_url: Chat Completions, whose stream reports usage in a last chunk (asked for with
+    # stream_options); the fake says 100 prompt tokens per call.
+    out = str(tmp_path / "out")
+    code, stdout, err = bench(capsys, cases_dir, out, "--cases", "pandas_9", "--runs", "1")
+    assert code == 0, err
+    requests = fake.requests()
+    assert len(requests) == 4 and all(r["path"].endswith("/chat/completions") for r in requests)
+    assert all(r["body"]["stream_options"] == {"include_usage": True} for r in requests)
+    summary = json.load(open(os.path.join(out, "results.json")))["model"]["usage"]
+    assert summary["callsWithUsage"] == 4 and summary["inputTokens"] == 400 and summary["outputTokens"] >= 4, summary
+    said = "Tokens reported by the provider: %d in, %d out (4 of 4 calls reported usage)" % (400, summary["outputTokens"])
+    assert said in open(os.path.join(out, "summary.md")).read() and said in stdout
+    assert "tokens reported: 400 in, %d out" % summary["outputTokens"] in open(os.path.join(out, "report.html")).read()
+
+
 def test_exception_named_by_the_model_is_counted(fake, cases_dir, tmp_path, capsys):
     # numpy_5 raised ValueError, pandas_9 KeyError: the model says ValueError every time it says crash.
     fake.set_default(C)
@@ -275,3 +291,32 @@ def test_the_paper_prompt_by_default_and_the_product_prompt_on_request(fake, cas
     code, _, _ = bench(capsys, cases_dir, str(tmp_path / "product"), "--cases", "numpy_5", "--runs", "1", "--prompt", "product")
     assert code == 0
     assert fake.requests() and all('"fix": string or null' in instructions(r) for r in fake.requests())
+
+
+def test_context_slice_sends_only_the_cells_the_target_depends_on(fake, tmp_path, capsys):
+    # torch_9's target calls show_batch(dataloader): the cells defining the GAN's Generator and
+    # Discriminator classes feed nothing it uses, the imports, the dataloader and show_batch do.
+    root = tmp_path / "cases"
+    root.mkdir()
+    shutil.copytree(os.path.join(DEV, "torch_9"), root / "torch_9")
+    fake.set_default(N)
+
+    def sent(context):
+        fake.reset()
+        fake.set_default(N)
+        code, stdout, err = bench(capsys, str(root), str(tmp_path / context), "--runs", "1", "--context", context)
+        assert code == 0, err
+        return [r["body"]["messages"][1]["content"] for r in fake.requests()], stdout
+
+    everything, _ = sent("all")
+    sliced, stdout = sent("slice")
+    assert len(everything) == len(sliced) == 4
+    for prompt in everything:
+        assert "class Generator(nn.Module)" in prompt and "class Discriminator(nn.Module)" in prompt
+    for prompt in sliced:
+        assert "class Generator(nn.Module)" not in prompt and "class Discriminator(nn.Module)" not in prompt
+        assert "import torch" in prompt and "def show_batch(dl)" in prompt and "criterion = nn.BCEWithLogitsLoss()" in prompt
+    assert sum(map(len, sliced)) < 0.8 * sum(map(len, everything))
+    # The summary compares the two sizes on the same cases, with no call needed.
+    assert "## Prompt size: --context slice against all (paper prompt)" in stdout
+    assert re.search(r"\| without runtime information \| 2 \| 10 \| 6 \| \d+ \| \d+ \| 0\.\d\dx \|", stdout), stdout

@@ -9,6 +9,10 @@ from typing import List
 
 from cases import NP, SK, Pair
 
+MPL = ("import numpy as np\nimport matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt\n"
+       "chw = np.zeros((3, 8, 8), dtype=np.float32)\nhwc = np.zeros((8, 8, 3))\nflat = np.arange(16.0)\n"
+       "batch = np.zeros((2, 8, 8, 3))\nimg2 = np.ones((4, 5))\nv3 = np.arange(3)\nv4 = np.arange(4)")
+
 FIT_PARAMETERS: List[Pair] = [
     Pair("sklearn", SK, "LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)",
          "LogisticRegression(solver='saga', penalty='elasticnet', l1_ratio=0.5, max_iter=5000).fit(X, y)",
@@ -76,6 +80,19 @@ PAIRS: List[Pair] = FIT_PARAMETERS + EMPTY_SPLIT + REDUCTIONS + CALL_ARGUMENTS
 # These crash for real, but not certainly from what the checker sees: it must stay silent.
 # (NumPy told to raise on overflow is tested in-process: np.seterr would outlive its case here.)
 NO_CLAIM = [
+    # Categoricals the checker does not build: strings, floats, categories that miss values.
+    ("c = pd.Categorical(data['name'])\nc.cat", "import pandas as pd\ndata = pd.DataFrame({'name': ['a', 'b']})"),
+    ("c = pd.Categorical(data['x'])\nc.cat", "import pandas as pd\ndata = pd.DataFrame({'x': [0.5, 1.5]})"),
+    ("c = pd.Categorical(data['d'], categories=range(3))\nc.cat",
+     "import pandas as pd\ndata = pd.DataFrame({'d': [0, 5]})"),
+    # Loops: only the first pass is read; a crash on a later pass, or after `break`, is not claimed.
+    ("for i in range(3):\n    if i == 2:\n        v3 + v4", NP),
+    ("for k in [0, 1]:\n    break\nv3 + v4", NP),
+    ("for row in a:\n    row + v4", NP),
+    # An object array fails imshow's dtype check, not its shape check: not a modelled case.
+    ("plt.imshow(np.zeros((3, 4, 4), dtype=object))", MPL),
+    # A title with mathtext may fail when drawn: the reading stops at it.
+    ("plt.title('$x^')\nv3 + v4", MPL),
     # scikit-learn's parameter-validation wrapper takes `*args, **kwargs`: its TypeError comes from
     # code it runs, which the checker does not model.
     ("from sklearn.utils.class_weight import compute_class_weight\n"
@@ -84,3 +101,90 @@ NO_CLAIM = [
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),
 ]
+
+# pyplot: drawing calls the reading goes on past, and `plt.imshow` of an array of no image shape.
+IMAGE_SHAPE: List[Pair] = [
+    Pair("image-shape", MPL, "plt.imshow(chw)", "plt.imshow(hwc)", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(flat)", "plt.imshow(flat.reshape(4, 4))", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(batch)", "plt.imshow(batch[0])", "TypeError"),
+    Pair("image-shape", MPL, "plt.figure(figsize=(6, 4))\nplt.imshow(chw)\nplt.show()",
+         "plt.figure(figsize=(6, 4))\nplt.imshow(chw.transpose(1, 2, 0))\nplt.show()", "TypeError"),
+    Pair("image-shape", MPL, "plt.title('channels')\nplt.axis('off')\nplt.imshow(chw)",
+         "plt.title('channels')\nplt.axis('off')\nplt.imshow(img2)", "TypeError"),
+    Pair("image-shape", MPL, "x = np.zeros((2, 2, 2))\nplt.imshow(x)", "x = np.zeros((2, 2, 4))\nplt.imshow(x)",
+         "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(np.zeros((5, 6, 2)))", "plt.imshow(np.zeros((5, 6, 1)))", "TypeError"),
+    Pair("image-shape", MPL, "plt.imshow(np.ones(7))", "plt.imshow(np.ones((7, 1)))", "TypeError"),
+    Pair("image-shape", MPL, "plt.xlabel('x', fontsize=12)\nplt.imshow(flat)",
+         "plt.xlabel('x', fontsize=12)\nplt.imshow(img2)", "TypeError"),
+    Pair("image-shape", MPL, "plt.grid(True)\nplt.imshow(np.zeros((3, 4, 4, 4)))",
+         "plt.grid(True)\nplt.imshow(np.zeros((4, 4, 4)))", "TypeError"),
+]
+
+# Past the drawing catalogue to a shape error further down.
+DRAWING_PAST: List[Pair] = [
+    Pair("array-shapes", MPL, "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
+         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v4",
+         "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
+         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v3", "ValueError"),
+    Pair("array-shapes", MPL, "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ v4",
+         "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ np.ones(5)", "ValueError"),
+]
+
+PAIRS += IMAGE_SHAPE + DRAWING_PAST
+
+# A list, tuple or str indexed by an array with a dimension: NumPy's __index__ takes 0-d arrays only.
+_IDX = NP + "\nnames = ['a', 'b', 'c']\nlab = np.array([[1], [0], [2]])\nk1 = np.array([2])\nk0 = np.array(2)"
+
+ARRAY_AS_INDEX: List[Pair] = [
+    Pair("array-as-index", _IDX, "names[lab[0]]", "names[lab[0][0]]", "TypeError"),
+    Pair("array-as-index", _IDX, "names[k1]", "names[k0]", "TypeError"),
+    Pair("array-as-index", _IDX, "x = names[v3]", "x = names[2]", "TypeError"),
+    Pair("array-as-index", _IDX, "('p', 'q')[k1]", "('p', 'q')[1]", "TypeError"),
+    Pair("array-as-index", _IDX, "'xyz'[lab[1]]", "'xyz'[lab[1][0]]", "TypeError"),
+    Pair("array-as-index", _IDX, "t = lab[2]\nnames[t]", "t = lab[2]\nnames[t[0]]", "TypeError"),
+    Pair("array-as-index", _IDX, "names[v3[:1]]", "names[v3.shape[0] - 1]", "TypeError"),
+    Pair("array-as-index", _IDX, "names[m6.reshape(2, 3)]", "names[-1]", "TypeError"),
+    Pair("array-as-index", _IDX, "sel = a[0]\nnames[sel]", "sel = 1\nnames[sel]", "TypeError"),
+    Pair("array-as-index", _IDX, "names[lab.astype('int64')[0]]", "names[0]", "TypeError"),
+]
+
+# The first pass of a loop over known items runs with the first item.
+LOOP_FIRST_PASS: List[Pair] = [
+    Pair("name", NP, "for i in range(2):\n    undefined_in_loop", "for i in range(2):\n    v3", "NameError"),
+    Pair("array-as-index", _IDX, "for i in range(3):\n    print(names[lab[i]])",
+         "for i in range(3):\n    print(names[lab[i][0]])", "TypeError"),
+    Pair("array-shapes", NP, "for k in [1, 2]:\n    r = v3 * k\n    r + v4", "for k in [1, 2]:\n    r = v3 * k\n    r + v3",
+         "ValueError"),
+    Pair("image-shape", MPL, "plt.figure(figsize=(8, 8))\nfor i in range(4):\n    plt.subplot(2, 2, i + 1)\n"
+         "    plt.imshow(chw)\n    plt.axis('off')",
+         "plt.figure(figsize=(8, 8))\nfor i in range(2):\n    plt.subplot(2, 2, i + 1)\n"
+         "    plt.imshow(batch[i].astype('uint8'))\n    plt.axis('off')", "TypeError"),
+    Pair("array-as-index", MPL + "\nlabels = np.array([[1], [0]])\nnames = 'cat dog'.split()",
+         "for i in range(2):\n    plt.subplot(1, 2, i + 1)\n    plt.imshow(batch[i].astype('uint8'))\n"
+         "    plt.title(names[labels[i]])",
+         "for i in range(2):\n    plt.subplot(1, 2, i + 1)\n    plt.imshow(batch[i].astype('uint8'))\n"
+         "    plt.title(names[labels[i][0]])", "TypeError"),
+]
+
+PAIRS += ARRAY_AS_INDEX + LOOP_FIRST_PASS
+
+# A Categorical built from a column of integers has only its class's attributes (`.cat` is a Series'
+# accessor); building it cannot fail when the categories hold every value.
+_CAT = ("import pandas as pd\nimport numpy as np\n"
+        "data = pd.DataFrame({'day': [0, 3, 6, 2], 'dur': [1.5, 2.0, 3.0, 0.5], 'name': ['a', 'b', 'c', 'd']})")
+
+CATEGORICAL: List[Pair] = [
+    Pair("attribute", _CAT, "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
+         "d1.cat.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])",
+         "d1 = pd.Categorical(data['day'], categories=range(7), ordered=True)\n"
+         "d1 = d1.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])", "AttributeError"),
+    Pair("attribute", _CAT, "c = pd.Categorical(data['day'])\nc.cat.codes", "c = pd.Categorical(data['day'])\nc.codes",
+         "AttributeError"),
+    Pair("attribute", _CAT, "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.str",
+         "c = pd.Categorical(data['day'], categories=[0, 1, 2, 3, 4, 5, 6])\nc.categories", "AttributeError"),
+    Pair("attribute", _CAT, "pd.Categorical(data['day'], ordered=False).dt",
+         "pd.Categorical(data['day'], ordered=False).ordered", "AttributeError"),
+]
+
+PAIRS += CATEGORICAL

@@ -79,6 +79,11 @@ class MyEst(LinearRegression):
     def predict(self, X):
         return 0
 myest = MyEst()
+import matplotlib
+matplotlib.use('agg')
+import matplotlib.pyplot as plt
+chw = np.zeros((3, 4, 4))
+labs = np.array([[1], [0]])
 """
 
 NAMES = ["df", "dfi", "ser", "v3", "v4", "m43", "m34", "m22", "lst", "tup", "dct", "txt", "zero", "three", "half",
@@ -97,6 +102,13 @@ PLAUSIBLE = [
     "sub['a']", "mi['a']", "dti['a']", "ddict['zz']", "odict['a']", "mylist[5]", "dyn.anything", "objs + 1",
     "strs + strs", "u8 - 1", "bools - bools", "scalar0[0]", "f64.nope", "len(gen)", "next(it)", "fn_user(1)",
     "i8 + 1000", "u8 + -1", "sub.nope", "mi.nope", "bools + 1", "scalar0.shape", "np.concatenate([scalar0, v3])",
+    "scalar0.sum(axis=0)", "scalar0.max(axis=-1)", "np.mean(scalar0, axis=1)", "m43.sum(axis=2)", "v4.mean(1)",
+    "np.std(m43, axis=-3)", "bools.any(axis=1)", "objs.sum(axis=1)", "strs.max(axis=1)", "m43.cumsum(axis=-2)",
+    "df['a'].str.upper()", "df['c'].str.upper()", "df['b'].dt.year", "df['c'].dt.year", "ser.cat.codes",
+    "ser.str.len()", "df['a'].cat.codes", "sub['a'].str.len()", "dti['a'].dt.year", "mi['a'].str.len()",
+    "import math\nmath.sqrt(zero - 1)", "import math\nmath.log(zero)", "import math\nmath.log(half)",
+    "df.head(1, 2)", "ser.head(1, 2)", "sub.head(1, 2)", "lr_fit.predict()", "lr_unfit.get_params(True, 1)",
+    "df.sort_values(by='a', asc=1)", "df.merge()", "dfi.tail(1, 2)", "mi.head(1, 2)", "df.fillna(0, 1)",
 ]
 MISSING = ["dff", "df_", "Lst", "arr", "model", "X_train", "undefined"]
 ATTRS = ["shape", "columns", "head", "T", "dtype", "size", "append", "ix", "nope", "lower", "keys", "coef_",
@@ -229,6 +241,17 @@ TRICKY = [
     "pd.concat([df], [df])", "pd.concat([df, {n}])", "pd.isna()", "pd.isna({n}, {n})", "pd.to_numeric(ser, erors=1)",
     "pd.get_dummies({n}, data=df)", "def q(a, /, b=1, *, c=2):\n    return a\nq({n}, a=1)", "def q(a):\n    return a\nq()",
     "def q(a, b):\n    return a\nq(*lst)", "def q(*a, **k):\n    return a\nq({n}, z={n})",
+    # pyplot: the drawing catalogue, images of no image shape; loops' first pass; arrays as list indices
+    "plt.imshow(chw)", "plt.imshow({n})", "plt.figure(figsize=(3, 2))\n{n} + v4", "plt.title('t')\nplt.imshow({n})",
+    "plt.subplot(2, 2, 5)", "plt.axis('nope')", "plt.legend()\nplt.show()\n{n}[labs]", "plt.imshow(m43.astype('uint8'))",
+    "plt.xlabel({n}, fontsize=3)\nv3 + v4", "plt.imshow(chw.astype('int8'))\nv3 @ v4", "plt.grid({n})\nlst[v3]",
+    "for i in range(2):\n    {n} + v4", "for i in lst:\n    lst[labs[i]]", "for k in txt:\n    dct[k]",
+    "for i in []:\n    undefined", "for c in dct:\n    {n}[c]", "for i in range(3):\n    if i > 1:\n        v3 + v4",
+    "for i in {n}:\n    plt.imshow({n})", "for w in range(2):\n    del {n}\n    {n}", "lst[labs[0]]", "txt[v3]",
+    "tup[scalar0]", "strs.tolist()[labs[1]]", "lst[{n}]",
+    "c = pd.Categorical(df['a'])\nc.cat", "pd.Categorical(df['a'], categories=range(3)).cat",
+    "pd.Categorical(df['a'], categories=range(9), ordered=True).cat.codes", "pd.Categorical(df['c']).cat",
+    "pd.Categorical(dfi[0], categories=[1, 4, 1]).cat", "pd.Categorical({n}).str", "pd.Categorical(df['a']).codes",
 ]
 PD_ATTRS = ["DataFrame", "read_csv", "Panel", "np", "datetime", "ExcelWriter", "api", "plotting", "testing",
             "arrays", "tseries", "io", "core", "nope", "concat", "Series", "SparseArray", "datetools"]
@@ -348,6 +371,12 @@ PATCHES = [
     ("StandardScaler.transform", "lambda self, X, copy=None: X"),
     ("sklearn.base.BaseEstimator.get_params", "lambda self, deep=True: {}"),
     ("train_test_split", "lambda *a, **k: (0, 0)"),
+    ("pd.Categorical.cat", "property(lambda s: s)"),
+    ("plt.gca", "lambda: None"),
+    ("plt.imshow", "lambda *a, **k: None"),
+    ("matplotlib.axes.Axes.set_title", "lambda s, *a, **k: None"),
+    ("matplotlib.image.AxesImage.set_data", "lambda s, A: None"),
+    ("matplotlib.figure.Figure.add_subplot", "lambda s, *a, **k: None"),
 ]
 
 
@@ -370,14 +399,87 @@ def patched_case(rng: random.Random) -> dict:
     return case
 
 
-def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12) -> List[dict]:
-    """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch."""
+TORCH_SETUP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+t23 = torch.ones(2, 3)
+t32 = torch.ones(3, 2)
+t3 = torch.ones(3)
+t4 = torch.ones(4)
+t234 = torch.ones(2, 3, 4)
+ti = torch.ones(2, 3, dtype=torch.int64)
+tb = torch.ones(3, dtype=torch.bool)
+t0 = torch.tensor(1.0)
+tnc = torch.ones(3, 2).T
+lin32 = nn.Linear(3, 2)
+conv = nn.Conv2d(3, 1, 2)
+img = torch.ones(1, 3, 4, 4)
+ts = torch.ones(2, 3).as_subclass(type('Sub', (torch.Tensor,), {}))
+"""
+TENSORS = ["t23", "t32", "t3", "t4", "t234", "ti", "tb", "t0", "tnc", "ts", "img"]
+TORCH_PATCHES = [
+    ("torch.Tensor", "view", "lambda *a, **k: 0"),
+    ("torch.Tensor", "reshape", "lambda *a, **k: 0"),
+    ("torch.Tensor", "__matmul__", "lambda *a: 0"),
+    ("torch.Tensor", "__add__", "lambda *a: 0"),
+    ("torch", "matmul", "lambda *a, **k: 0"),
+    ("torch", "stack", "lambda *a, **k: 0"),
+    ("torch", "cat", "lambda *a, **k: 0"),
+    ("torch", "ones", "lambda *a, **k: torch.zeros(5)"),
+    ("nn.Linear", "forward", "lambda self, x: x"),
+    ("nn.Conv2d", "forward", "lambda self, x: x"),
+    ("F", "mse_loss", "lambda *a, **k: 0"),
+]
+
+
+def _torch_expr(rng: random.Random) -> str:
+    a, b = rng.choice(TENSORS), rng.choice(TENSORS)
+    size = rng.choice(["2, 3", "3, 2", "3", "4", "6", "2, 3, 4", "3, 4", "1, 3", "-1", "2, -1", "5, -1", "0, -1"])
+    return rng.choice([
+        f"{a} @ {b}", f"{a} + {b}", f"{a} - {b}", f"{a} * {b}", f"{a} / {b}", f"{a} // {b}", f"{a} @ {a}.T",
+        f"torch.matmul({a}, {b})", f"torch.mm({a}, {b})", f"torch.stack([{a}, {b}])", f"torch.cat([{a}, {b}])",
+        f"torch.cat([{a}, {b}], dim=1)", f"torch.stack([{a}, {b}], dim={rng.choice(['0', '1', '2', '3', '-1'])})",
+        f"{a}.view({size})", f"{a}.reshape({size})", f"{a}.squeeze() @ {b}", f"{a}.t() @ {b}",
+        f"lin32({a})", f"conv({a})", f"F.mse_loss({a}, {b})", f"F.l1_loss({a}, {b})", f"{a}.nope",
+        f"torch.ones({size}) @ {b}", f"torch.zeros({size}) + {a}", f"torch.randn({size}, dtype=torch.float64) @ {b}",
+        f"{a}.shape", f"{a}.T @ {b}", "torch.optim(lin32)", f"torch.nn({a})", f"{a}.numpy()",
+    ])
+
+
+def torch_case(rng: random.Random) -> dict:
+    """A cell over a pool of tensors and layers, sometimes after torch was patched or a hook added."""
+    lines = []
+    for _ in range(rng.randint(1, 3)):
+        expr = _torch_expr(rng)
+        lines.append(rng.choice([expr, f"r = {expr}", f"r = {expr}\nq = r @ {rng.choice(TENSORS)}"]))
+    case = {"setup": TORCH_SETUP, "cell": "\n".join(lines)}
+    r = rng.random()
+    if r < 0.15:
+        owner, attr, value = rng.choice(TORCH_PATCHES)
+        case["setup"] = TORCH_SETUP + f"_orig = {owner}.__dict__.get('{attr}', None)\n{owner}.{attr} = {value}\n"
+        case["teardown"] = (f"if _orig is None:\n    delattr({owner}, '{attr}')\nelse:\n"
+                            f"    setattr({owner}, '{attr}', _orig)\n")
+    elif r < 0.22:
+        case["setup"] = TORCH_SETUP + rng.choice([
+            "lin32.register_forward_pre_hook(lambda m, i: (torch.ones(2, 3),))\n",
+            "lin32.forward = lambda x: x\n",
+            "conv.register_forward_pre_hook(lambda m, i: (torch.ones(1, 3, 4, 4),))\n"])
+    return case
+
+
+def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08) -> List[dict]:
+    """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch,
+    a share over a pool of PyTorch tensors and layers."""
     rng = random.Random(seed)
     cells = generate(n, seed=seed)
     out = []
     for cell in cells:
-        if rng.random() < patched_share:
+        r = rng.random()
+        if r < patched_share:
             out.append(patched_case(rng))
+        elif r < patched_share + torch_share:
+            out.append(torch_case(rng))
         else:
             out.append({"setup": POOL_SETUP, "cell": cell})
     return out

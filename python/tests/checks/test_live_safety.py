@@ -73,6 +73,9 @@ def test_stop_reasons_say_where_and_why():
     assert o.crash is None
     assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a call to your function `prep`"}
     o = run_checks("a = 1\nfor i in range(3):\n    pass", _ns())
+    assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a for loop (its first pass raises nothing the "
+                                                         "checker can prove)"}
+    o = run_checks("a = 1\nfor i in []:\n    pass", _ns())
     assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a for loop"}
     o = run_checks("if True:\n    pass", _ns())
     assert o.stopped_at.line == 1 and "if statement" in o.stopped_at.reason
@@ -99,3 +102,13 @@ def test_subclasses_and_dynamic_objects_are_unknown():
     ns = _ns(sub=MyFrame({"a": [1]}), dd=__import__("collections").defaultdict(int))
     for cell in ["sub['nope']", "sub.nope", "dd['missing']"]:
         assert run_checks(cell, ns).crash is None, cell
+
+
+def test_patched_categorical_is_not_modelled(monkeypatch):
+    pd = pytest.importorskip("pandas")
+    data = pd.DataFrame({"day": [0, 3, 6]})
+    cell = "c = pd.Categorical(data['day'], categories=range(7))\nc.cat"
+    assert run_checks(cell, {"pd": pd, "data": data}).crash.exception == "AttributeError"
+    monkeypatch.setattr(pd.Categorical, "cat", property(lambda self: self), raising=False)
+    exec(cell, {"pd": pd, "data": data})  # a notebook that gave Categorical a `.cat` runs clean
+    assert run_checks(cell, {"pd": pd, "data": data}).crash is None

@@ -123,3 +123,35 @@ def test_junobench_dev_no_false_claims():
                 caught.append(case)
     assert not false, false
     assert len(caught) >= 5, caught
+
+
+def _days(**column):
+    col = dict({"num_unique": 7, "type": "categorical_numeric", "value_range": (0, 6)}, **column)
+    return {"data": {"type": "pandas.core.frame.DataFrame", "shape": (500, 2), "has_nan": False,
+                     "per_column": {"PDweek": col, "Duration": {"type": "continuous", "value_range": (1.0, 9.5)}}},
+            "pd": {"type": "<class 'module'>"}}
+
+
+CATEGORICAL_CELL = ("data1 = pd.Categorical(data['PDweek'], categories=range(7), ordered=True)\n"
+                    "data1.cat.rename_categories(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])")
+_IMPORTS = ["import pandas as pd\ndata = load()"]
+
+
+def test_categorical_of_recorded_integer_column_has_no_cat():
+    pd = pytest.importorskip("pandas")
+    o = run_checks_on_facts(CATEGORICAL_CELL, _days(), executed=_IMPORTS)
+    assert o.crash is not None and o.crash.exception == "AttributeError" and o.crash.line == 2
+    c = pd.Categorical(pd.Series([0, 6, 3]), categories=range(7), ordered=True)  # what it does for real
+    with pytest.raises(AttributeError):
+        c.cat  # noqa: B018
+
+
+@pytest.mark.parametrize("facts", [
+    _days(value_range=(0.0, 6.0)),  # floats: values may fall outside the categories
+    _days(value_range=(0, 9)),  # values outside range(7): pandas warns now, raises later
+    _days(dtype="object"),
+    dict(_days(), data=dict(_days()["data"], has_nan=True)),  # NaN somewhere in the frame
+])
+def test_categorical_from_uncertain_recorded_facts_is_unknown(facts):
+    pytest.importorskip("pandas")
+    assert run_checks_on_facts(CATEGORICAL_CELL, facts, executed=_IMPORTS).crash is None

@@ -261,3 +261,15 @@ def test_a_predicted_crash_carries_the_models_fix(env, tmp_path, capsys):
     assert '"fix": string or null' in env.requests()[0]["body"]["messages"][0]["content"]
     code, out, _ = run(capsys, "check", nb, "--cell", "2", "--json")
     assert json_report(out)["verdict"]["fix"] == "total = df['a'].sum()"
+
+
+def test_context_slice_sends_only_the_cells_the_target_depends_on(env, tmp_path, capsys):
+    cells = [FRAME, "unrelated = [1, 2, 3]", "print(unrelated)", "df['b'] = df['a'] * 2", "total = df['b'].sum()"]
+    nb = write_notebook(tmp_path / "n.ipynb", cells)
+    env.script({"text": verdict_text(False, "fine")}, {"text": verdict_text(False, "fine")})
+    assert run(capsys, "check", nb, "--cell", "5")[0] == 0
+    assert run(capsys, "check", nb, "--cell", "5", "--context", "slice")[0] == 0
+    everything, sliced = [r["body"]["messages"][1]["content"] for r in env.requests()]
+    assert "unrelated = [1, 2, 3]" in everything and "print(unrelated)" in everything
+    assert "unrelated" not in sliced
+    assert "import pandas as pd" in sliced and "df['b'] = df['a'] * 2" in sliced

@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 from typing import Any, Dict
 
-from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, build_prompt, cut_verdict, parse_verdict, request_body
+from crane_llm.prompt import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, build_prompt, cut_verdict, parse_verdict, request_body
 from crane_llm.provider import describe_failure, is_context_length, is_format_rejection, rejected_parameter
+from crane_llm.prompt.preview import preview_rows, request_preview
 from crane_llm.prompt.mask import mask_code, mask_runtime_info, mask_text
 from crane_llm.prompt.runinfo_text import runtime_info_text
 from crane_llm.settings import resolve_settings
@@ -23,12 +24,12 @@ def prompt_expected(inp: Dict[str, Any]) -> Dict[str, Any]:
     limit = inp.get("maxOutputTokens", DEFAULT_MAX_OUTPUT_TOKENS)
     return {
         "prompt": prompt,
-        "responsesBody": request_body("responses", prompt, model, True, limit),
-        "chatBody": request_body("chat", prompt, model, True, limit),
-        "responsesBodyPlain": request_body("responses", prompt, model, False, limit),
-        "chatBodyPlain": request_body("chat", prompt, model, False, limit),
+        "responsesBody": request_body("responses", prompt, model, BodyOptions(max_output_tokens=limit)),
+        "chatBody": request_body("chat", prompt, model, BodyOptions(max_output_tokens=limit)),
+        "responsesBodyPlain": request_body("responses", prompt, model, BodyOptions(structured=False, max_output_tokens=limit)),
+        "chatBodyPlain": request_body("chat", prompt, model, BodyOptions(structured=False, max_output_tokens=limit)),
         # What a server that refuses max_completion_tokens and stream_options gets on the retries.
-        "chatBodyOlderServer": request_body("chat", prompt, model, True, limit, "max_tokens", False),
+        "chatBodyOlderServer": request_body("chat", prompt, model, BodyOptions(max_output_tokens=limit, limit_field="max_tokens", stream_usage=False)),
     }
 
 
@@ -56,6 +57,11 @@ def mask_expected(kind: str, case: Dict[str, Any]) -> Dict[str, Any]:
         return {"text": text, "masked": masked}
     info, masked = mask_runtime_info(case["info"], case["includeValues"])
     return {"text": runtime_info_text(info, case["includeValues"]), "masked": masked}
+
+
+def preview_expected(case: Dict[str, Any]) -> Dict[str, Any]:
+    preview = request_preview(case["provider"], case["prompt"], case["disclosure"])
+    return {"preview": preview, "rows": [list(row) for row in preview_rows(preview)]}
 
 
 def _dump(path: Path, data: Any) -> None:
@@ -100,3 +106,8 @@ def write_all() -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         data["textWithoutValues"] = runtime_info_text(data["input"], False)
         _dump(path, data)
+    path = FIXTURES / "preview" / "cases.json"
+    cases = json.loads(path.read_text(encoding="utf-8"))
+    for case in cases:
+        case["expected"] = preview_expected(case)
+    _dump(path, cases)

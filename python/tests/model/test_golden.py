@@ -7,7 +7,7 @@ import pytest
 from crane_llm.prompt import parse_verdict
 from crane_llm.provider import describe_failure
 
-from .golden import FIXTURES, WRITE, error_expected, mask_expected, prompt_expected, settings_expected, write_all
+from .golden import FIXTURES, WRITE, error_expected, mask_expected, preview_expected, prompt_expected, settings_expected, write_all
 
 if WRITE:
     write_all()
@@ -68,3 +68,12 @@ def test_runtime_information_without_values(path):
 
     data = json.loads(path.read_text(encoding="utf-8"))
     assert runtime_info_text(data["input"], False) == data["textWithoutValues"]
+
+
+PREVIEW = json.loads((FIXTURES / "preview" / "cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", PREVIEW, ids=lambda c: c["name"])
+def test_request_preview(case):
+    """What --preview prints and the "Ask before sending" dialog shows, held to the TypeScript twin."""
+    assert preview_expected(case) == case["expected"]

@@ -6,7 +6,8 @@ import time
 import pytest
 
 from crane_llm.prompt import build_prompt
-from crane_llm.provider import call_model, check_with_model
+from crane_llm.cli.model import ask_model
+from crane_llm.provider import call_model
 from crane_llm.settings import resolve_settings
 from crane_llm_testing.fake_openai import verdict_text
 
@@ -149,22 +150,23 @@ def test_unreachable_base_url():
     assert "Could not connect to 127.0.0.1:9" in result["problem"]["message"]
 
 
-def test_check_with_model_uses_resolved_settings(fake_openai, tmp_path, monkeypatch):
+def test_a_model_check_uses_resolved_settings(fake_openai, tmp_path, monkeypatch):
     monkeypatch.setenv("CRANE_LLM_OPENAI_URL", fake_openai.base_url)
     fake_openai.script({"text": CRASH})
     env = {"CRANE_LLM_API_KEY": "sk-from-env", "CRANE_LLM_MODEL": "gpt-5-mini"}
     settings = resolve_settings(cwd=str(tmp_path), environ=env, home=tmp_path)
-    result = check_with_model(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"], settings)
+    prompt = build_prompt(INPUT["executed"], INPUT["runtimeInfoText"], INPUT["target"])
+    result = ask_model(prompt, settings, checker_ran_first=True)
     assert result["verdict"]["source"] == {"type": "llm", "model": "gpt-5-mini"}
     assert result["verdict"]["kind"] == "predicted-crash" and result["verdict"]["checkerRanFirst"] is True
     # A check asks for the product's answer (with a fix): the same cells, in the product prompt.
     product = json.loads((FIXTURES / "prompt" / "product-asks-for-a-fix-runinfo.json").read_text(encoding="utf-8"))
-    assert result["prompt"]["text"] == product["expected"]["prompt"]["text"]
+    assert prompt["text"] == product["expected"]["prompt"]["text"]
     [req] = fake_openai.requests()
     assert req["path"] == "/v1/responses" and req["headers"]["authorization"] == "Bearer sk-from-env"
 
 
-def test_check_with_model_local_base_url_needs_no_key(fake_openai, tmp_path):
+def test_a_model_check_with_a_local_base_url_needs_no_key(fake_openai, tmp_path):
     fake_openai.script({"text": verdict_text(False, "fine")})
     settings = resolve_settings(
         cwd=str(tmp_path),
@@ -172,16 +174,16 @@ def test_check_with_model_local_base_url_needs_no_key(fake_openai, tmp_path):
         home=tmp_path,
     )
     assert settings.api_kind == "chat" and not settings.key_required
-    result = check_with_model([], None, "x = 1", settings)
+    result = ask_model(build_prompt([], None, "x = 1"), settings, checker_ran_first=True)
     assert result["verdict"]["kind"] == "no-crash"
     assert fake_openai.requests()[0]["path"] == "/v1/chat/completions"
 
 
-def test_check_with_model_without_a_model_says_so(tmp_path):
+def test_a_model_check_without_a_model_says_so(tmp_path):
     settings = resolve_settings(
         cwd=str(tmp_path), environ={"CRANE_LLM_BASE_URL": "http://localhost:11434/v1"}, home=tmp_path
     )
-    result = check_with_model([], None, "x", settings)
+    result = ask_model(build_prompt([], None, "x"), settings, checker_ran_first=True)
     assert result["problem"]["message"].startswith("No model is set for localhost:11434.")
 
 
@@ -198,9 +200,10 @@ def test_prompt_input_from_check_renders_runtime_information(fake_openai, tmp_pa
     settings = resolve_settings(
         cwd=str(tmp_path), environ={"CRANE_LLM_BASE_URL": fake_openai.base_url, "CRANE_LLM_MODEL": "m"}, home=tmp_path
     )
-    result = check_with_model(settings=settings, **args)
-    assert pandas["text"] in result["prompt"]["input"]
-    assert fake_openai.requests()[0]["body"]["messages"][1]["content"] == result["prompt"]["input"]
+    prompt = build_prompt(args["executed"], args["runtime_info_text"], args["target"], args["budget_tokens"])
+    ask_model(prompt, settings, checker_ran_first=True)
+    assert pandas["text"] in prompt["input"]
+    assert fake_openai.requests()[0]["body"]["messages"][1]["content"] == prompt["input"]
     off = prompt_input_from_check({"log": None, "runtimeInfo": None}, "x")
     assert off["runtime_info_text"] is None
 

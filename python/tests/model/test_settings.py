@@ -246,6 +246,7 @@ def test_public_json_and_repr_never_hold_the_key(project, home):
         "maxOutputTokens": 8000,
         "apiKind": "chat",
         "providerHost": "openrouter.ai",
+        "providerLocal": False,
         "keyFound": True,
         "keyRequired": True,
         "includeValues": True,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 from ...cli.model import ask_model, make_prompt
+from ...lineage.slice import slice_runs
 from ...settings import Settings
 from .cases import VERSIONS, Case
 from .metrics import majority
@@ -36,10 +37,33 @@ class Job:
     key: str
 
 
-def prompt_for(case: Case, version: str, include_runtime_info: bool, style: str = "paper") -> Dict[str, Any]:
+def prompt_for(case: Case, version: str, include_runtime_info: bool, style: str = "paper",
+               context: str = "all") -> Dict[str, Any]:
+    """context: "all" sends every executed cell (the paper's); "slice" only those the target depends on."""
     v = case.versions[version]
     runtime_info = to_runtime_info(v.facts or {}, v.target) if include_runtime_info else None
-    return make_prompt(v.executed, runtime_info, v.target, include_runtime_info, style=style)
+    executed = slice_runs(v.executed, v.target) if context == "slice" else v.executed
+    return make_prompt(executed, runtime_info, v.target, include_runtime_info, style=style)
+
+
+def context_sizes(cases: List[Case], style: str = "paper") -> Dict[str, Any]:
+    """Characters and executed cells of every prompt with `--context all` and `slice`: no call."""
+    out: Dict[str, Any] = {"style": style}
+    for config, include in CONFIGS:
+        chars = {"all": 0, "slice": 0}
+        cells = {"all": 0, "slice": 0}
+        prompts = 0
+        for case in cases:
+            for version in VERSIONS:
+                v = case.versions[version]
+                prompts += 1
+                cells["all"] += len(v.executed)
+                cells["slice"] += len(slice_runs(v.executed, v.target))
+                for context in chars:
+                    chars[context] += len(prompt_for(case, version, include, style, context)["text"])
+        out[config] = {"prompts": prompts, "chars": chars, "cells": cells,
+                       "ratio": chars["slice"] / chars["all"] if chars["all"] else 1.0}
+    return out
 
 
 def cache_key(settings: Settings, prompt: Dict[str, Any], run: int) -> str:
@@ -72,12 +96,12 @@ class Cache:
         os.replace(tmp, self._path(key))
 
 
-def plan(cases: List[Case], settings: Settings, runs: int, style: str = "paper") -> List[Job]:
+def plan(cases: List[Case], settings: Settings, runs: int, style: str = "paper", context: str = "all") -> List[Job]:
     jobs = []
     for case in cases:
         for version in VERSIONS:
             for config, include in CONFIGS:
-                prompt = prompt_for(case, version, include, style)
+                prompt = prompt_for(case, version, include, style, context)
                 for run in range(runs):
                     jobs.append(Job(case, version, config, run, prompt, cache_key(settings, prompt, run)))
     return jobs
@@ -93,9 +117,9 @@ def _vote(verdict: Optional[Dict[str, Any]]) -> Optional[bool]:
     return None
 
 
-def _ask(job: Job, settings: Settings) -> Dict[str, Any]:
+def _ask(job: Job, settings: Settings, timeout: Optional[float] = None) -> Dict[str, Any]:
     started = time.monotonic()
-    answer = ask_model(job.prompt, settings, checker_ran_first=False)
+    answer = ask_model(job.prompt, settings, checker_ran_first=False, timeout=timeout)
     verdict = answer["verdict"]
     return {
         "vote": _vote(verdict),
@@ -112,7 +136,7 @@ def _ask(job: Job, settings: Settings) -> Dict[str, Any]:
 
 
 def run_jobs(jobs: List[Job], settings: Settings, cache: Cache, workers: int, fresh: bool,
-             on_done: Callable[[Job, Dict[str, Any], bool], None]) -> Dict[str, Dict[str, Any]]:
+             on_done: Callable[[Job, Dict[str, Any], bool], None], timeout: Optional[float] = None) -> Dict[str, Dict[str, Any]]:
     """Every job's answer by key; cached answers first, the rest `workers` at a time."""
     answers: Dict[str, Dict[str, Any]] = {}
     pending = []
@@ -124,7 +148,7 @@ def run_jobs(jobs: List[Job], settings: Settings, cache: Cache, workers: int, fr
         else:
             pending.append(job)
     def ask_and_keep(job: Job) -> Dict[str, Any]:
-        answer = _ask(job, settings)
+        answer = _ask(job, settings, timeout)
         if answer["problem"] is None:  # kept by the worker, so a call in flight at an interruption is not lost
             cache.put(job.key, answer)
         return answer

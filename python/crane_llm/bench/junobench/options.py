@@ -16,8 +16,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prompt", choices=("paper", "product"), default="paper",
                         help="paper (default): the prompt without the fix, so the figures compare with the paper's; "
                              "product: the prompt the extension sends, which also asks for a fixed cell")
+    parser.add_argument("--context", choices=("all", "slice"), default="all",
+                        help="all (default, the paper's): every executed cell goes into the prompt; "
+                             "slice: only the cells the target's variables depend on, by the lineage")
     parser.add_argument("--runs", type=int, default=1, metavar="K", help="ask K times per prompt and take the majority vote (the paper used 5)")
     parser.add_argument("--jobs", type=int, default=4, metavar="N", help="model calls in flight at once (default: %(default)s)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+                        help="how long one model call may take (default: the product's 300 s); a small local model on a busy CPU needs more")
     parser.add_argument("--cases", metavar="LIST", help="only these cases, comma-separated names")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N cases (by name)")
     parser.add_argument("--price-in", type=float, metavar="USD", help="price per million input tokens, to report a cost")

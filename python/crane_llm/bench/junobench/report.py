@@ -66,13 +66,33 @@ def _metric_row(label: str, m: Dict[str, Any]) -> List[str]:
 
 ROWS = (("without", "without runtime information"), ("with", "with runtime information"),
         ("product", "with runtime information, built-in checks first"))
-_HEADER = ["", "n", "accuracy", "precision", "recall", "F1", "TP/FP/TN/FN", "undecided"]
+_HEADER = ["", "n", "accuracy", "precision", "recall", "F1", "TP/FP/TN/FN", "undecided",
+           "s per call (median)", "tokens in per call", "tokens out per call"]
+
+
+def _cost_cells(items: List[Dict[str, Any]]) -> List[str]:
+    """Latency and tokens of the calls behind these items (cached answers keep their own timing);
+    a call that reported no usage counts our estimate of its input and no output."""
+    runs = [r for i in items if not i.get("byChecks") for r in i.get("runs", [])]
+    if not runs:
+        return ["-", "-", "-"]
+    seconds = sorted(float(r.get("seconds") or 0.0) for r in runs)
+    middle = len(seconds) // 2
+    median = seconds[middle] if len(seconds) % 2 else (seconds[middle - 1] + seconds[middle]) / 2
+    usage = [r.get("usage") if isinstance(r.get("usage"), dict) else {} for r in runs]
+    tin = [int(u.get("input_tokens", u.get("prompt_tokens", 0)) or 0) or int(r.get("estimatedInputTokens") or 0)
+           for u, r in zip(usage, runs)]
+    tout = [int(u.get("output_tokens", u.get("completion_tokens", 0)) or 0) for u in usage]
+    return ["%.1f" % median, "%d" % round(sum(tin) / len(runs)), "%d" % round(sum(tout) / len(runs))]
 
 
 def model_markdown(model: Dict[str, Any]) -> str:
     configs = model["configs"]
-    out = ["## Model track (%s, %d run%s per prompt, majority vote)" % (model["model"], model["runs"], "" if model["runs"] == 1 else "s"), ""]
-    out.append(_table(_HEADER, [_metric_row(label, configs[c]["overall"]) for c, label in ROWS if c in configs]))
+    out = ["## Model track (%s, %d run%s per prompt, majority vote, context %s)" % (
+        model["model"], model["runs"], "" if model["runs"] == 1 else "s", model.get("context", "all")), ""]
+    items = model.get("items", [])
+    out.append(_table(_HEADER, [_metric_row(label, configs[c]["overall"]) + _cost_cells([i for i in items if i["config"] == c])
+                                for c, label in ROWS if c in configs]))
     if "product" in configs:
         out += ["", "The last row is what the product answers: the built-in checks' certain crash where they claim one "
                 "(%d prompt%s), the model with runtime information elsewhere." % (
@@ -98,3 +118,12 @@ def model_markdown(model: Dict[str, Any]) -> str:
                 usage["callsWithUsage"], usage["calls"], usage["estimatedInputTokens"],
                 "" if usage["costUsd"] is None else " Cost: $%.4f." % usage["costUsd"])]
     return "\n".join(out)
+
+
+def context_markdown(sizes: Dict[str, Any]) -> str:
+    """The prompt's size with every executed cell against only the target's slice."""
+    rows = [[label, str(sizes[key]["prompts"]), str(sizes[key]["cells"]["all"]), str(sizes[key]["cells"]["slice"]),
+             str(sizes[key]["chars"]["all"]), str(sizes[key]["chars"]["slice"]), "%.2fx" % sizes[key]["ratio"]]
+            for key, label in (("without", "without runtime information"), ("with", "with runtime information"))]
+    return "\n".join(["## Prompt size: --context slice against all (%s prompt)" % sizes["style"], "",
+                      _table(["", "prompts", "cells all", "cells slice", "characters all", "characters slice", "slice/all"], rows)])

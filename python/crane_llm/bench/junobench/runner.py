@@ -16,8 +16,9 @@ from .cases import Case, load_cases
 from .checks_track import run_checks_track
 from .html_report import html_report
 from .metrics import checks_figures, detection, grouped
+from .model_track import context_sizes
 from .progress import ProgressBar
-from .report import checks_markdown, model_markdown
+from .report import checks_markdown, context_markdown, model_markdown
 
 
 def product_items(items: List[Dict[str, Any]], records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -57,18 +58,19 @@ def run_model_track(cases: List[Case], options: Any, err: TextIO, records: List[
     problem = settings_problem(settings)
     if problem:
         raise RuntimeError(problem)
-    jobs = plan(cases, settings, max(1, options.runs), options.prompt)
+    jobs = plan(cases, settings, max(1, options.runs), options.prompt, options.context)
     bar = ProgressBar(len(jobs), "model calls", err, enabled=not options.quiet)
 
     def on_done(job, answer, cached):
         bar.advance(cached=cached, failed=answer.get("problem") is not None)
 
-    answers = run_jobs(jobs, settings, Cache(os.path.join(options.out, "cache")), options.jobs, options.fresh, on_done)
+    answers = run_jobs(jobs, settings, Cache(os.path.join(options.out, "cache")), options.jobs, options.fresh, on_done,
+                       getattr(options, "timeout", None))
     bar.close()
     items = items_from(jobs, answers)
     failed = [a for a in answers.values() if a.get("problem")]
     return {
-        "model": settings.model.value, "host": settings.provider_host, "api": settings.api_kind, "runs": max(1, options.runs),
+        "model": settings.model.value, "context": options.context, "host": settings.provider_host, "api": settings.api_kind, "runs": max(1, options.runs),
         "configs": model_figures(items + product_items(items, records)), "items": items, "cached": bar.cached, "failed": len(failed),
         "failures": sorted({a["problem"]["message"] for a in failed})[:10],
         "usage": usage_totals(list(answers.values()), options.price_in, options.price_out),
@@ -98,6 +100,8 @@ def run(options: Any, out: Optional[TextIO] = None, err: Optional[TextIO] = None
     figures = checks_figures(records)
     result["checks"] = {"figures": figures, "records": records}
     sections = [checks_markdown(figures, records)]
+    result["promptSize"] = context_sizes(cases, options.prompt)
+    sections.append(context_markdown(result["promptSize"]))
 
     code = 0
     if not options.no_llm:

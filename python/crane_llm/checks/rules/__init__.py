@@ -18,7 +18,8 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
-from . import array_reductions, arrays, attributes, call_binding, containers, estimators, frames, operators  # noqa: F401
+from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, drawing,  # noqa: F401
+               estimators, frames, operators, tensors)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -27,6 +28,10 @@ _STR_METHODS = {"lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit"
                 "endswith", "title", "capitalize", "isdigit", "isalpha", "isnumeric", "find", "count", "index",
                 "casefold", "swapcase", "partition", "rpartition", "splitlines", "isupper", "islower"}
 _MAX_SIZE = 100000
+# math's functions whose cost is bounded whatever their plain-number arguments (no factorial, comb, perm).
+_MATH = {"sqrt", "log", "log10", "log2", "log1p", "exp", "expm1", "sin", "cos", "tan", "asin", "acos", "atan",
+         "atan2", "sinh", "cosh", "tanh", "floor", "ceil", "fabs", "pow", "hypot", "isclose", "isnan", "isinf",
+         "isfinite", "degrees", "radians", "trunc", "copysign", "fmod", "modf", "frexp", "ldexp", "isqrt"}
 
 
 def safe_to_print(v: Value) -> bool:
@@ -106,20 +111,23 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         kind = owner.kind()
         if kind in ("frame", "ndarray", "estimator"):
             library_state_plain(interp, node)
+        if kind in ("frame", "series", "estimator") and interp.libraries_versioned_here:
+            _method_binding(owner, func, args, kwargs, node)
         if kind == "frame":
             return frames.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "ndarray":
+            array_reductions.method_axis(owner, func.attr, args, kwargs, node)
             return arrays.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "estimator":
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
+        if kind == "tensor":
+            return tensors.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             return _run_pure(getattr(owner.concrete(), func.attr), args, kwargs, node,
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
             return Opaque()
-        if kind == "module" or (kind == "class"):
-            pass
-        else:
+        if kind not in ("module", "class"):
             raise Stop(node.lineno, f"a call to `.{func.attr}()` on {owner.name or kind or 'a value'}")
     if not isinstance(func, LiveValue):
         raise Stop(node.lineno, "a call the checker does not model")
@@ -127,6 +135,11 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
     if isinstance(func, BoundMethod):
         obj = func.func
     t = type(obj)
+    if t is types.ModuleType:
+        # The exact module type has no __call__ (a subclass could: it is another type).
+        raise Crash(CertainCrash("TypeError", node.lineno, node.col_offset,
+                                 f"{'`' + func.name + '`' if func.name else 'this value'} is a module, and a "
+                                 "module object is not callable.", "module-call", [func.name] if func.name else []))
     if not plain_class(t):
         raise Stop(node.lineno, "a call of an object the checker does not model")
     bname = real_builtin_name(obj)
@@ -137,24 +150,35 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
     shell = _ipython_shell(obj)
     if shell is not None and not args and not kwargs:
         return IPythonShell(shell)
+    if class_module(t).split(".")[0] == "torch" and not issubclass(t, type) and t is not types.FunctionType \
+            and t is not types.BuiltinFunctionType:
+        return tensors.module_call(interp, obj, args, kwargs, node, func.name)
     if issubclass(t, type):
         if is_estimator_class(obj):
             library_state_plain(interp, node)
             return estimators.construct(interp, obj, args, kwargs, node)
+        if categoricals.is_pandas_categorical(obj):
+            return categoricals.construct(interp, obj, args, kwargs, node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
-        module = _callable_module(obj)
-        fname = _callable_name(obj)
+        module = _callable_text(obj, "__module__")
+        fname = _callable_text(obj, "__name__")
     else:
         raise Stop(node.lineno, "a call of an object the checker does not model")
     if t is types.FunctionType and not isinstance(func, BoundMethod) and interp.libraries_versioned_here:
         # (Library signatures change between versions: `pd.read_csv(f, ',')` ran before pandas 2.)
         call_binding.check(obj, args, kwargs, node, f"{module + '.' if module else ''}{fname or '?'}")
     top = module.split(".")[0]
+    if module == "math" and fname in _MATH and t is types.BuiltinFunctionType \
+            and own_module_function("math", fname, obj, "math"):
+        # C functions of plain numbers: run for real on plain constants, their exception is certain.
+        return _run_pure(obj, args, kwargs, node, f"math.{fname}", None)
     np_mod = sys.modules.get("numpy")
     if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):
         library_state_plain(interp, node)
+        if fname:
+            array_reductions.function_axis(fname, obj, args, kwargs, node)
         reduced = array_reductions.numpy_reduction(fname, obj, args, kwargs, node) if fname else None
         if reduced is not None:
             return reduced
@@ -164,27 +188,24 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         return estimators.function(interp, obj, args, kwargs, node)
     if top == "pandas":
         return frames.function(interp, obj, args, kwargs, node)
+    if top == "torch" and fname:
+        return tensors.function(interp, obj, fname, args, kwargs, node)
+    if module == "matplotlib.pyplot" and fname:
+        return drawing.call(interp, obj, fname, args, kwargs, node)
     if t is types.FunctionType and (module == "__main__" or top not in sys.modules):
         raise Stop(node.lineno, f"a call to your function `{fname}`")
     raise Stop(node.lineno, f"a call to `{module + '.' if module else ''}{fname or '?'}`, "
                             "whose effect the checker does not model")
 
 
-def _callable_module(obj: Any) -> str:
-    # Functions keep these in C slots; instances of C types answer from C: nothing user-defined runs.
+def _callable_text(obj: Any, attr: str) -> str:
+    """`__module__` or `__name__` of a function or C callable: they keep these in C slots, and
+    instances of C types answer from C, so nothing user-defined runs."""
     try:
-        m = getattr(obj, "__module__", "")
+        text = getattr(obj, attr, "")
     except Exception:
         return ""
-    return m if type(m) is str else ""
-
-
-def _callable_name(obj: Any) -> str:
-    try:
-        n = getattr(obj, "__name__", "")
-    except Exception:
-        return ""
-    return n if type(n) is str else ""
+    return text if type(text) is str else ""
 
 
 class IPythonShell(Value):
@@ -363,3 +384,16 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
         frames.setitem(interp, base, index, value, target, stmt)
         return
     containers.setitem(interp, base, index, value, target, stmt)
+
+
+def _method_binding(owner: Value, func: BoundMethod, args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    """A pandas or scikit-learn method (its class audited unpatched when the value got its kind) takes
+    its arguments as its real signature says: Python binds them before any of its code runs."""
+    fn = func.func
+    cls = getattr(owner, "cls", None) if fn is None else None
+    if fn is None and cls is not None and plain_class(cls):
+        fn = lookup_static(cls, func.attr, None)
+    if type(fn) is not types.FunctionType or not (own(fn, "pandas") or own(fn, "sklearn")):
+        return
+    label = f"{owner.name}.{func.attr}" if owner.name else f".{func.attr}()"
+    call_binding.check(fn, args, kwargs, node, label, bound_self=True)

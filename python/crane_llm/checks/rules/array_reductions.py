@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ..outcome import CertainCrash, Crash
 from ..provenance import own_module_function
 from ..abstract_values import ArrayFacts, Value
 from .arrays import NUMERIC_KINDS, array_value
@@ -53,3 +54,44 @@ def builtin_sum(args: List[Value], kwargs: Dict[str, Value], node) -> Optional[V
     if a is None or not a.shape or a.shape[0] == 0:
         return None  # iterating a 0-d array raises; an empty one gives back the int 0
     return array_value(tuple(a.shape[1:]), "f" if a.kind == "f" else "i")
+
+
+# Reductions whose `axis` NumPy normalises before touching an element: one out of range is an
+# AxisError whatever the data (exact ndarrays of numeric or bool dtype only).
+_AXIS_REDUCTIONS = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "cumsum", "cumprod",
+                    "any", "all", "ptp")
+
+
+def _axis_error(a: ArrayFacts, axis_value: Value, what: str, names, node) -> None:
+    axis = axis_value.concrete()
+    if type(axis) is not int:
+        return
+    ndim = len(a.shape)
+    if ndim == 0 or -ndim <= axis < ndim:
+        return  # (a 0-d array reduces along axis 0 or -1 without complaint: its axes are not checked alike)
+    raise Crash(CertainCrash("AxisError", node.lineno, node.col_offset,
+                             f"{what}: axis {axis} is out of bounds for an array of {ndim} dimension"
+                             f"{'s' if ndim != 1 else ''}.", "array-axis", [n for n in names if n]))
+
+
+def method_axis(owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    """`a.sum(axis=k)` / `a.sum(k)` on an exact ndarray (a C type: its methods cannot be replaced)."""
+    if attr not in _AXIS_REDUCTIONS or attr == "ptp":
+        return
+    a = _facts(owner)
+    axis = kwargs.get("axis") if "axis" in kwargs else (args[0] if args else None)
+    if a is None or axis is None or len(args) > 1 or set(kwargs) - {"axis"}:
+        return
+    _axis_error(a, axis, f"`.{attr}()`", [owner.name], node)
+
+
+def function_axis(name: str, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    """`np.mean(a, axis=k)` / `np.mean(a, k)`: NumPy's own function on an exact ndarray."""
+    if name not in _AXIS_REDUCTIONS or not args or len(args) > 2 or set(kwargs) - {"axis"} \
+            or (len(args) == 2 and "axis" in kwargs) or not own_module_function("numpy", name, fn, "numpy"):
+        return
+    a = _facts(args[0])
+    axis = args[1] if len(args) == 2 else kwargs.get("axis")
+    if a is None or axis is None:
+        return
+    _axis_error(a, axis, f"np.{name}", [args[0].name], node)

@@ -186,7 +186,17 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         return array_value((prod(a.shape),), a.kind)
     if attr == "transpose" and not args and not kwargs:
         return array_value(tuple(reversed(a.shape)), a.kind)
+    if attr == "astype" and len(args) == 1 and not kwargs and a.kind is not None and a.kind in "biuf":
+        # A cast between numeric dtypes never raises (out-of-range values wrap; NaN to int warns).
+        target = _NUMERIC_CASTS.get(args[0].concrete()) if type(args[0].concrete()) is str else None
+        if target is not None:
+            return array_value(a.shape, target)
     raise Stop(node.lineno, f"a call to `.{attr}()` on an array, which the checker does not model")
+
+
+_NUMERIC_CASTS = {"uint8": "u", "uint16": "u", "uint32": "u", "uint64": "u", "int8": "i", "int16": "i",
+                  "int32": "i", "int64": "i", "int": "i", "float16": "f", "float32": "f", "float64": "f",
+                  "float": "f", "bool": "b"}
 
 
 def _sequence_arrays(v: Value, node) -> List[Tuple[ArrayFacts, Value]]:

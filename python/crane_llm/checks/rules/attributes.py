@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import types
 
-from ..live_adapter import (_MISSING, LiveValue, _instance_dict, _is_data_descriptor, ndarray_type, pandas_types,
-                    pristine_pandas)
+from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
-from ..provenance import class_dict, class_module, is_static_type, lookup_static, mro, plain_class
+from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
+from . import accessors, tensors
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
@@ -22,6 +22,7 @@ _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", 
 
 
 def read(interp, base: Value, attr: str, node) -> Value:
+    accessors.check(base, attr, node)
     has = base.has_attr(attr)
     owner = _owner(base)
     if has is False:
@@ -43,6 +44,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
         raise Crash(crash)
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
+    if base.kind() == "tensor":
+        return tensors.read_attr(interp, base, attr, node)
     if isinstance(base, LiveValue):
         return _read_live(interp, base, attr, node)
     kind = base.kind()
@@ -80,7 +83,7 @@ def _attribute_names(base: Value):
     if type(obj) is types.ModuleType:
         return [k for k in obj.__dict__ if type(k) is str and not k.startswith("_")]
     names = []
-    inst = _instance_dict(obj)
+    inst = instance_dict(obj)
     if type(inst) is dict:
         names.extend(inst)
     for klass in mro(obj if isinstance(obj, type) else type(obj)):
@@ -111,7 +114,7 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     found = lookup_static(obj if is_class else cls, attr, _MISSING)
     if found is _MISSING and is_class:
         found = lookup_static(cls, attr, _MISSING)
-    inst = None if is_class else _instance_dict(obj)
+    inst = None if is_class else instance_dict(obj)
     if inst is not None and attr in inst and (found is _MISSING or not _is_data_descriptor(found)):
         return interp.unshadow(LiveValue(inst[attr]))
     if found is _MISSING:

@@ -25,8 +25,6 @@ def elements(v: Value) -> Optional[List[Value]]:
         return None
     t = type(c)
     if t in (str, bytes, range, dict, set, frozenset) and len(c) <= MAX_ELEMENTS:
-        if t is bytes:
-            return [LiveValue(x) for x in c]
         return [LiveValue(x) for x in c]
     if any(t is it for it in pandas_index_types()) and pristine_pandas(t) and len(c) <= MAX_ELEMENTS:
         return [LiveValue(x) for x in c.tolist()]
@@ -59,7 +57,7 @@ def unpack(interp, value: Value, target, stmt) -> List[Value]:
         if c is not NOTHING and type(c) in (int, float, bool, type(None), complex):
             raise Crash(CertainCrash("TypeError", line, stmt.col_offset,
                                      f"a {type(c).__name__} cannot be unpacked into {n_targets} names.",
-                                     "unpacking", [value.name] if value.name else []))
+                                     "unpacking", _vars(value)))
         raise Stop(line, "unpacking a value whose length the checker does not know")
     fixed = n_targets - len(starred)
     if (not starred and n != n_targets) or (starred and n < fixed):
@@ -67,8 +65,7 @@ def unpack(interp, value: Value, target, stmt) -> List[Value]:
             msg = f"too many values to unpack: {n} values into {n_targets} names."
         else:
             msg = f"not enough values to unpack: {n} values into {'at least ' if starred else ''}{fixed} names."
-        raise Crash(CertainCrash("ValueError", line, stmt.col_offset, msg, "unpacking",
-                                 [value.name] if value.name else []))
+        raise Crash(CertainCrash("ValueError", line, stmt.col_offset, msg, "unpacking", _vars(value)))
     elems = elements(value)
     if elems is None:
         elems = [Opaque() for _ in range(n)]
@@ -112,6 +109,14 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
             if c is not NOTHING:
                 return LiveValue(c[key])
             return Opaque()
+        facts = index.array() if index.kind() == "ndarray" else None
+        if facts is not None and facts.shape is not None and len(facts.shape) >= 1:
+            # NumPy's ndarray.__index__ (C) accepts only 0-d integer arrays.
+            raise Crash(CertainCrash("TypeError", line, node.col_offset,
+                                     f"a {kind} {_named(base)}cannot be indexed by an array of shape "
+                                     f"{tuple(facts.shape)}: only integer scalar arrays can be converted to a "
+                                     "scalar index (take one element, e.g. `[0]`, or use `.item()`).",
+                                     "array-as-index", _vars(base) + ([index.name] if index.name else [])))
         raise Stop(line, f"indexing a {kind} with a value the checker does not know")
     raise Stop(line, "indexing a value the checker does not model")
 

@@ -9,9 +9,10 @@ frames; MultiIndex columns, `errors='ignore'` and anything unusual end the readi
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import sys
+from typing import Any, Dict, List, Optional, Tuple
 
-from ..live_adapter import LiveValue, is_simple_constant, pandas_types
+from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
@@ -92,9 +93,9 @@ def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None
                                       flat=columns is not None and all(_scalar(c) for c in columns), exact=True))
 
 
-def series_value(nrows: Optional[int]) -> FactValue:
+def series_value(nrows: Optional[int], dtype: Optional[str] = None) -> FactValue:
     _, series_cls, _ = pandas_types()
-    return FactValue("series", length=nrows, type_name=SERIES_TYPE, cls=series_cls)
+    return FactValue("series", length=nrows, type_name=SERIES_TYPE, cls=series_cls, series_dtype=dtype)
 
 
 def getitem(interp, base: Value, index: Value, node) -> Value:
@@ -113,7 +114,30 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         return derived(labels, f.nrows)
     if _duplicated_columns(f):
         raise Stop(node.lineno, "selecting a repeated column")
-    return series_value(f.nrows)
+    column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
+    column.integer_span = _integer_span(base, f, labels[0])
+    return column
+
+
+def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int, int]]:
+    """(lowest, highest) of a column of integers with no missing value, (0, -1) when it is empty."""
+    if f.integer_spans is not None and type(label) is str:
+        return f.integer_spans.get(label)
+    frame_cls, series_cls, _ = pandas_types()
+    if not isinstance(base, LiveValue) or type(base.obj) is not frame_cls or not f.exact or \
+            f.live_columns is None or not pristine_pandas(series_cls):
+        return None
+    try:
+        col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
+        np = sys.modules.get("numpy")
+        # (a NumPy dtype: pandas' nullable Int64 may hold missing values)
+        if type(col) is not series_cls or np is None or not isinstance(col.dtype, np.dtype) or \
+                col.dtype.kind not in "iu":
+            return None
+        values = col.to_numpy()
+        return (0, -1) if values.size == 0 else (int(values.min()), int(values.max()))
+    except Exception:
+        return None
 
 
 def _duplicated_columns(f: FrameFacts) -> bool:
@@ -364,13 +388,7 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
     has = f.has_column(label)
     if has is None or f.columns is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
-    cols = list(f.columns) + ([] if has else [label])
-    new = derived(cols, f.nrows, f.index_names)
-    if isinstance(base, LiveValue):
-        interp.set_shadow(base, new)
-    else:
-        base._frame = new.frame()
-    interp.changed_in_place(stmt)
+    _replace_columns(interp, base, f, list(f.columns) + ([] if has else [label]), stmt)
 
 
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:

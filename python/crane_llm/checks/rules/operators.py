@@ -16,7 +16,7 @@ from typing import Any, Optional
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, FactValue, Opaque, Value
-from . import arrays
+from . import arrays, tensors
 
 BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -86,6 +86,8 @@ def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
     lk, rk = left.kind(), right.kind()
     if lk == "ndarray" or rk == "ndarray":
         return arrays.binop(interp, left, right, opt, node)
+    if lk == "tensor" and rk == "tensor":
+        return tensors.binop(interp, left, right, opt, node)
     a, b = left.concrete(), right.concrete()
     names = [left.name, right.name]
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:

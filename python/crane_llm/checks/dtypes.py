@@ -1,0 +1,31 @@
+"""A dtype in the few categories the rules speak of, read from NumPy's and pandas' own dtype objects."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+from .provenance import class_module, plain_class
+
+
+def dtype_category(dtype: Any) -> Optional[str]:
+    """'numeric', 'bool', 'datetime', 'timedelta', 'object', 'str' or 'category' for NumPy's and
+    pandas' own dtype objects (exact types; their attributes are C slots or pandas' own)."""
+    np = sys.modules.get("numpy")
+    pd = sys.modules.get("pandas")
+    if np is None or pd is None:
+        return None
+    t = type(dtype)
+    if not plain_class(t) and class_module(t).split(".")[0] != "numpy":
+        return None
+    if isinstance(dtype, np.dtype) and class_module(t).split(".")[0] == "numpy":
+        kind = dtype.kind
+        return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
+                "m": "timedelta", "O": "object"}.get(kind)
+    if t is pd.__dict__.get("StringDtype"):
+        return "str"
+    if t is pd.__dict__.get("CategoricalDtype"):
+        return "category"
+    if t is pd.__dict__.get("DatetimeTZDtype"):
+        return "datetime"
+    return None

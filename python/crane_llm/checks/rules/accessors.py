@@ -1,0 +1,59 @@
+"""pandas accessors on the wrong dtype: `.str` on numbers, `.dt` on numbers or strings, `.cat` on
+anything but a category.
+
+pandas decides it from the Series' dtype alone (`StringMethods` / `CombinedDatetimelikeProperties` /
+`CategoricalAccessor` refuse it with AttributeError). A claim needs the dtype known (`series_dtype`:
+an exact, unpatched Series, or a column of an exact DataFrame), and the accessor the Series class
+holds to be pandas' own, wrapping pandas' own, unpatched class: a notebook may register its own
+accessor under the same name.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from ..abstract_values import Value
+from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
+from ..outcome import CertainCrash, Crash
+from ..provenance import audit, class_module, class_name, lookup_static, plain_class
+
+# accessor -> (pandas' class behind it, the dtype categories it refuses)
+_REFUSES = {
+    "str": ("pandas.core.strings.accessor.StringMethods", {"numeric", "bool", "datetime", "timedelta"}),
+    "dt": ("pandas.core.indexes.accessors.CombinedDatetimelikeProperties", {"numeric", "bool", "str"}),
+    "cat": ("pandas.core.arrays.categorical.CategoricalAccessor",
+            {"numeric", "bool", "datetime", "timedelta", "str", "object"}),
+}
+_NEEDS = {"str": "string values", "dt": "datetime-like values", "cat": "a 'category' dtype"}
+
+
+def _own_accessor(attr: str) -> bool:
+    pd = sys.modules.get("pandas")
+    series = pd.__dict__.get("Series") if type(pd) is types.ModuleType else None
+    if series is None:
+        return False
+    acc = lookup_static(series, attr, None)
+    if acc is None or not plain_class(type(acc)) or class_module(type(acc)) != "pandas.core.accessor":
+        return False
+    try:
+        inner = object.__getattribute__(acc, "__dict__").get("_accessor")
+    except Exception:
+        return False
+    expected = _REFUSES[attr][0]
+    return plain_class(inner) and f"{class_module(inner)}.{class_name(inner)}" == expected \
+        and audit().pristine(inner, "pandas")
+
+
+def check(base: Value, attr: str, node) -> None:
+    """Raise Crash when `series.attr` certainly refuses the Series' dtype; return otherwise."""
+    if attr not in _REFUSES or base.kind() != "series":
+        return
+    category = base.series_dtype()
+    if category is None or category not in _REFUSES[attr][1] or not _own_accessor(attr):
+        return
+    label = f"`{base.name}`" if base.name else "this Series"
+    raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
+                             f"`.{attr}` works only on a Series of {_NEEDS[attr]}; {label} holds "
+                             f"{'strings' if category == 'str' else category + ' values'}.",
+                             "accessor-dtype", [base.name] if base.name else []))

@@ -1,0 +1,163 @@
+"""matplotlib's pyplot: drawing calls the checker goes on past, and images of an impossible shape.
+
+A notebook cell often draws before the line that crashes. A pyplot call changes pyplot's own
+current figure and axes, never a variable of the notebook nor an object a later line reads
+through a name (the checker models nothing that reads pyplot's state back: `plt.gca()` and
+friends stay unknown). So the calls of the catalogue below are passed over, on arguments of plain
+constants that cannot make them raise. Each entry is proven by a test that snapshots the
+namespace before and after a real call (`tests/checks/test_drawing.py`).
+
+`plt.imshow(X)` with an ndarray that is neither 2-D nor 3-D with 1, 3 or 4 channels raises
+TypeError ("Invalid shape ... for image data") once the image's data is set, as every matplotlib
+from 2.0 on does; numeric dtypes only (others raise TypeError too, but from another check).
+
+Everything holds only while pyplot and the classes it drives are matplotlib's own code, the
+backend is one that draws off screen or inline, and warnings stay warnings.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Dict, List
+
+from ..abstract_values import Opaque, Value
+from ..live_adapter import LiveValue
+from ..outcome import CertainCrash, Crash, Stop
+from ..provenance import audit, own_module_function
+from .library_state import library_state_plain
+
+_PYPLOT = "matplotlib.pyplot"
+# The pyplot functions the catalogue's entries call on their way (looked up in pyplot's globals).
+_HELPERS = ("gca", "gcf", "figure", "_get_backend_mod", "new_figure_manager", "draw_if_interactive")
+# The classes they drive, as (module, class name).
+_CLASSES = (("matplotlib.figure", "Figure"), ("matplotlib.axes", "Axes"), ("matplotlib.image", "AxesImage"),
+            ("matplotlib.text", "Text"), ("matplotlib.backend_bases", "FigureCanvasBase"),
+            ("matplotlib.backend_bases", "FigureManagerBase"), ("matplotlib.legend", "Legend"))
+# Backends that draw to memory or inline into the notebook (a GUI backend may fail to open a window).
+_BACKENDS = ("agg", "module://matplotlib_inline.backend_inline", "inline", "module://ipykernel.pylab.backend_inline")
+_AXIS_WORDS = ("off", "on", "equal", "tight", "scaled", "auto", "image", "square")
+_MAX_IMAGE = 10 ** 7
+
+
+def _number(c: Any) -> bool:
+    return type(c) in (int, float) and 0 < c < 1e4
+
+
+def _text(c: Any) -> bool:
+    # `$` starts mathtext, which is parsed (and may fail) when the figure is drawn.
+    return type(c) is str and "$" not in c and len(c) < 10000
+
+
+def _font_ok(kwargs: Dict[str, Any]) -> bool:
+    return all(k == "fontsize" and _number(v) for k, v in kwargs.items())
+
+
+def _passable(fname: str, args: List[Any], kwargs: Dict[str, Any]) -> bool:
+    """Whether this call is in the catalogue: changes no variable and, on these arguments, never raises."""
+    if fname == "figure":
+        if args:
+            return False
+        for k, v in kwargs.items():
+            if k == "figsize":
+                if not (type(v) is tuple and len(v) == 2 and all(_number(x) for x in v)):
+                    return False
+            elif k == "dpi":
+                if not (_number(v) and v <= 1000):
+                    return False
+            else:
+                return False
+        figsize = kwargs.get("figsize", (1, 1))
+        return figsize[0] * figsize[1] * kwargs.get("dpi", 100) ** 2 <= 4e8
+    if fname == "subplot":
+        return (len(args) == 3 and not kwargs and all(type(a) is int for a in args) and 1 <= args[0] <= 100
+                and 1 <= args[1] <= 100 and 1 <= args[2] <= args[0] * args[1])
+    if fname == "show":
+        return not args and all(k == "block" and type(v) is bool for k, v in kwargs.items())
+    if fname in ("title", "xlabel", "ylabel", "suptitle"):
+        return len(args) == 1 and _text(args[0]) and _font_ok(kwargs)
+    if fname in ("legend", "tight_layout", "close"):
+        return not args and not kwargs
+    if fname == "axis":
+        return len(args) == 1 and type(args[0]) is str and args[0] in _AXIS_WORDS and not kwargs
+    if fname == "grid":
+        return len(args) <= 1 and all(type(a) is bool for a in args) and not kwargs
+    return False
+
+
+def _pyplot_plain(interp, node) -> bool:
+    """pyplot's helpers and the classes they drive are matplotlib's own; the backend draws off screen."""
+    ok = interp.memo.get("pyplot_plain")
+    if ok is None:
+        ok = _check_pyplot()
+        interp.memo["pyplot_plain"] = ok
+    return ok
+
+
+def _check_pyplot() -> bool:
+    plt = sys.modules.get(_PYPLOT)
+    mpl = sys.modules.get("matplotlib")
+    if plt is None or mpl is None:
+        return False
+    for name in _HELPERS:
+        fn = plt.__dict__.get(name)
+        if fn is not None and not own_module_function(_PYPLOT, name, fn, "matplotlib"):
+            return False
+    for modname, cname in _CLASSES:
+        mod = sys.modules.get(modname)
+        cls = mod.__dict__.get(cname) if mod is not None else None
+        if cls is None or not audit().pristine(cls, "matplotlib"):
+            return False
+    params = mpl.__dict__.get("rcParams")
+    if params is None or not isinstance(params, dict):
+        return False
+    backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
+    rcsetup = sys.modules.get("matplotlib.rcsetup")
+    if rcsetup is not None and backend is rcsetup.__dict__.get("_auto_backend_sentinel", object()):
+        # Not chosen yet: with no display to open windows on, matplotlib settles on Agg.
+        return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
+                                                         os.environ.get("WAYLAND_DISPLAY"))
+    return type(backend) is str and backend.lower() in _BACKENDS
+
+
+def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """A call of a pyplot function: passed over, a certain TypeError, or a stop."""
+    if not own_module_function(_PYPLOT, fname, fn, "matplotlib"):
+        raise Stop(node.lineno, f"a call to `matplotlib.pyplot.{fname}`, which is not matplotlib's own")
+    library_state_plain(interp, node)
+    if not _pyplot_plain(interp, node):
+        raise Stop(node.lineno, "pyplot with a patched matplotlib or a backend that opens windows")
+    if fname == "imshow" and len(args) == 1 and not kwargs:
+        if _image_shape(args[0], node):
+            return Opaque()  # a drawable image: drawn, nothing of the notebook's changed
+    consts = [a.concrete() for a in args]
+    kconsts = {k: v.concrete() for k, v in kwargs.items()}
+    if _passable(fname, consts, kconsts):
+        return LiveValue(None) if fname == "show" else Opaque()
+    raise Stop(node.lineno, f"a call to `matplotlib.pyplot.{fname}`, whose effect the checker does not model")
+
+
+def _image_shape(x: Value, node) -> bool:
+    """TypeError when `x` cannot be an image; True when it is one imshow draws without fail."""
+    if x.kind() != "ndarray":
+        return False
+    facts = x.array()
+    if facts is None or facts.shape is None or None in facts.shape or facts.kind is None:
+        return False
+    shape = tuple(facts.shape)
+    if facts.kind not in "biuf":
+        return False
+    size = 1
+    for n in shape:
+        size *= n
+    if size > _MAX_IMAGE:
+        return False
+    if len(shape) == 2 or (len(shape) == 3 and shape[-1] in (1, 3, 4)):
+        return 0 not in shape  # an empty image is another matter
+    hint = " (channels first: `np.transpose(X, (1, 2, 0))` puts them last)" if len(shape) == 3 and \
+        shape[0] in (1, 3, 4) else ""
+    raise Crash(CertainCrash("TypeError", node.lineno, node.col_offset,
+                             f"`plt.imshow()` draws 2-D arrays or 3-D arrays with 1, 3 or 4 channels last; "
+                             f"{('`' + x.name + '`') if x.name else 'this array'} has shape {shape}: "
+                             f"Invalid shape {shape} for image data{hint}.", "image-shape",
+                             [x.name] if x.name else []))

@@ -1,0 +1,294 @@
+"""PyTorch: shape errors of tensor operations and of `nn.Linear` / `nn.Conv2d` calls.
+
+Every claim needs the facts of exact, unpatched tensors on the CPU with no mode active
+(`torch_facts.py`). A failure of these operations is a RuntimeError whatever the dtypes, so a shape
+that cannot fit is a certain crash; going on past an operation needs more (same floating dtypes, a
+known result shape), else the reading stops. Functions are modelled only when the name resolves to
+torch's own function (its C builtin, or the Python function in torch's files).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import sys
+import types
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..abstract_values import BoundMethod, FactValue, Value
+from ..live_adapter import LiveValue
+from ..outcome import CertainCrash, Crash, Stop
+from ..provenance import own_module_function
+from ..torch_facts import TensorFacts, module_weight, tensor_class
+from .library_state import library_state_plain
+
+_FACTORIES = {"zeros", "ones", "randn", "rand", "empty"}
+_ELEMENTWISE = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+def _crash(node, message: str, variables, exc: str = "RuntimeError", rule: str = "tensor-shape") -> Crash:
+    return Crash(CertainCrash(exc, node.lineno, node.col_offset, message, rule, [v for v in variables if v]))
+
+
+def _shape_text(shape: Tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+_METHODS = {"view", "reshape", "squeeze", "unsqueeze", "t"}
+
+
+def tensor_value(facts: TensorFacts) -> Value:
+    """A tensor the checker derived: it knows its facts, and which of its methods it models."""
+    attrs = {a: True for a in _METHODS}
+    attrs["shape"] = True
+    return FactValue("tensor", type_name="torch.Tensor", tensor=facts, attrs=attrs)
+
+
+def _known(v: Value) -> Optional[TensorFacts]:
+    t = v.tensor() if v.kind() == "tensor" else None
+    if t is None or t.shape is None or not t.on_cpu:
+        return None
+    return t
+
+
+def broadcast(a: Tuple[int, ...], b: Tuple[int, ...]) -> Optional[Tuple[int, ...]]:
+    """The broadcast shape, or None when the shapes cannot broadcast."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(max(x, y) if x != 1 and y != 1 else (y if x == 1 else x))
+    return tuple(reversed(out))
+
+
+def _promoted(a: str, b: str) -> Optional[str]:
+    if a == b:
+        return a
+    return None
+
+
+def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
+    library_state_plain(interp, node)
+    la, rb = _known(left), _known(right)
+    sym = "@" if opt is ast.MatMult else _ELEMENTWISE.get(opt)
+    names = [left.name, right.name]
+    if la is None or rb is None or sym is None:
+        raise Stop(node.lineno, "an operator on tensors the checker does not model")
+    if opt is ast.MatMult:
+        return _matmul(la, rb, node, names, "`@`")
+    shape = broadcast(la.shape, rb.shape)
+    if shape is None:
+        raise _crash(node, f"`{sym}` needs shapes that broadcast: {_shape_text(la.shape)} and "
+                           f"{_shape_text(rb.shape)} do not.", names)
+    dtype = _promoted(la.dtype, rb.dtype)
+    if dtype is None or dtype not in ("float32", "float64"):
+        raise Stop(node.lineno, f"`{sym}` on tensors of dtypes the checker does not follow")
+    return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True))
+
+
+def _matmul(a: TensorFacts, b: TensorFacts, node, names, what: str) -> Value:
+    sa, sb = a.shape, b.shape
+    if not sa or not sb:
+        raise _crash(node, f"{what} needs tensors of at least one dimension.", names)
+    inner_a = sa[-1]
+    inner_b = sb[0] if len(sb) == 1 else sb[-2]
+    if inner_a != inner_b:
+        raise _crash(node, f"{what} cannot multiply shapes {_shape_text(sa)} and {_shape_text(sb)} "
+                           f"({inner_a} columns against {inner_b} rows).", names)
+    batch_a = sa[:-2] if len(sa) > 2 else ()
+    batch_b = sb[:-2] if len(sb) > 2 else ()
+    batch = broadcast(batch_a, batch_b)
+    if batch is None:
+        raise _crash(node, f"{what}: the batch dimensions of {_shape_text(sa)} and {_shape_text(sb)} "
+                           "do not broadcast.", names)
+    if a.dtype != b.dtype or a.dtype not in ("float32", "float64"):
+        raise Stop(node.lineno, f"{what} on tensors of dtypes the checker does not follow")
+    rows = (sa[-2],) if len(sa) >= 2 else ()
+    cols = (sb[-1],) if len(sb) >= 2 else ()
+    return tensor_value(TensorFacts(shape=batch + rows + cols, dtype=a.dtype, device="cpu", contiguous=True))
+
+
+def _torch_own(fn: Any, name: str) -> bool:
+    torch = sys.modules.get("torch")
+    return type(torch) is types.ModuleType and own_module_function("torch", name, fn, "torch") \
+        and type(fn) is types.BuiltinFunctionType
+
+
+def _functional_own(fn: Any, name: str) -> bool:
+    return own_module_function("torch.nn.functional", name, fn, "torch")
+
+
+def function(interp, obj: Any, fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """A call of one of torch's functions."""
+    if tensor_class() is None:
+        raise Stop(node.lineno, "PyTorch is patched or a mode is active")
+    library_state_plain(interp, node)
+    if fname in _FACTORIES and _torch_own(obj, fname):
+        return _factory(fname, args, kwargs, node)
+    if fname in ("matmul", "mm") and _torch_own(obj, fname) and len(args) == 2 and not kwargs:
+        a, b = _known(args[0]), _known(args[1])
+        if a is not None and b is not None:
+            if fname == "mm" and (len(a.shape) != 2 or len(b.shape) != 2):
+                raise Stop(node.lineno, "torch.mm of tensors that are not matrices")
+            return _matmul(a, b, node, [args[0].name, args[1].name], f"torch.{fname}")
+    if fname in ("stack", "cat") and _torch_own(obj, fname):
+        return _join(fname, args, kwargs, node)
+    if fname in ("mse_loss", "l1_loss") and _functional_own(obj, fname) and len(args) == 2 and not kwargs:
+        a, b = _known(args[0]), _known(args[1])
+        if a is not None and b is not None:
+            if broadcast(a.shape, b.shape) is None:
+                raise _crash(node, f"F.{fname} compares input {_shape_text(a.shape)} with target "
+                                   f"{_shape_text(b.shape)}, shapes that do not broadcast.",
+                             [args[0].name, args[1].name], rule="tensor-loss")
+    raise Stop(node.lineno, f"a call to `torch.{fname}`, whose effect the checker does not model")
+
+
+def _ints(values: List[Any]) -> Optional[Tuple[int, ...]]:
+    if len(values) == 1 and type(values[0]) in (tuple, list):
+        values = list(values[0])
+    if all(type(v) is int for v in values):
+        return tuple(values)
+    return None
+
+
+def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    shape = _ints([a.concrete() for a in args])
+    torch = sys.modules["torch"]
+    if shape is None or not shape or any(d < 0 for d in shape) or math.prod(shape) > 10 ** 9:
+        raise Stop(node.lineno, f"torch.{fname} of sizes the checker does not know")
+    dtype = None
+    for k, v in kwargs.items():
+        c = v.concrete()
+        if k == "dtype" and type(c) is torch.__dict__.get("dtype"):
+            dtype = str(c)[6:]
+        else:
+            raise Stop(node.lineno, f"torch.{fname} with `{k}=`")
+    if dtype is None:
+        get_default = torch.__dict__.get("get_default_dtype")
+        if not _torch_own(get_default, "get_default_dtype") and \
+                not own_module_function("torch", "get_default_dtype", get_default, "torch"):
+            raise Stop(node.lineno, "the default dtype")
+        dtype = str(get_default())[6:]
+    if fname in ("randn", "rand") and dtype not in ("float32", "float64", "float16", "bfloat16"):
+        raise Stop(node.lineno, f"torch.{fname} of dtype {dtype}")
+    return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True))
+
+
+def _join(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    if not args or len(args) > 2:
+        raise Stop(node.lineno, f"torch.{fname} with these arguments")
+    dim_v = args[1] if len(args) == 2 else kwargs.get("dim")
+    if set(kwargs) - {"dim"} or (len(args) == 2 and "dim" in kwargs):
+        raise Stop(node.lineno, f"torch.{fname} with these arguments")
+    dim = 0 if dim_v is None else dim_v.concrete()
+    items = args[0].items() if args[0].kind() in ("list", "tuple") else None
+    if type(dim) is not int or items is None or not items:
+        raise Stop(node.lineno, f"torch.{fname} of tensors the checker does not know")
+    facts = [_known(v) for v in items]
+    if any(f is None for f in facts):
+        raise Stop(node.lineno, f"torch.{fname} of tensors the checker does not know")
+    shapes = [f.shape for f in facts]
+    names = [v.name for v in items]
+    if fname == "stack":
+        ndim = len(shapes[0]) + 1
+        if not -ndim <= dim < ndim:
+            raise Stop(node.lineno, "torch.stack along a dimension out of range")
+        if any(s != shapes[0] for s in shapes):
+            raise _crash(node, "torch.stack needs tensors of one size: got "
+                               + ", ".join(_shape_text(s) for s in shapes) + ".", names)
+        d = dim % ndim
+        out = shapes[0][:d] + (len(shapes),) + shapes[0][d:]
+    else:
+        if any(s == (0,) for s in shapes):
+            raise Stop(node.lineno, "torch.cat with an empty 1-D tensor (which it skips)")
+        ndim = len(shapes[0])
+        if ndim == 0 or not -ndim <= dim < ndim:
+            raise Stop(node.lineno, "torch.cat along a dimension out of range")
+        if any(len(s) != ndim for s in shapes):
+            raise _crash(node, "torch.cat needs tensors of the same number of dimensions: got "
+                               + ", ".join(_shape_text(s) for s in shapes) + ".", names)
+        d = dim % ndim
+        if any(s[:d] + s[d + 1:] != shapes[0][:d] + shapes[0][d + 1:] for s in shapes):
+            raise _crash(node, f"torch.cat needs sizes that match except in dimension {d}: got "
+                               + ", ".join(_shape_text(s) for s in shapes) + ".", names)
+        out = shapes[0][:d] + (sum(s[d] for s in shapes),) + shapes[0][d + 1:]
+    dtypes = {f.dtype for f in facts}
+    if len(dtypes) != 1 or dtypes.pop() not in ("float32", "float64"):
+        raise Stop(node.lineno, f"torch.{fname} of tensors of dtypes the checker does not follow")
+    return tensor_value(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu", contiguous=True))
+
+
+def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
+    """Calling `nn.Linear` / `nn.Conv2d` on a tensor: the input's feature size or channels must fit."""
+    library_state_plain(interp, node)
+    cls_name = type(obj).__name__
+    found = module_weight(obj, cls_name) if cls_name in ("Linear", "Conv2d") else None
+    if found is None or len(args) != 1 or kwargs:
+        raise Stop(node.lineno, "a call of a PyTorch module the checker does not model")
+    inst, weight = found
+    x = _known(args[0])
+    if x is None or not weight.on_cpu:
+        raise Stop(node.lineno, "a PyTorch module called on a value the checker does not know")
+    names = [name, args[0].name]
+    if cls_name == "Linear":
+        if len(weight.shape) != 2:
+            raise Stop(node.lineno, "a Linear layer with an unusual weight")
+        if not x.shape:
+            raise _crash(node, "a Linear layer needs an input of at least one dimension.", names)
+        if x.shape[-1] != weight.shape[1]:
+            raise _crash(node, f"this Linear layer takes {weight.shape[1]} input features; the input "
+                               f"{_shape_text(x.shape)} has {x.shape[-1]}.", names)
+        if x.dtype != weight.dtype:
+            raise Stop(node.lineno, "a Linear layer on an input of another dtype")
+        return tensor_value(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu",
+                                        contiguous=True))
+    groups = inst.get("groups")
+    if len(weight.shape) != 4 or type(groups) is not int or groups < 1:
+        raise Stop(node.lineno, "a Conv2d layer with an unusual weight")
+    if len(x.shape) not in (3, 4):
+        raise _crash(node, f"Conv2d takes a 3-D or 4-D input; this one is {_shape_text(x.shape)}.", names)
+    channels = weight.shape[1] * groups
+    if x.shape[-3] != channels:
+        raise _crash(node, f"this Conv2d layer expects {channels} input channel{'s' if channels != 1 else ''}; the input "
+                           f"{_shape_text(x.shape)} has {x.shape[-3]}.", names)
+    raise Stop(node.lineno, "the output of a Conv2d layer, which the checker does not model")
+
+
+def read_attr(interp, base: Value, attr: str, node) -> Value:
+    t = _known(base)
+    if attr == "shape" and t is not None:
+        return LiveValue(t.shape)
+    if attr == "T" and t is not None and len(t.shape) == 2:
+        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu", contiguous=False))
+    if attr in _METHODS:
+        return BoundMethod(base, attr)
+    raise Stop(node.lineno, f"reading `.{attr}` on a tensor")
+
+
+def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    library_state_plain(interp, node)
+    t = _known(owner)
+    if t is None or kwargs:
+        raise Stop(node.lineno, f"a call to `.{attr}()` on a tensor")
+    consts = [a.concrete() for a in args]
+    numel = math.prod(t.shape)
+    if attr in ("view", "reshape"):
+        shape = _ints(consts)
+        if shape is None or not shape or any(d < -1 for d in shape) or shape.count(-1) > 1:
+            raise Stop(node.lineno, f"`.{attr}()` with sizes the checker does not know")
+        known = math.prod(d for d in shape if d != -1)
+        if (-1 in shape and (known == 0 or numel % known)) or (-1 not in shape and known != numel):
+            raise _crash(node, f"`.{attr}{_shape_text(shape)}` cannot hold the {numel} elements of a "
+                               f"tensor of shape {_shape_text(t.shape)}.", [owner.name])
+        if attr == "view" and not t.contiguous:
+            raise Stop(node.lineno, "`.view()` of a tensor that may not be contiguous")
+        out = tuple(numel // known if d == -1 else d for d in shape)
+        return tensor_value(TensorFacts(shape=out, dtype=t.dtype, device="cpu", contiguous=True))
+    if attr == "squeeze" and not args:
+        return tensor_value(TensorFacts(shape=tuple(d for d in t.shape if d != 1), dtype=t.dtype, device="cpu",
+                                        contiguous=t.contiguous))
+    if attr == "t" and not args and len(t.shape) <= 2:
+        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu", contiguous=t.contiguous if len(t.shape) < 2 else False))
+    raise Stop(node.lineno, f"a call to `.{attr}()` on a tensor")

@@ -1,0 +1,188 @@
+"""What the checker may know of PyTorch objects without running user code.
+
+A tensor is read only when it is exactly `torch.Tensor`, the class and its metaclass are torch's own
+(every function, property and method its Python class holds comes from torch's files; its C base and
+metaclass cannot be patched), and no `__torch_function__` or dispatch mode is active (a mode runs
+user code on every operation, `torch.set_default_device` among them). A module object (`nn.Linear`,
+`nn.Conv2d`) is read only when its class is torch's own, it has no hooks of its own or global ones,
+no `forward` of its own, and its weight is an exact, unpatched tensor or Parameter.
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+import types
+from typing import Any, Optional, Tuple
+
+from .provenance import audit, class_dict, is_static_type, mro, own, own_type
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+class TensorFacts:
+    """A tensor's shape, dtype name ('float32', 'int64', 'bool', ...) and device type ('cpu', ...)."""
+
+    def __init__(self, shape: Optional[Tuple[int, ...]] = None, dtype: Optional[str] = None,
+                 device: Optional[str] = None, contiguous: Optional[bool] = None):
+        self.shape = tuple(shape) if shape is not None else None
+        self.dtype = dtype
+        self.device = device
+        self.contiguous = contiguous
+
+    @property
+    def on_cpu(self) -> bool:
+        return self.device == "cpu"
+
+    @property
+    def floating(self) -> bool:
+        return self.dtype in _FLOATS
+
+
+def torch_module() -> Any:
+    mod = sys.modules.get("torch")
+    return mod if type(mod) is types.ModuleType else None
+
+
+def _tensor_class_own(cls: Any) -> bool:
+    """torch.Tensor's own audit: its metaclass is torch's C one, its Python class holds only torch's code."""
+    meta = type(cls)
+    if not is_static_type(meta) or not own_type_loose(cls):
+        return False
+    return True
+
+
+def own_type_loose(cls: Any) -> bool:
+    """`own_type` for a torch class whose metaclass is a C type of torch (no Python code in it)."""
+    memo = audit().classes
+    hit = memo.get(("torch-loose", id(cls)))
+    if hit is not None and hit[0] is cls:
+        return hit[1]
+    ok = True
+    for klass in mro(cls):
+        if klass is object or is_static_type(klass):
+            continue
+        mod = getattr(klass, "__module__", "")  # a class's __module__ is a plain dict entry or a C slot
+        if type(mod) is not str or mod.split(".", 1)[0] != "torch":
+            ok = False
+            break
+        if not all(own(v, "torch") for v in class_dict(klass).values()):
+            ok = False
+            break
+    memo[("torch-loose", id(cls))] = (cls, ok)
+    return ok
+
+
+def no_modes(torch: Any) -> bool:
+    """No `__torch_function__` mode or dispatch mode is active (they run Python code on every op)."""
+    c = torch.__dict__.get("_C")
+    if type(c) is not types.ModuleType:
+        return False
+    try:
+        fn_stack = c.__dict__.get("_len_torch_function_stack")
+        dispatch_stack = c.__dict__.get("_len_torch_dispatch_stack")
+        if type(fn_stack) is not types.BuiltinFunctionType or type(dispatch_stack) is not types.BuiltinFunctionType:
+            return False
+        return fn_stack() == 0 and dispatch_stack() == 0
+    except Exception:
+        return False
+
+
+def tensor_class() -> Any:
+    """torch.Tensor when torch is loaded, unpatched, and no mode is active; else None."""
+    torch = torch_module()
+    if torch is None:
+        return None
+    cls = torch.__dict__.get("Tensor")
+    if type(cls) is type or cls is None:
+        return None
+    memo = audit().facts
+    hit = memo.get("torch-tensor-class")
+    if hit is not None and hit[0] is cls:
+        return cls if hit[1] else None
+    ok = _tensor_class_own(cls) and no_modes(torch)
+    memo["torch-tensor-class"] = (cls, ok)
+    return cls if ok else None
+
+
+def live_tensor_facts(obj: Any) -> Optional[TensorFacts]:
+    cls = tensor_class()
+    if cls is None or type(obj) is not cls:
+        return None
+    return _facts(obj)
+
+
+def _facts(obj: Any) -> Optional[TensorFacts]:
+    # Exact torch tensors answer these from C getters (no __torch_function__ on the exact class).
+    try:
+        shape = tuple(int(d) for d in obj.shape)
+        dtype = str(obj.dtype)
+        device = obj.device.type
+        contiguous = bool(obj.is_contiguous())
+    except Exception:
+        return None
+    return TensorFacts(shape=shape, dtype=dtype[6:] if dtype.startswith("torch.") else None,
+                       device=device if type(device) is str else None, contiguous=contiguous)
+
+
+def parameter_facts(obj: Any) -> Optional[TensorFacts]:
+    """A weight: an exact torch.Tensor or an exact, unpatched torch.nn.Parameter."""
+    torch = torch_module()
+    if torch is None or tensor_class() is None:
+        return None
+    nn = sys.modules.get("torch.nn.parameter")
+    param = nn.__dict__.get("Parameter") if type(nn) is types.ModuleType else None
+    if type(obj) is torch.__dict__.get("Tensor"):
+        return _facts(obj)
+    if param is not None and type(obj) is param and is_static_type(type(type(obj))) is False \
+            and _parameter_meta_own(param) and own_type_loose(param):
+        return _facts(obj)
+    return None
+
+
+def _parameter_meta_own(param: Any) -> bool:
+    meta = type(param)
+    return all(is_static_type(k) or (getattr(k, "__module__", "").startswith("torch") and
+                                     all(own(v, "torch") for v in class_dict(k).values()))
+               for k in mro(meta) if k is not object)
+
+
+_HOOK_TABLES = ("_global_backward_hooks", "_global_backward_pre_hooks", "_global_forward_hooks",
+                "_global_forward_hooks_always_called", "_global_forward_hooks_with_kwargs",
+                "_global_forward_pre_hooks")
+_INSTANCE_HOOKS = ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks", "_forward_hooks_with_kwargs",
+                   "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs")
+
+
+def module_weight(obj: Any, class_name: str) -> Optional[Tuple[dict, TensorFacts]]:
+    """(the module's instance dict, its weight's facts) when `obj` is exactly torch.nn.<class_name>,
+    torch's own, without hooks or a forward of its own; else None."""
+    mod = sys.modules.get("torch.nn")
+    base_mod = sys.modules.get("torch.nn.modules.module")
+    if type(mod) is not types.ModuleType or type(base_mod) is not types.ModuleType or tensor_class() is None:
+        return None
+    cls = mod.__dict__.get(class_name)
+    if cls is None or type(obj) is not cls or not audit().pristine(cls, "torch"):
+        return None
+    for table in _HOOK_TABLES:
+        hooks = base_mod.__dict__.get(table)
+        if type(hooks) not in (dict, collections.OrderedDict) or len(hooks):
+            return None
+    try:
+        inst = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return None
+    if type(inst) is not dict or "forward" in inst or "weight" in inst or "__call__" in inst:
+        return None
+    for name in _INSTANCE_HOOKS:
+        hooks = inst.get(name)
+        if hooks is not None and (type(hooks) not in (dict, collections.OrderedDict) or len(hooks)):
+            return None
+    params = inst.get("_parameters")
+    if type(params) is not dict:
+        return None
+    weight = params.get("weight")
+    facts = parameter_facts(weight) if weight is not None else None
+    if facts is None or facts.shape is None:
+        return None
+    return inst, facts
