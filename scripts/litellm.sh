@@ -9,7 +9,9 @@
 set -euo pipefail
 LITELLM_VERSION=1.108.7
 CACHE=${CRANE_LLM_CACHE:-$HOME/.cache/crane-llm}
-PY=${CRANE_PY:-python3}
+# The interpreter setup.sh uses, so setup and the test fixture find the same cached venv.
+PY=${CRANE_PY:-python3.11}
+"$PY" -c 'import sys' >/dev/null 2>&1 || PY=python3
 fail() { echo "litellm.sh: $*" >&2; exit 1; }
 
 PYVER=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])') || fail "$PY does not run"

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
-from .provenance import builtins_untouched
+from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
@@ -285,9 +285,12 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     name a cell binds is possibly defined, names bound only by one import are that module or object
     of the installed library, and modules they imported can be imported again.
     """
+    new_audit()  # the installed classes are audited afresh (see replay.fact_value)
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)
     kernel = read_executed(executed) if executed is not None else None
+    if kernel is not None and kernel.patches is not None:
+        return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:
         unsure |= kernel.names
         names_complete = names_complete or kernel.dynamic is None

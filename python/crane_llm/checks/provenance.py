@@ -21,13 +21,11 @@ import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
+from .library_code import class_body_stores, genuine
+from .static_reads import (class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
+                           lookup_static, mro, plain_class)
+
 _IO = sys.modules.get("_io")
-_HEAPTYPE = 1 << 9
-_MRO = type.__dict__["__mro__"]
-_TYPE_DICT = type.__dict__["__dict__"]
-_TYPE_NAME = type.__dict__["__name__"]
-_TYPE_MODULE = type.__dict__["__module__"]
-_TYPE_FLAGS = type.__dict__["__flags__"]
 _BUILTIN_SELF = types.BuiltinFunctionType.__dict__["__self__"]
 _BUILTIN_NAME = types.BuiltinFunctionType.__dict__["__name__"]
 _ABC_DATA = type(abc.ABC.__dict__.get("_abc_impl"))
@@ -40,74 +38,14 @@ _RLOCK = type(threading.RLock())
 _DATA = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset, dict, set, list)
 
 
-def plain_class(cls: Any) -> bool:
-    """A class whose own attribute lookups (`cls.x`, hashing, comparing it) run no user code: its
-    metaclass is `type` or `abc.ABCMeta` exactly."""
-    t = type(cls)
-    return t is type or t is abc.ABCMeta
-
-
-def mro(cls: Any) -> Tuple[type, ...]:
-    try:
-        return _MRO.__get__(cls)
-    except Exception:
-        return ()
-
-
-def class_dict(cls: Any) -> Dict[str, Any]:
-    try:
-        return _TYPE_DICT.__get__(cls)
-    except Exception:
-        return {}
-
-
-def class_name(cls: Any) -> str:
-    try:
-        return _TYPE_NAME.__get__(cls)
-    except Exception:
-        return "?"
-
-
-def class_module(cls: Any) -> str:
-    try:
-        m = _TYPE_MODULE.__get__(cls)
-    except Exception:
-        return ""
-    return m if type(m) is str else ""
-
-
-def is_static_type(cls: Any) -> bool:
-    """A type defined in C (not created by a class statement): nobody can assign to its attributes."""
-    try:
-        return not (_TYPE_FLAGS.__get__(cls) & _HEAPTYPE)
-    except Exception:
-        return False
-
-
-def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
-    """`attr` as the class's MRO holds it (no descriptor run, no metaclass consulted)."""
-    for klass in mro(cls):
-        d = class_dict(klass)
-        if attr in d:
-            return d[attr]
-    return default
-
-
-def instance_dict(obj: Any, default: Any = None) -> Any:
-    """The instance's own `__dict__`, read through CPython's standard slot only (a class may define
-    `__dict__` as a property, which would run its code); `default` when it has none."""
-    slot = lookup_static(type(obj), "__dict__")
-    if type(slot) is not types.GetSetDescriptorType:
-        return default
-    try:
-        d = slot.__get__(obj)
-    except Exception:
-        return default
-    return d if type(d) is dict else default
-
-
 def is_subclass(cls: Any, base: type) -> bool:
-    return base in mro(cls)
+    """`base` is in `cls`'s MRO as the type's slot holds it, compared by identity (`in` would call a
+    metaclass's `__eq__`). A metaclass's custom `mro()` shapes that slot, which is why a class
+    passing this is still audited (`plain_class`, `Audit.pristine`) before anything is modelled."""
+    for klass in mro(cls):
+        if klass is base:
+            return True
+    return False
 
 
 def real_builtin_name(obj: Any) -> str:
@@ -210,10 +148,12 @@ def own(value: Any, package: str, depth: int = 0) -> bool:
     t = type(value)
     if t is types.FunctionType:
         if _file_in(value.__code__.co_filename, package):
-            return True
-        # `@contextlib.contextmanager` on a library method: the standard library's wrapper around it.
-        inner = value.__dict__.get("__wrapped__")
-        return value.__code__ is _CONTEXTMANAGER_CODE and own(inner, package, depth + 1)
+            return genuine(value) and _closure_own(value, package, depth)
+        # `@contextlib.contextmanager` on a library method: the standard library's wrapper around it,
+        # which calls what its closure cell holds (not `__wrapped__`, which anyone may reassign).
+        return (value.__code__ is _CONTEXTMANAGER_CODE and value.__globals__ is contextlib.__dict__
+                and value.__defaults__ is None and value.__kwdefaults__ is None
+                and _closure_own(value, package, depth))
     if t is _RLOCK:
         return True  # a lock a class holds (matplotlib's Figure): its methods are C
     if t is staticmethod or t is classmethod:
@@ -221,14 +161,107 @@ def own(value: Any, package: str, depth: int = 0) -> bool:
     if t is property:
         return all(f is None or own(f, package, depth + 1) for f in (value.fget, value.fset, value.fdel))
     if t is functools.cached_property:
-        return own(value.func, package, depth + 1)
-    if t in _DATA or t in _C_CALLABLES or class_name(t) in _COMPILED_FUNCTIONS:
+        func = _INSTANCE_DICT.__get__(value).get("func") if _plain_cached_property() else None
+        return func is not None and own(func, package, depth + 1)
+    if _is(t, _DATA) or _is(t, _C_CALLABLES) or class_name(t) in _COMPILED_FUNCTIONS:
         return True  # data, or compiled code (which a notebook cannot write)
+    if class_name(t) == "CachedProperty" and class_module(t) == "pandas._libs.properties":
+        # pandas' cache_readonly: compiled, but it calls the Python function it wraps.
+        fget = lookup_static(t, "fget")
+        if type(fget) is not types.MemberDescriptorType and type(fget) is not types.GetSetDescriptorType:
+            return False
+        return own(fget.__get__(value), package, depth + 1)
     if t is types.ModuleType or t is _ABC_DATA:
         return True
     if t is type or t is abc.ABCMeta:
         return True  # a class as an attribute: what it does is judged where it is used
     return own_type(t, package, depth + 1)
+
+
+def _is(t: Any, types_: Tuple[type, ...]) -> bool:
+    """`t` is one of `types_` by identity (`in` would call a metaclass's `__eq__`)."""
+    for k in types_:
+        if t is k:
+            return True
+    return False
+
+
+_INSTANCE_DICT = functools.cached_property.__dict__["__dict__"]
+
+
+def _plain_cached_property() -> bool:
+    """functools.cached_property's own class as the standard library defines it (its instance
+    dictionary read directly, so that a property put on the class cannot intercept `.func`)."""
+    return own_type(functools.cached_property, "functools")
+
+
+def _closure_own(fn: types.FunctionType, package: str, depth: int) -> bool:
+    """What a library function's closure cells hold now is the library's own (a cell's contents
+    can be replaced from outside: `fn.__closure__[0].cell_contents = ...`)."""
+    cells = fn.__closure__
+    if cells is None:
+        return True
+    for cell in cells:
+        try:
+            v = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if v is fn:
+            continue  # a wrapper that refers to itself (torch's binary operators)
+        if not own(v, package, depth + 1) and not _standard_library_value(v):
+            return False
+    return True
+
+
+# Standard-library values decorators keep in their closures that hold no code of anyone's
+# (a function, a `functools.partial`, a bound method would: those are judged by `own`).
+_INERT_STDLIB_VALUES = {("inspect", "Signature"), ("inspect", "Parameter"), ("operator", "attrgetter"),
+                        ("operator", "itemgetter")}
+
+
+def _standard_library_value(v: Any) -> bool:
+    """An instance of an unpatched standard-library class that holds data only (matplotlib keeps an
+    `inspect.Signature` and an `operator.attrgetter` in its wrappers' closures)."""
+    t = type(v)
+    if not plain_class(t):
+        return False
+    mod = class_module(t)
+    return (mod, class_name(t)) in _INERT_STDLIB_VALUES and own_type(t, mod)
+
+
+def _defined_as(klass: Any, key: str, value: Any) -> bool:
+    """A function in a library class's dictionary sits under the name its code was defined with, in
+    that class's body, or is an alias the same body made (`__radd__ = __add__`): never another
+    method or another class's method moved there (`pd.DataFrame.drop = pd.DataFrame.head`)."""
+    if type(value) is staticmethod or type(value) is classmethod:
+        value = value.__func__
+    if type(value) is not types.FunctionType:
+        return True
+    if value.__closure__ is not None:
+        return True  # a decorator's wrapper: its wrapped function is judged through the closure
+    code = value.__code__
+    qualname = getattr(code, "co_qualname", None)  # Python 3.11+: where the def stood
+    if qualname is None:
+        return code.co_name == key or class_dict(klass).get(code.co_name) is value
+    if qualname == class_qualname(klass) + "." + key or "<locals>" in qualname:
+        return True  # its own def, or made by library code at import (matplotlib's generated `set`)
+    # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
+    # the library's file compiles it, assigns that name and defines no method of that name.
+    return class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key) is True
+
+
+# pandas classes propagate the attributes `_metadata` names from operand to result (`__finalize__`):
+# naming an internal one (`_mgr`) there makes an operation return another frame's data.
+_PANDAS_METADATA = {"_name"}
+
+
+def _metadata_own(klass: Any) -> bool:
+    meta = class_dict(klass).get("_metadata", _ABSENT)
+    if meta is _ABSENT:
+        return True
+    if type(meta) is not list and type(meta) is not tuple:
+        return False
+    return all(type(m) is str and m in _PANDAS_METADATA for m in meta)
 
 
 def own_type(cls: Any, package: str, depth: int = 0) -> bool:
@@ -243,8 +276,10 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
         if top != package and top not in _TRUSTED_BASES:
             return False
         pkg = top if top != package else package
-        for v in class_dict(klass).values():
-            if not own(v, pkg, depth + 1):
+        if pkg == "pandas" and not _metadata_own(klass):
+            return False
+        for k, v in class_dict(klass).items():
+            if type(k) is not str or not own(v, pkg, depth + 1) or not _defined_as(klass, k, v):
                 return False
     return True
 
@@ -306,4 +341,4 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
 
 __all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",
            "is_subclass", "real_builtin_name", "own", "own_type", "Audit", "audit", "new_audit",
-           "own_module_function"]
+           "own_module_function", "instance_dict"]

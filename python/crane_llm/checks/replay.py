@@ -14,7 +14,9 @@ import sys
 from typing import Any, Dict, Optional, Tuple
 
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
+from .class_facts import pristine_pandas
 from .live_adapter import LiveValue
+from .provenance import audit
 from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
 
 
@@ -42,6 +44,20 @@ def _loaded_class(dotted: str) -> Any:
     return mod.__dict__.get(name)
 
 
+class _Patched(Exception):
+    """The library class a recorded value belongs to is patched in this very process."""
+
+
+def _unpatched(cls: Any, package: str) -> Any:
+    """`cls`, the installed class of a recorded value, if nothing in it was replaced here (when the
+    replay runs in the kernel that patched it, the facts would describe the library as shipped)."""
+    if cls is None:
+        return None
+    if not (pristine_pandas(cls) if package == "pandas" else audit().pristine(cls, package)):
+        raise _Patched
+    return cls
+
+
 def _dtype_kind(dtype: Any) -> Optional[str]:
     np = sys.modules.get("numpy")
     if np is None or not isinstance(dtype, str):
@@ -54,6 +70,13 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
 
 def fact_value(name: str, facts: Any) -> Value:
     """One variable's recorded facts as a Value."""
+    try:
+        return _fact_value(name, facts)
+    except _Patched:
+        return Opaque()
+
+
+def _fact_value(name: str, facts: Any) -> Value:
     if not isinstance(facts, dict):
         return Opaque()
     t = _type_name(facts.get("type"))
@@ -72,9 +95,9 @@ def fact_value(name: str, facts: Any) -> Value:
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
                            flat=columns is not None and all(isinstance(c, str) for c in columns),
                            integer_spans=_integer_spans(facts, per_column) if columns is not None else None)
-        return ReplayValue("frame", type_name=t, frame=frame, cls=_loaded_class(t)).named(name)
+        return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas")).named(name)
     if t == "pandas.core.series.Series":
-        return ReplayValue("series", type_name=t, cls=_loaded_class(t)).named(name)
+        return ReplayValue("series", type_name=t, cls=_unpatched(_loaded_class(t), "pandas")).named(name)
     if t == "numpy.ndarray":
         shape = _shape(facts.get("shape"))
         return ReplayValue("ndarray", type_name=t, array=ArrayFacts(shape=shape, kind=_dtype_kind(facts.get("dtype"))),
@@ -89,7 +112,7 @@ def fact_value(name: str, facts: Any) -> Value:
         est = EstimatorFacts(class_name=facts.get("class_name"), fitted=facts.get("is_fitted")
                              if type(facts.get("is_fitted")) is bool else None,
                              n_features=n if type(n) is int else None)
-        return ReplayValue("estimator", type_name=t, estimator=est, cls=_loaded_class(t)).named(name)
+        return ReplayValue("estimator", type_name=t, estimator=est, cls=_unpatched(_loaded_class(t), "sklearn")).named(name)
     return Opaque()
 
 

@@ -79,9 +79,11 @@ class SettingsHandler(APIHandler):
 
 class ProxyHandler(APIHandler):
     _upstream: Optional[UpstreamClient] = None
+    _browser_gone = False
 
     def on_connection_close(self) -> None:
         # The browser cancelled or left: stop the provider now, not at its next chunk.
+        self._browser_gone = True
         if self._upstream is not None:
             self._upstream.abort()
         super().on_connection_close()
@@ -169,6 +171,8 @@ class ProxyHandler(APIHandler):
             decompress_response=True,
         )
         self._upstream = UpstreamClient(force_instance=True)
+        if self._browser_gone:  # it left while the settings were being resolved
+            self._upstream.abort()
         try:
             await self._upstream.fetch(request, raise_error=False)
         except HTTPClientError as exc:

@@ -16,13 +16,15 @@ from tornado.tcpclient import TCPClient
 
 
 class _RecordingTCPClient(TCPClient):
-    def __init__(self, opened: List[IOStream], **kwargs: Any) -> None:
+    def __init__(self, owner: "UpstreamClient", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._opened = opened
+        self._owner = owner
 
     async def connect(self, *args: Any, **kwargs: Any) -> IOStream:
         stream = await super().connect(*args, **kwargs)
-        self._opened.append(stream)
+        self._owner.opened.append(stream)
+        if self._owner.aborted:  # the browser left while this connection was being made
+            stream.close()
         return stream
 
 
@@ -33,7 +35,7 @@ class UpstreamClient(SimpleAsyncHTTPClient):
         super().initialize(**kwargs)
         self.opened: List[IOStream] = []
         self.aborted = False
-        self.tcp_client = _RecordingTCPClient(self.opened, resolver=self.resolver)
+        self.tcp_client = _RecordingTCPClient(self, resolver=self.resolver)
 
     def abort(self) -> None:
         self.aborted = True

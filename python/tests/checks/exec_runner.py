@@ -230,8 +230,11 @@ def _main(src: str, out: str) -> None:
 
                 facts = record_namespace({k: v for k, v in ns.items() if k not in pristine})
                 try:
-                    o = run_checks_on_facts(case["cell"], facts, names_complete=True)
+                    # `replay_executed`: the replay also reads the setup as the kernel's executed cells.
+                    executed = [case["setup"]] if case.get("replay_executed") else None
+                    o = run_checks_on_facts(case["cell"], facts, names_complete=True, executed=executed)
                     result["replay_claim"] = o.crash.to_json() if o.crash else None
+                    result["replay_stop"] = o.stopped_at.to_json() if o.stopped_at else None
                 except Exception as exc:
                     result["checker_error"] = f"replay: {type(exc).__name__}: {exc}"
             result["mutated"] = _fingerprint(ns) != before

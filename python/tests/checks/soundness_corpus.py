@@ -286,6 +286,70 @@ def patched_libraries() -> List[Dict]:
     return out
 
 
+def library_identity() -> List[Dict]:
+    """Patches that keep a library function's file name, name or identity: code compiled under the
+    library's file name, a swapped `__code__`, library code with the notebook's globals, defaults
+    rewritten in place, a method moved to another name or class, `_metadata` naming internals, a
+    closure cell refilled, a cached property of the notebook's, metaclass tricks."""
+    out = []
+    restore_getitem = "pd.DataFrame.__getitem__ = _orig\n"
+    grab = "_orig = pd.DataFrame.__dict__['__getitem__']\n"
+    cases = [
+        ("df['zz']", grab + "import pandas.core.frame as _f\n_ns = {}\nexec(compile('def __getitem__(self, key):\\n"
+                     "    return 42\\n', _f.__file__, 'exec'), _f.__dict__, _ns)\npd.DataFrame.__getitem__ = "
+                     "_ns['__getitem__']\n", restore_getitem),
+        ("df['zz']", grab + "_ns = {}\nexec(compile('def g(self, key):\\n    return 42\\n', '<x>', 'exec'), {}, _ns)\n"
+                     "_g = _ns['g']\n_g.__code__ = _g.__code__.replace(co_filename=_orig.__code__.co_filename, "
+                     "co_name='__getitem__', co_firstlineno=_orig.__code__.co_firstlineno)\n"
+                     "pd.DataFrame.__getitem__ = _g\n", restore_getitem),
+        ("df['zz']", "_orig_code = pd.DataFrame.__getitem__.__code__\n_ns = {}\nexec(compile('def g(self, key):\\n"
+                     "    return 42\\n', _orig_code.co_filename, 'exec'), {}, _ns)\n"
+                     "pd.DataFrame.__getitem__.__code__ = _ns['g'].__code__\n",
+         "pd.DataFrame.__getitem__.__code__ = _orig_code\n"),
+        ("df['zz']", grab + "import types, pandas.core.frame as _f\n_gl = dict(_f.__dict__)\n"
+                     "_gl['is_hashable'] = lambda k: 1 / 0\npd.DataFrame.__getitem__ = types.FunctionType("
+                     "_orig.__code__, _gl, '__getitem__', _orig.__defaults__, _orig.__closure__)\n", restore_getitem),
+        ("df.drop(columns=['zz'])", "pd.DataFrame.drop.__kwdefaults__['errors'] = 'ignore'\n",
+         "pd.DataFrame.drop.__kwdefaults__['errors'] = 'raise'\n"),
+        ("df.drop(columns=['zz'])", "_kw = pd.DataFrame.drop.__kwdefaults__\n"
+                                    "pd.DataFrame.drop.__kwdefaults__ = dict(_kw, errors='ignore')\n",
+         "pd.DataFrame.drop.__kwdefaults__ = _kw\n"),
+        ("df.drop(columns=['zz'])", "_d = pd.DataFrame.drop.__defaults__\npd.DataFrame.drop.__defaults__ = ('zz',)\n",
+         "pd.DataFrame.drop.__defaults__ = _d\n"),
+        ("df.drop(columns=['zz'])", "_orig = pd.DataFrame.__dict__['drop']\npd.DataFrame.drop = pd.DataFrame.head\n",
+         "pd.DataFrame.drop = _orig\n"),
+        ("df['zz']", grab + "pd.DataFrame.__getitem__ = pd.Series.__getitem__\n", restore_getitem),
+        ("df2 = df[['a']]\ndf2['b']", "pd.DataFrame._metadata = ['_mgr']\n", "del pd.DataFrame._metadata\n"),
+        ("df2 = df[['a']]\ndf2['b']", "pd.core.generic.NDFrame._metadata.append('_mgr')\n",
+         "pd.core.generic.NDFrame._metadata.remove('_mgr')\n"),
+        ("df2 = df[['a']]\ndf2['zz']", "pd.Series._metadata.append('_mgr')\n", "pd.Series._metadata.remove('_mgr')\n"),
+        ("df.columns.is_unique + 1\ndf['zz']", "from pandas.util._decorators import cache_readonly\n"
+                                              "_orig_u = pd.Index.__dict__['is_unique']\n"
+                                              "pd.Index.is_unique = cache_readonly(lambda s: 'x')\n",
+         "pd.Index.is_unique = _orig_u\n"),
+        ("df['zz']", "import functools\n_orig_c = pd.DataFrame.__dict__.get('columns')\n"
+                     "class _CP(functools.cached_property):\n    pass\n", ""),
+        ("df['zz']", "class _M(type):\n    def mro(cls):\n        return [cls, pd.DataFrame, object]\n"
+                     "class _Fake(metaclass=_M):\n    def __getitem__(self, k):\n        return 1\n", ""),
+        ("lr.predict(X)", "class _EqMeta(type):\n    def __eq__(cls, o):\n        return True\n"
+                          "    __hash__ = type.__hash__\nclass _Fake(metaclass=_EqMeta):\n"
+                          "    def predict(self, X):\n        return 0\nlr = _Fake()\n", ""),
+        ("df2 = df[['a']]\ndf2['b']", "class _Q(pd.DataFrame):\n    __module__ = 'pandas.core.frame'\n"
+                                     "    _metadata = ['_mgr']\ndf = _Q(df)\n", ""),
+    ]
+    for cell, setup, teardown in cases:
+        out.append(_c(cell, DF + setup, teardown=teardown))
+    # A decorator's wrapper whose closure cell a notebook refilled with its own function.
+    wrapped = [(n, f) for n, f in (("predict", "LinearRegression.predict"), ("fit", "LinearRegression.fit"))]
+    for name, target in wrapped:
+        out.append(_c(f"lr.{name}(X{', y[:2]' if name == 'fit' else ''})",
+                      DF + f"_cells = {target}.__closure__ or ()\n_saved = [c.cell_contents for c in _cells]\n"
+                           "for _c in _cells:\n    if callable(_c.cell_contents):\n"
+                           "        _c.cell_contents = lambda *a, **k: None\n",
+                      teardown="for _c, _v in zip(_cells, _saved):\n    _c.cell_contents = _v\n"))
+    return out
+
+
 def replaced_builtins() -> List[Dict]:
     out = []
 
@@ -354,7 +418,8 @@ def interpreter_flags() -> List[Dict]:
 
 
 def corpus() -> List[Dict]:
-    return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + replaced_builtins()
+    return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
+            + replaced_builtins()
             + hostile_objects() + interpreter_flags())
 
 

@@ -156,3 +156,53 @@ def test_replay_leaves_version_dependent_library_behaviour_alone():
     o = run_checks_on_facts("LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)", {},
                             executed=cells)
     assert o.crash is not None and o.crash.exception == "ValueError"
+
+
+# An executed cell that patched an installed library: the recorded facts describe the values, not
+# what the patched library does with them, so the replay claims nothing (each cell below runs clean).
+PATCHES = [
+    "pd.DataFrame.__getitem__ = lambda self, key: 0",
+    "pd.DataFrame.drop.__kwdefaults__['errors'] = 'ignore'",
+    "setattr(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "D = pd.DataFrame\nD.__getitem__ = lambda self, key: 0",
+    "import pandas.core.generic\npandas.core.generic.NDFrame.__getitem__ = lambda self, key: 0",
+    "def patch(cls):\n    cls.__getitem__ = lambda self, key: 0\npatch(pd.DataFrame)",
+]
+SETTINGS = [  # what notebooks commonly write that changes no library behaviour: the claim stays
+    "pd.options.display.max_rows = 5\npd.set_option('display.width', 120)",
+    "import os\nos.environ['X_SETTING'] = '1'\nimport sys\nsys.path.append('.')",
+    "import numpy as np\nnp.random.seed(0)\nframe = df\nframe.columns = ['a', 'b', 'c']",
+]
+
+
+def _replayed(setups, cell):
+    from exec_runner import run_batch
+    from soundness_corpus import DF
+
+    cases = [{"setup": DF + _SAVE + s, "cell": "df.drop(columns=['zz'])" if "drop" in s else cell, "replay": True,
+              "replay_executed": True, "teardown": _UNDO} for s in setups]
+    return run_batch(cases)
+
+
+_SAVE = "_saved_getitem = pd.DataFrame.__getitem__\n_saved_kw = dict(pd.DataFrame.drop.__kwdefaults__)\n"
+_UNDO = "pd.DataFrame.__getitem__ = _saved_getitem\npd.DataFrame.drop.__kwdefaults__.update(_saved_kw)\n"
+
+
+def test_replay_claims_nothing_after_an_executed_cell_patched_a_library():
+    setups = [p for p in PATCHES if "NDFrame" not in p]  # (the runner restores DataFrame's own patches)
+    for setup, r in zip(setups, _replayed(setups, "df['zz']")):
+        assert r["setup_error"] is None, (setup, r)
+        assert r["raised"] is None, (setup, r)  # the patched frame answers: no KeyError
+        assert r["replay_claim"] is None and r["claim"] is None, (setup, r)
+        assert "changes an installed library" in (r["replay_stop"] or {}).get("reason", ""), (setup, r)
+
+
+def test_settings_in_executed_cells_keep_the_replay_claims():
+    for setup, r in zip(SETTINGS, _replayed(SETTINGS, "df['zz']")):
+        assert r["raised"] is not None and r["raised"]["exception"] == "KeyError", (setup, r)
+        assert r["replay_claim"] is not None and r["replay_claim"]["exception"] == "KeyError", (setup, r)
+
+
+@pytest.mark.parametrize("cell", PATCHES)
+def test_every_form_of_patch_is_read_as_one(cell):
+    assert read_executed(["import pandas as pd\n" + cell]).patches is not None

@@ -122,7 +122,7 @@ def test_a_predicted_crash_through_chat_with_a_model_override_shows_the_origin(s
     run(shell, "df = pd.DataFrame({'a': [1, 2]})")
     run(shell, "df.drop(columns=['a'], inplace=True)")
     chat_api.script({"text": verdict_json(explanation="Column a was dropped.", crash=True, exception="KeyError", line=1, variables=["df"])})
-    bundle, _ = check(shell, "for i in range(1):\n    df['a']", "gpt-5-mini")
+    bundle, _ = check(shell, "while True:\n    df['a']\n    break", "gpt-5-mini")
     html, box = verdict_of(bundle)
     (request,) = chat_api.requests()
     assert request["path"] == "/v1/chat/completions"

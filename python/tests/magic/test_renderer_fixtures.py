@@ -64,7 +64,7 @@ def test_fixtures_for_each_verdict_kind(shell, chat_api):
     chat_api.script({"text": verdict_json(explanation="Fine.", crash=False)})
     _compare("no-crash", check(shell, "len(df)")[0])
     chat_api.script({"text": verdict_json(explanation="No key b.", crash=True, exception="KeyError", line=1, variables=["df"])})
-    _compare("predicted-crash", check(shell, "for k in ['b']:\n    df[k]")[0])
+    _compare("predicted-crash", check(shell, "while True:\n    df['b']\n    break")[0])
     chat_api.script({"text": "not json"})
     _compare("unreadable", check(shell, "len(df)")[0])
     run(shell, "y = 1")

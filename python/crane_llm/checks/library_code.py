@@ -1,0 +1,322 @@
+"""Whether a Python function is the code a library's file compiles to, by identity of content and
+not by the file name it carries.
+
+A file name proves nothing: a notebook can `compile(src, pandas.core.frame.__file__, 'exec')`,
+`code.replace(co_filename=...)`, swap a library function's `__code__`, rebuild one with
+`types.FunctionType(lib_code, my_globals)`, rewrite its `__defaults__` / `__kwdefaults__` in place
+or the contents of its closure cells. A function counts as the library's own here only when:
+
+- its globals are the very `__dict__` of the loaded module of that file;
+- its code equals (code-object equality: bytecode, constants, names, line table) the code object
+  the module's cached bytecode (`__pycache__`, what the import loaded) holds at the same name and
+  line; without a cached file, the one compiling the module's source gives;
+- its defaults are what the `def` line says: the same literal, or the very object a name or a
+  dotted name in the module resolves to (read from module and class dictionaries, nothing run).
+
+The closure cells are judged by the caller (provenance.own), which knows what a library value is.
+Every reference file is read once per process; code objects cannot change, so each verdict is
+remembered by the identity of the (function, code, defaults) it was made for.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import marshal
+import math
+import os
+import sys
+import types
+from typing import Any, Dict, List, Optional, Tuple
+
+from .static_reads import is_static_type, lookup_static, mro
+
+_PYC_HEADER = 16
+_PLAIN_CONSTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))
+_ABSENT = object()
+
+
+class _ModuleReference:
+    """What a library module's file says: its code objects by (name, first line), its source lines."""
+
+    def __init__(self, filename: str, cached: Optional[str]):
+        self.filename = filename
+        self.codes: Dict[Tuple[str, int], List[types.CodeType]] = {}
+        self.by_qualname: Dict[str, types.CodeType] = {}  # Python 3.11+
+        top = _load_pyc(cached) or _compile_source(filename)
+        if top is not None:
+            self._index(top)
+        self._lines: Optional[List[str]] = None
+
+    def _index(self, code: types.CodeType) -> None:
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            self.codes.setdefault((c.co_name, c.co_firstlineno), []).append(c)
+            qualname = getattr(c, "co_qualname", None)
+            if type(qualname) is str:
+                self.by_qualname.setdefault(qualname, c)
+            stack.extend(k for k in c.co_consts if type(k) is types.CodeType)
+
+    def lines(self) -> List[str]:
+        if self._lines is None:
+            try:
+                with open(self.filename, encoding="utf-8") as f:
+                    self._lines = f.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                self._lines = []
+        return self._lines
+
+
+def _load_pyc(path: Optional[str]) -> Optional[types.CodeType]:
+    if type(path) is not str:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:4] != importlib.util.MAGIC_NUMBER:
+            return None
+        code = marshal.loads(data[_PYC_HEADER:])
+    except Exception:
+        return None
+    return code if type(code) is types.CodeType else None
+
+
+def _compile_source(filename: str) -> Optional[types.CodeType]:
+    try:
+        with open(filename, "rb") as f:
+            return compile(f.read(), filename, "exec", dont_inherit=True)
+    except Exception:
+        return None
+
+
+_REFERENCES: Dict[str, _ModuleReference] = {}
+# id(function) -> (function, code, defaults, kwdefaults snapshot, verdict)
+_VERDICTS: Dict[int, Tuple[Any, Any, Any, Any, bool]] = {}
+_SIGNATURES: Dict[Tuple[str, int], Optional[ast.arguments]] = {}
+
+
+def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
+    """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names."""
+    g = fn.__globals__
+    if type(g) is not dict:
+        return None
+    name = g.get("__name__")
+    mod = sys.modules.get(name) if type(name) is str else None
+    if type(mod) is not types.ModuleType or mod.__dict__ is not g:
+        return None
+    file = g.get("__file__")
+    if type(file) is not str or type(fn.__code__.co_filename) is not str:
+        return None
+    if _realpath(file) != _realpath(fn.__code__.co_filename):
+        return None
+    return mod
+
+
+_REALPATHS: Dict[str, str] = {}
+
+
+def _realpath(path: str) -> str:
+    found = _REALPATHS.get(path)
+    if found is None:
+        found = _REALPATHS[path] = os.path.realpath(path)
+    return found
+
+
+def _reference(mod: types.ModuleType) -> _ModuleReference:
+    file = mod.__dict__["__file__"]
+    ref = _REFERENCES.get(file)
+    if ref is None:
+        cached = mod.__dict__.get("__cached__")
+        if type(cached) is not str:
+            try:
+                cached = importlib.util.cache_from_source(file)
+            except Exception:
+                cached = None
+        ref = _REFERENCES[file] = _ModuleReference(file, cached)
+    return ref
+
+
+def _plain_const(value: Any, depth: int = 0) -> bool:
+    """A constant whose comparison runs no user code (what a compiler puts in co_consts)."""
+    t = type(value)
+    if t in _PLAIN_CONSTS_SET:
+        return True
+    if depth > 20:
+        return False
+    if t is tuple or t is frozenset:
+        return all(_plain_const(v, depth + 1) for v in value)
+    if t is types.CodeType:
+        return all(_plain_const(v, depth + 1) for v in value.co_consts)
+    return False
+
+
+_PLAIN_CONSTS_SET = frozenset(_PLAIN_CONSTS)
+
+
+def same_code(fn: types.FunctionType, mod: types.ModuleType) -> Optional[types.CodeType]:
+    """The reference code object `fn`'s code equals, or None."""
+    code = fn.__code__
+    if type(code) is not types.CodeType or not _plain_const(code):
+        return None
+    for candidate in _reference(mod).codes.get((code.co_name, code.co_firstlineno), ()):
+        if candidate == code:
+            return candidate
+    return None
+
+
+def _signature(ref: _ModuleReference, first_line: int) -> Optional[ast.arguments]:
+    """The parameters of the `def` starting at (or decorated from) `first_line`, parsed from the
+    source's few lines of the signature only."""
+    lines = ref.lines()
+    i = first_line - 1
+    while 0 <= i < len(lines) and i < first_line + 40:
+        stripped = lines[i].lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            break
+        i += 1
+    else:
+        return None
+    if not (0 <= i < len(lines)):
+        return None
+    head = lines[i].lstrip()
+    for j in range(i, min(i + 80, len(lines))):
+        if not lines[j].split("#", 1)[0].rstrip().endswith(":"):
+            continue  # the signature cannot end on this line
+        text = "\n".join([head] + lines[i + 1:j + 1]) + "\n    pass\n"
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        node = tree.body[0] if tree.body else None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return node.args
+        return None
+    return None
+
+
+def _same_literal(expected: Any, live: Any, depth: int = 0) -> bool:
+    if type(expected) is not type(live) or depth > 10:
+        return False
+    if type(live) in (tuple, list):
+        return len(live) == len(expected) and all(_same_literal(a, b, depth + 1) for a, b in zip(expected, live))
+    if type(live) in (dict, set, frozenset):
+        return False  # mutable or unordered literal defaults: not modelled
+    if type(live) is float and math.isnan(live):
+        return math.isnan(expected)
+    if type(live) not in _PLAIN_CONSTS_SET:
+        return False
+    return expected == live
+
+
+def _resolve(node: ast.AST, g: Dict[str, Any]) -> Any:
+    """A name or dotted name as the module's dictionaries hold it, or _ABSENT."""
+    if isinstance(node, ast.Name):
+        if node.id in g:
+            return g[node.id]
+        b = g.get("__builtins__")
+        d = b.__dict__ if type(b) is types.ModuleType else b if type(b) is dict else {}
+        return d.get(node.id, _ABSENT)
+    if isinstance(node, ast.Attribute):
+        owner = _resolve(node.value, g)
+        if type(owner) is types.ModuleType:
+            return owner.__dict__.get(node.attr, _ABSENT)
+        if issubclass(type(owner), type):  # any class: read from its dictionaries, no metaclass consulted
+            return lookup_static(owner, node.attr, _ABSENT)
+    return _ABSENT
+
+
+def _same_default(node: ast.AST, live: Any, g: Dict[str, Any]) -> bool:
+    try:
+        expected = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            found = _resolve(node, g)
+            return found is not _ABSENT and found is live
+        # A computed default (`tuple()`, `np.dtype("object")`): its value cannot be read without
+        # running it; a plain constant, or an object of C classes only that cannot be called (no
+        # Python code anywhere in it: what such defaults are in the libraries), is accepted.
+        return _plain_const(live) or _inert_c_object(live)
+    return _same_literal(expected, live)
+
+
+def _inert_c_object(value: Any) -> bool:
+    t = type(value)
+    return all(is_static_type(k) for k in mro(t)) and lookup_static(t, "__call__") is None
+
+
+def same_defaults(fn: types.FunctionType, mod: types.ModuleType, code: types.CodeType) -> bool:
+    """`fn`'s `__defaults__` and `__kwdefaults__` are what its `def` line gives."""
+    defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
+    if defaults is None and kwdefaults is None:
+        return True
+    if type(defaults) not in (tuple, type(None)) or type(kwdefaults) not in (dict, type(None)):
+        return False
+    ref = _reference(mod)
+    key = (ref.filename, code.co_firstlineno)
+    if key not in _SIGNATURES:
+        _SIGNATURES[key] = _signature(ref, code.co_firstlineno)
+    args = _SIGNATURES[key]
+    if args is None:
+        return False
+    g = fn.__globals__
+    expected = list(args.defaults)
+    live = list(defaults or ())
+    if len(expected) != len(live) or not all(_same_default(n, v, g) for n, v in zip(expected, live)):
+        return False
+    kw_expected = {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    kw_live = kwdefaults or {}
+    if len(kw_expected) != len(kw_live):
+        return False
+    for k, v in kw_live.items():
+        if type(k) is not str or k not in kw_expected or not _same_default(kw_expected[k], v, g):
+            return False
+    return True
+
+
+def class_body_stores(klass_functions: Any, qualname: str, name: str) -> Optional[bool]:
+    """Whether the body of the library class `qualname`, as its file compiles it, puts `name` in the
+    class by an assignment (`rename = Index.set_names`) rather than a `def`; None when that cannot
+    be read (Python before 3.11, no method of the class to find its file by). `klass_functions`: the
+    values of the class's dictionary (pandas sets `__module__` to 'pandas', so the file is found from
+    the class's own methods)."""
+    prefix = qualname + "."
+    for v in klass_functions:
+        if type(v) is types.FunctionType and type(getattr(v.__code__, "co_qualname", None)) is str \
+                and v.__code__.co_qualname.startswith(prefix):
+            mod = library_module(v)
+            if mod is None:
+                continue
+            body = _reference(mod).by_qualname.get(qualname)
+            if body is None:
+                return None
+            defined = any(type(c) is types.CodeType and c.co_name == name for c in body.co_consts)
+            return not defined and name in body.co_names
+    return None
+
+
+def genuine(fn: types.FunctionType) -> bool:
+    """`fn`'s code, globals and defaults are those its library module's file defines (closure
+    cells aside). Remembered per (function, code, defaults) identity; a `__kwdefaults__` dict
+    changed in place is seen because its items are compared again."""
+    code, defaults, kwdefaults = fn.__code__, fn.__defaults__, fn.__kwdefaults__
+    kw_items = tuple(kwdefaults.items()) if type(kwdefaults) is dict else kwdefaults
+    hit = _VERDICTS.get(id(fn))
+    if hit is not None and hit[0] is fn and hit[1] is code and hit[2] is defaults and _same_items(hit[3], kw_items):
+        return hit[4]
+    mod = library_module(fn)
+    ok = False
+    if mod is not None:
+        ref_code = same_code(fn, mod)
+        ok = ref_code is not None and same_defaults(fn, mod, ref_code)
+    _VERDICTS[id(fn)] = (fn, code, defaults, kw_items, ok)
+    return ok
+
+
+def _same_items(a: Any, b: Any) -> bool:
+    if type(a) is not tuple or type(b) is not tuple:
+        return a is b
+    return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
+
+
+__all__ = ["class_body_stores", "genuine", "library_module", "same_code", "same_defaults"]

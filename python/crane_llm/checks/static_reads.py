@@ -1,0 +1,92 @@
+"""Reading a class without running anything of it: its MRO, dictionary, name and module straight
+from the type's C slots (no attribute lookup a user's class or metaclass could intercept)."""
+
+from __future__ import annotations
+
+import abc
+import types
+from typing import Any, Dict, Tuple
+
+_HEAPTYPE = 1 << 9
+_MRO = type.__dict__["__mro__"]
+_TYPE_DICT = type.__dict__["__dict__"]
+_TYPE_NAME = type.__dict__["__name__"]
+_TYPE_MODULE = type.__dict__["__module__"]
+_TYPE_QUALNAME = type.__dict__["__qualname__"]
+_TYPE_FLAGS = type.__dict__["__flags__"]
+
+
+def plain_class(cls: Any) -> bool:
+    """A class whose own attribute lookups (`cls.x`, hashing, comparing it) run no user code: its
+    metaclass is `type` or `abc.ABCMeta` exactly."""
+    t = type(cls)
+    return t is type or t is abc.ABCMeta
+
+
+def mro(cls: Any) -> Tuple[type, ...]:
+    try:
+        return _MRO.__get__(cls)
+    except Exception:
+        return ()
+
+
+def class_dict(cls: Any) -> Dict[str, Any]:
+    try:
+        return _TYPE_DICT.__get__(cls)
+    except Exception:
+        return {}
+
+
+def class_name(cls: Any) -> str:
+    try:
+        return _TYPE_NAME.__get__(cls)
+    except Exception:
+        return "?"
+
+
+def class_qualname(cls: Any) -> str:
+    try:
+        return _TYPE_QUALNAME.__get__(cls)
+    except Exception:
+        return "?"
+
+
+def class_module(cls: Any) -> str:
+    try:
+        m = _TYPE_MODULE.__get__(cls)
+    except Exception:
+        return ""
+    return m if type(m) is str else ""
+
+
+def is_static_type(cls: Any) -> bool:
+    """A type defined in C (not created by a class statement): nobody can assign to its attributes."""
+    try:
+        return not (_TYPE_FLAGS.__get__(cls) & _HEAPTYPE)
+    except Exception:
+        return False
+
+
+def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
+    """`attr` as the class's MRO holds it (no descriptor run, no metaclass consulted)."""
+    for klass in mro(cls):
+        d = class_dict(klass)
+        if attr in d:
+            return d[attr]
+    return default
+
+
+def instance_dict(obj: Any, default: Any = None) -> Any:
+    """The instance's own `__dict__`, read through CPython's standard slot only (a class may define
+    `__dict__` as a property, which would run its code); `default` when it has none."""
+    slot = lookup_static(type(obj), "__dict__")
+    if type(slot) is not types.GetSetDescriptorType:
+        return default
+    try:
+        d = slot.__get__(obj)
+    except Exception:
+        return default
+    return d if type(d) is dict else default
+
+
+__all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
