@@ -1,9 +1,10 @@
 import type { Cell } from '@jupyterlab/cells';
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import { Signal, type ISignal } from '@lumino/signaling';
-import { outlinedCells, refused, type CheckState, type ProblemKind, type StaleReason, type ViewActions } from '@crane-llm/core';
+import { outlinedCells, refused, type CheckState, type OriginItem, type ProblemKind, type StaleReason, type ViewActions } from '@crane-llm/core';
 import { CellVerdict } from './cell-verdict';
 import { applyOriginMarks } from './origin-marks';
+import { drawAfterGrace } from './progress-grace';
 import { runCheck, type CheckEffects, type CheckOptions, type ProviderInfo, type StopReason } from './run-check';
 
 /**
@@ -14,6 +15,8 @@ export class CheckCenter {
   private readonly latest = new WeakMap<NotebookPanel, CellVerdict>();
   private readonly running = new WeakMap<NotebookPanel, AbortController>();
   private readonly changedSignal = new Signal<this, NotebookPanel>(this);
+  /** Notebooks with origin outlines drawn. */
+  private readonly outlined = new WeakSet<NotebookPanel>();
 
   constructor(private readonly actionsFor: (panel: NotebookPanel, cell: Cell | null) => ViewActions) {}
 
@@ -47,7 +50,7 @@ export class CheckCenter {
         { id: cell.model.id, source: cell.model.sharedModel.getSource() },
         options,
         effects,
-        state => box.render(state),
+        drawAfterGrace(state => box.render(state)),
         controller.signal
       );
     } finally {
@@ -92,8 +95,14 @@ export class CheckCenter {
     const panel = findPanel(box);
     if (!panel) return;
     const state = box.current;
-    const cells = panel.content.widgets.map(c => ({ id: c.model.id, node: c.node }));
-    applyOriginMarks(cells, state ? outlinedCells(state) : new Map());
+    const marks = state ? outlinedCells(state) : new Map<string, OriginItem[]>();
+    // Most states outline nothing: the cells are walked only to draw outlines or to take old ones away.
+    if (marks.size || this.outlined.has(panel)) {
+      const cells = panel.content.widgets.map(c => ({ id: c.model.id, node: c.node }));
+      applyOriginMarks(cells, marks);
+      if (marks.size) this.outlined.add(panel);
+      else this.outlined.delete(panel);
+    }
     this.changedSignal.emit(panel);
   }
 }

@@ -200,8 +200,6 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     update(s =>
       stepStarted(s, 'checks', checksOn ? 'Built-in checker on the live kernel state' : 'Reading the executed cells from the kernel')
     );
-    // The provider settings are fetched alongside the kernel request: one round trip, not two in sequence.
-    const provider = options.useLlm ? effects.provider().then(ok, bad) : null;
     let facts: CheckResult;
     try {
       facts = await factsAnswer;
@@ -219,7 +217,9 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     if (facts.checks.crash) return await finish(certainCrash(facts.checks.crash), facts);
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
 
-    const settled = await provider!;
+    // The provider settings are asked for only now: a certain verdict needs nothing but the kernel's
+    // answer, and a request to the Jupyter server alongside it would compete with the relay of that answer.
+    const settled = await effects.provider().then(ok, bad);
     if (signal.aborted) return state;
     if ('error' in settled) return update(s => failed(s, settled.error, settled.problem ?? 'server'));
     const info = settled.value;

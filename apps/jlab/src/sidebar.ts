@@ -73,6 +73,8 @@ function section(title: string, cls: string, open = true): { root: HTMLDetailsEl
  */
 export class CraneSidebar extends Widget {
   private panel: NotebookPanel | null = null;
+  /** A change came while the sidebar was hidden. */
+  private stale = false;
   private readonly subject = document.createElement('div');
   private readonly verdictHost = document.createElement('div');
   private readonly verdict: CheckRenderer;
@@ -151,10 +153,19 @@ export class CraneSidebar extends Widget {
   }
 
   private onChanged(_: CheckCenter, panel: NotebookPanel): void {
-    if (panel === this.panel) this.show_(panel);
+    if (panel !== this.panel) return;
+    // Hidden, it is drawn when shown: a check's verdict under the cell does not wait for a second copy.
+    if (this.isVisible) this.show_(panel);
+    else this.stale = true;
+  }
+
+  protected onAfterShow(msg: Parameters<Widget['processMessage']>[0]): void {
+    super.onAfterShow(msg);
+    if (this.stale) this.show_(this.panel);
   }
 
   private show_(panel: NotebookPanel | null): void {
+    this.stale = false;
     const latest = panel ? this.center.latestOf(panel) : null;
     if (!panel) {
       this.subject.textContent = 'Open a notebook to check its cells.';

@@ -40,6 +40,10 @@ def _read_config(path: Path) -> Dict[str, Any]:
         return {}
     if path.is_dir():
         raise ConfigUnreadable("%s is a folder, not a file: CRANE-LLM ignores it; remove it to save settings there." % path)
+    foreign = _controlled_by_someone_else(path)
+    if foreign:
+        raise ConfigUnreadable("%s %s: its settings are ignored (whoever controls it could send your API key to a "
+                               "server of theirs)." % (path, foreign))
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
@@ -53,6 +57,27 @@ def _read_config(path: Path) -> Dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigUnreadable("%s does not hold a JSON object: its settings are ignored until it is fixed." % path)
     return data
+
+
+def _controlled_by_someone_else(path: Path) -> str:
+    """Why another user could decide what config.json says, or ''. A symbolic link is followed (a
+    dotfiles manager links the file from elsewhere), but the link, the file it leads to and the
+    folder holding the link must all be the user's own, and the file not writable by everyone."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # Windows: no owners to compare
+        return ""
+    me = getuid()
+    try:
+        link, target, folder = os.lstat(path), os.stat(path), os.stat(path.parent)
+    except OSError:
+        return ""  # the read that follows says what is wrong
+    if link.st_uid != me or folder.st_uid != me:
+        return "belongs to another user"
+    if target.st_uid != me:
+        return "is a link to a file of another user"
+    if target.st_mode & 0o002:
+        return "can be changed by every user of this machine"
+    return ""
 
 
 def find_dotenv(start: Optional[str] = None) -> Optional[Path]:

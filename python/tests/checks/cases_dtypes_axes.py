@@ -9,7 +9,7 @@ from typing import List
 from cases import NP, Pair
 
 FR = ("import pandas as pd\nimport numpy as np\n"
-      "df = pd.DataFrame({'n': [1, 2, 3], 'f': [0.5, 1.5, 2.5], 's': ['a', 'b', 'c'], 'ok': [True, False, True],\n"
+      "df = pd.DataFrame({'n': [1, 2, 3], 'f': [0.5, 1.5, 2.5], 's': pd.array(['a', 'b', 'c'], dtype='string'), 'ok': [True, False, True],\n"
       "                   'd': pd.to_datetime(['2024-01-01', '2024-02-01', '2024-03-01']),\n"
       "                   'o': pd.Series(['x', 1, None], dtype=object), 'c': pd.Categorical(['u', 'v', 'u'])})\n"
       "nums = df['n']\nwords = df['s']\nwhen = df['d']")
@@ -62,10 +62,11 @@ METHOD_ARGUMENTS: List[Pair] = [
     Pair("method-arguments", FR, "df.merge()", "df.merge(df, on='n')", "TypeError"),
     Pair("method-arguments", FR, "nums.head(1, 2)", "nums.head(1)", "TypeError"),
     Pair("method-arguments", FR, "df[['n', 'f']].tail(1, 2)", "df[['n', 'f']].tail(1)", "TypeError"),
-    Pair("method-arguments", FR, "df.to_csv('out.csv', ',')", "df.to_csv('out.csv', sep=',')", "TypeError"),
+    Pair("method-arguments", FR, "nums.sort_values(ascending=False, order='x')", "nums.sort_values(ascending=False)",
+         "TypeError"),
     Pair("method-arguments", FR, "df.rename({'n': 'm'}, colums={'f': 'g'})", "df.rename(columns={'f': 'g'})",
          "TypeError"),
-    Pair("method-arguments", FR, "df.fillna(0, 1)", "df.fillna(0)", "TypeError"),
+    Pair("method-arguments", FR, "df.head(n=2, m=3)", "df.head(n=2)", "TypeError"),
     Pair("method-arguments", NP + "\nfrom sklearn.linear_model import LinearRegression\nlr = LinearRegression()",
          "lr.predict()", "lr.get_params()", "TypeError"),
     Pair("method-arguments", NP + "\nfrom sklearn.preprocessing import StandardScaler\nsc = StandardScaler().fit(a)",

@@ -241,6 +241,10 @@ def patched_libraries() -> List[Dict]:
     patch("pd.DataFrame.drop", "lambda s, *a, **k: s", frame_cells[:6])
     patch("pd.DataFrame.__getattr__", "lambda s, n: 1", ["df.nope", "df.nope + 1"])
     patch("pd.DataFrame.__len__", "lambda s: 'x'", ["len(df) + 1", "len(df)"])
+    # The one false claim of the 10,000-cell fuzz of 30 Nov (seed 1): a column set, then selected,
+    # with a patched __len__ (the assignment itself may raise).
+    patch("pd.DataFrame.__len__", "lambda s: 7", ["df['e'] = [1, 2, 3]\ndf[['e', 'zz']]",
+                                                  "df['e'] = [1, 2, 3, 4]\ndf[['e', 'zz']]"])
     patch("pd.DataFrame.head", "lambda s, *a: None", ["df.head()['a']", "df.head().nope"])
     patch("pd.DataFrame.__setitem__", "lambda s, k, v: None", ["df['e'] = [1, 2]", "df['e'] = [1, 2, 3, 4]"])
     patch("pd.DataFrame.sort_values", "lambda s, *a, **k: s", ["df.sort_values('zz')"])

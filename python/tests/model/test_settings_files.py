@@ -96,6 +96,41 @@ def test_a_linked_config_file_is_refused(home, tmp_path, capsys):
     assert victim.read_text() == "{}" and config(home).is_symlink()
 
 
+def test_a_config_linked_to_ones_own_file_is_read(home, tmp_path):
+    # A dotfiles manager links config.json from elsewhere: reading follows the link.
+    mine = tmp_path / "dotfiles.json"
+    mine.write_text(json.dumps({"api_key": KEY}))
+    config(home).parent.mkdir()
+    config(home).symlink_to(mine)
+    s = resolve(home)
+    assert s.api_key.source.startswith(str(config(home))) or "config" in s.api_key.source
+    assert s.api_key.value is not None and not s.warnings
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+@pytest.mark.parametrize("owned_by_other", ["target", "link"])
+def test_a_config_another_user_controls_is_not_read(home, tmp_path, owned_by_other):
+    theirs = tmp_path / "theirs.json"
+    theirs.write_text(json.dumps({"api_key": KEY, "base_url": "http://attacker.example/v1"}))
+    config(home).parent.mkdir()
+    config(home).symlink_to(theirs)
+    nobody = 65534
+    if owned_by_other == "target":
+        os.chown(theirs, nobody, nobody)
+    else:
+        os.lchown(config(home), nobody, nobody)
+    s = resolve(home)
+    assert s.api_key.value is None and s.base_url.value != "http://attacker.example/v1"
+    assert len(s.warnings) == 1 and str(config(home)) in s.warnings[0] and "another user" in s.warnings[0]
+
+
+def test_a_config_everyone_may_change_is_not_read(home):
+    write_raw(home, json.dumps({"api_key": KEY}))
+    os.chmod(config(home), 0o666)
+    s = resolve(home)
+    assert s.api_key.value is None and "every user" in s.warnings[0]
+
+
 def test_a_planted_temp_file_link_is_never_followed(home, tmp_path, capsys):
     victim = tmp_path / "victim.txt"
     victim.write_text("untouched")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import sys
 import types
+from typing import Any
 
 from ..abstract_values import Value
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
 from ..outcome import CertainCrash, Crash
-from ..provenance import audit, class_module, class_name, lookup_static, plain_class
+from ..provenance import audit, class_dict, class_module, class_name, lookup_static, mro, own, plain_class
 
 # accessor -> (pandas' class behind it, the dtype categories it refuses)
 _REFUSES = {
@@ -34,15 +35,31 @@ def _own_accessor(attr: str) -> bool:
     if series is None:
         return False
     acc = lookup_static(series, attr, None)
-    if acc is None or not plain_class(type(acc)) or class_module(type(acc)) != "pandas.core.accessor":
+    if acc is None or not plain_class(type(acc)) or class_module(type(acc)) != "pandas.core.accessor" \
+            or not own(lookup_static(type(acc), "__get__"), "pandas"):
         return False
     try:
         inner = object.__getattribute__(acc, "__dict__").get("_accessor")
     except Exception:
         return False
     expected = _REFUSES[attr][0]
-    return plain_class(inner) and f"{class_module(inner)}.{class_name(inner)}" == expected \
-        and audit().pristine(inner, "pandas")
+    if not plain_class(inner) or f"{class_module(inner)}.{class_name(inner)}" != expected:
+        return False
+    if audit().pristine(inner, "pandas"):
+        return True
+    # The refusal happens as the accessor is made (`__new__`, `__init__`, its `_validate`), before any
+    # other of its code: those being pandas' own is what the claim needs.
+    return all(own(lookup_static(inner, name), "pandas") for name in ("__new__", "__init__", "_validate")
+               if lookup_static(inner, name) is not None and name in _defined_in_pandas(inner, name))
+
+
+def _defined_in_pandas(cls: Any, name: str) -> tuple:
+    """(name,) when the class that holds `name` first along the MRO is not `object` (object's own
+    `__new__` / `__init__` are C and cannot be replaced), else ()."""
+    for klass in mro(cls):
+        if name in class_dict(klass):
+            return () if klass is object else (name,)
+    return ()
 
 
 def check(base: Value, attr: str, node) -> None:
