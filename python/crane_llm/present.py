@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from .lineage.origin import defined_in
+
 COLOUR = {
     "certain-crash": "red",
     "predicted-crash": "red",
@@ -90,18 +92,44 @@ def badge_of(verdict: Dict[str, Any]) -> str:
     return CERTAIN_BADGE if verdict["kind"] == "certain-crash" else CHECKS_ONLY_BADGE
 
 
-def certain_crash_verdict(crash: Dict[str, Any]) -> Dict[str, Any]:
-    """The verdict of a crash the built-in checks proved (libs/core's certainCrash)."""
+def certain_crash_verdict(crash: Dict[str, Any], defined_in: Optional[int] = None) -> Dict[str, Any]:
+    """The verdict of a crash the built-in checks proved (libs/core's certainCrash). `defined_in`:
+    the execution count of the run that defined a NameError's suggested name (lineage's
+    defined_in), which its "Did you mean" then names: "Did you mean `df` (defined in In [3])?"."""
     return {
         "kind": "certain-crash",
         "source": {"type": "checks"},
         "exception": crash["exception"],
         "line": crash.get("line"),
-        "explanation": crash.get("message", ""),
+        "explanation": _with_definition(crash, defined_in),
         "variables": list(crash.get("variables") or []),
         "checkerRanFirst": True,
         **({"correction": dict(crash["correction"])} if crash.get("correction") else {}),
     }
+
+
+def certain_crash_verdict_of(facts: Dict[str, Any]) -> Dict[str, Any]:
+    """The verdict of the kernel's certain crash, its "Did you mean" naming the run that defined the
+    suggested name when the execution log knows it (as apps/jlab's run-check.ts does)."""
+    crash = facts["checks"]["crash"]
+    name = suggested_name(crash)
+    log = facts.get("log")
+    return certain_crash_verdict(crash, defined_in(log, name) if name is not None and log else None)
+
+
+def suggested_name(crash: Dict[str, Any]) -> Optional[str]:
+    """The name a NameError's correction suggests, whose defining cell the explanation can name."""
+    correction = crash.get("correction")
+    return correction["new"] if crash.get("exception") == "NameError" and correction else None
+
+
+def _with_definition(crash: Dict[str, Any], defined_in: Optional[int]) -> str:
+    message = crash.get("message", "")
+    name = suggested_name(crash)
+    hint = "Did you mean `%s`?" % name
+    if name is None or defined_in is None or hint not in message:
+        return message
+    return message.replace(hint, "Did you mean `%s` (defined in In [%d])?" % (name, defined_in), 1)
 
 
 def fix_actions(state: Dict[str, Any]) -> List[Dict[str, Any]]:

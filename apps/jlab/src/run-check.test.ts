@@ -114,6 +114,22 @@ describe('runCheck', () => {
     expect(h.calls).not.toContain('predict:true');
   });
 
+  it("a certain crash's did-you-mean names the run that defined the suggestion", async () => {
+    const crash = {
+      exception: 'NameError', line: 1, column: 0, rule: 'undefined-name', variables: ['dff'],
+      message: '`dff` is not defined in the kernel, nor assigned earlier in this cell. Did you mean `df`?',
+      correction: { old: 'dff', new: 'df', line: 1 }
+    };
+    const log = { version: 1, runs: [{ executionCount: 4, cellId: 'a', code: 'df = 1', recorded: true, raised: null,
+      effects: [{ name: 'df', line: 1, op: 'assign' as const, how: 'assign', detail: null, target: 'df', via: null, status: 'done' as const, why: null }] }] };
+    const h = harness({ facts: async () => ({ ...facts(), log, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(end.verdict!.explanation).toMatch(/Did you mean `df` \(defined in In \[4\]\)\?$/);
+    const unknown = harness({ facts: async () => ({ ...facts(), checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
+    const plain = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, unknown.effects, unknown.emit);
+    expect(plain.verdict!.explanation).toBe(crash.message);
+  });
+
   it('LLM on: steps in order, the raw response grows, then the verdict', async () => {
     const h = harness();
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);

@@ -2,6 +2,7 @@ import {
   cancelled,
   checksRun,
   certainCrash,
+  suggestedName,
   concluded,
   failed,
   nothingCertain,
@@ -21,6 +22,7 @@ import {
   type Switches,
   type Verdict
 } from '@crane-llm/core';
+import { definedIn } from '@crane-llm/lineage';
 import type { Disclosure, Problem } from '@crane-llm/prompt';
 
 /** What the provider side reports before a model call: enough to say where it goes and whether it can. */
@@ -214,7 +216,12 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
         ? stepEnded(s, 'checks', 'done', checksDetail(facts) + budgetDetail(facts))
         : stepEnded(s, 'checks', 'skipped', 'built-in checks skipped: runtime information is off, so the model gets the code alone' + budgetDetail(facts))
     );
-    if (facts.checks.crash) return await finish(certainCrash(facts.checks.crash), facts);
+    const crash = facts.checks.crash;
+    if (crash) {
+      // A "Did you mean `df`?" names the run that defined `df`, when the execution log knows it.
+      const name = suggestedName(crash);
+      return await finish(certainCrash(crash, name !== null && facts.log ? definedIn(facts.log, name) : null), facts);
+    }
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
 
     // The provider settings are asked for only now: a certain verdict needs nothing but the kernel's

@@ -39,23 +39,43 @@ export const Verdict = z.object({
 });
 export type Verdict = z.infer<typeof Verdict>;
 
-export function certainCrash(crash: {
-  exception: string;
-  line: number | null;
-  message: string;
-  variables: string[];
-  correction?: Correction | null;
-}): Verdict {
+/**
+ * The verdict of a crash the built-in checks proved. `definedIn`: the execution count of the run
+ * that defined a NameError's suggested name (libs/lineage's definedIn), which its "Did you mean"
+ * then names, as the hosts name cells: "Did you mean `df` (defined in In [3])?".
+ */
+export function certainCrash(
+  crash: {
+    exception: string;
+    line: number | null;
+    message: string;
+    variables: string[];
+    correction?: Correction | null;
+  },
+  definedIn: number | null = null
+): Verdict {
   return {
     kind: 'certain-crash',
     source: { type: 'checks' },
     exception: crash.exception,
     line: crash.line,
-    explanation: crash.message,
+    explanation: withDefinition(crash, definedIn),
     variables: [...crash.variables],
     checkerRanFirst: true,
     ...(crash.correction ? { correction: { ...crash.correction } } : {})
   };
+}
+
+/** The name a NameError's correction suggests, whose defining cell the explanation can name. */
+export function suggestedName(crash: { exception: string | null; correction?: Correction | null }): string | null {
+  return crash.exception === 'NameError' && crash.correction ? crash.correction.new : null;
+}
+
+function withDefinition(crash: { exception: string; message: string; correction?: Correction | null }, definedIn: number | null): string {
+  const name = suggestedName(crash);
+  const hint = `Did you mean \`${name}\`?`;
+  if (name === null || definedIn === null || !crash.message.includes(hint)) return crash.message;
+  return crash.message.replace(hint, () => `Did you mean \`${name}\` (defined in In [${definedIn}])?`);
 }
 
 export function nothingCertain(explanation: string): Verdict {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExecutionLog } from '@crane-llm/core';
 import { bindingLines } from './defines';
-import { origin, type OriginInput } from './origin';
+import { definedIn, origin, type OriginInput } from './origin';
 
 // The same files are read by python/tests/lineage/test_golden.py: a difference fails both.
 const FIXTURES = join(__dirname, '..', 'fixtures');
@@ -14,7 +14,7 @@ interface OriginFixture {
   expected: unknown[];
 }
 
-const originFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'defines.json').sort();
+const originFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'defines.json' && f !== 'defined-in.json').sort();
 
 describe('origin golden vectors', () => {
   it('has fixtures to run', () => {
@@ -40,4 +40,16 @@ describe('defines golden vectors', () => {
       expect(bindingLines(c.source)).toEqual(c.bindings);
     });
   });
+});
+
+describe('definedIn golden vectors', () => {
+  const golden = JSON.parse(readFileSync(join(FIXTURES, 'defined-in.json'), 'utf8')) as {
+    cases: Array<{ name: string; log: string; why: string; expected: number | null }>;
+  };
+  for (const c of golden.cases) {
+    it(`${c.name} in ${c.log}: ${c.why}`, () => {
+      const fixture = JSON.parse(readFileSync(join(FIXTURES, c.log), 'utf8')) as OriginFixture;
+      expect(definedIn(ExecutionLog.parse(fixture.input.log), c.name)).toBe(c.expected);
+    });
+  }
 });

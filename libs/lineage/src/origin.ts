@@ -355,6 +355,23 @@ function unrunDefinitions(runs: ExecutionRun[], variable: string, cells: Cells, 
   return out;
 }
 
+/**
+ * The execution count of the run that last assigned `name` for certain, when nothing deleted it
+ * since: the cell a "Did you mean `df`?" can point to. Null when the log does not know one.
+ */
+export function definedIn(log: ExecutionLog, name: string): number | null {
+  const runs = log.runs;
+  const start = lastAssignment(runs, name);
+  if (start === null || deletedSince(runs, name, start)) return null;
+  return runs[start[0]].executionCount ?? null;
+}
+
+function deletedSince(runs: ExecutionRun[], variable: string, start: Position): boolean {
+  return runs.some((run, r) =>
+    r >= start[0] && run.effects.some((e, i) =>
+      (r > start[0] || i >= start[1]) && e.op === 'delete' && e.status === 'done' && touches(e, variable)));
+}
+
 /** Origin entries for each variable, in the order the variables are given. */
 export function origin(input: OriginInput): OriginEntry[] {
   const runs = input.log.runs;
@@ -371,9 +388,7 @@ export function origin(input: OriginInput): OriginEntry[] {
     if (defined !== null) {
       exists = defined.includes(variable);
     } else {
-      exists = start !== null && !runs.some((run, r) =>
-        r >= start[0] && run.effects.some((e, i) =>
-          (r > start[0] || i >= start[1]) && e.op === 'delete' && e.status === 'done' && touches(e, variable)));
+      exists = start !== null && !deletedSince(runs, variable, start);
     }
     const found = history(runs, variable, cells, start, exists);
     out.push(...found);

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, TextIO
 
 from ..lineage.slice import slice_runs
 from ..plain_text import without_terminal_controls
-from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict, headline_of, nothing_certain_verdict
+from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict
 from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
@@ -147,7 +147,7 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
         progress.say("Note: the built-in checks%s." % budget_detail(facts))
     crash = facts["checks"].get("crash")
     if crash:
-        report["verdict"] = certain_crash_verdict(crash)
+        report["verdict"] = certain_crash_verdict_of(facts)
     elif not use_llm:
         report["verdict"] = nothing_certain_verdict()
     else:

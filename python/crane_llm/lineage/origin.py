@@ -328,6 +328,23 @@ def _unrun_definitions(runs: List[Json], variable: str, cells: _Cells, explained
     return out
 
 
+def defined_in(log: Json, name: str) -> Optional[int]:
+    """The execution count of the run that last assigned `name` for certain, when nothing deleted it
+    since: the cell a "Did you mean `df`?" can point to. None when the log does not know one."""
+    runs = log["runs"]
+    start = _last_assignment(runs, name)
+    if start is None or _deleted_since(runs, name, start):
+        return None
+    return runs[start[0]].get("executionCount")
+
+
+def _deleted_since(runs: List[Json], variable: str, start: Any) -> bool:
+    return any(
+        e["op"] == "delete" and e["status"] == "done" and _touches(e, variable)
+        for r in range(start[0], len(runs)) for e in runs[r]["effects"][(start[1] if r == start[0] else 0):]
+    )
+
+
 def origin(log: Json, variables: Sequence[str], defined: Optional[Sequence[str]] = None,
            cells: Optional[Sequence[Json]] = None, target_cell_id: Optional[str] = None) -> List[Json]:
     """Origin entries for each variable, in the order the variables are given.
@@ -349,10 +366,7 @@ def origin(log: Json, variables: Sequence[str], defined: Optional[Sequence[str]]
         if defined is not None:
             exists = variable in defined
         else:
-            exists = start is not None and not any(
-                e["op"] == "delete" and e["status"] == "done" and _touches(e, variable)
-                for r in range(start[0], len(runs)) for e in runs[r]["effects"][(start[1] if r == start[0] else 0):]
-            )
+            exists = start is not None and not _deleted_since(runs, variable, start)
         history = _history(runs, variable, notebook, start, exists)
         out.extend(history)
         if not exists:

@@ -16,7 +16,7 @@ from . import state as st
 from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from ..switches import checks_run
-from ..present import budget_detail, certain_crash_verdict, checks_detail, nothing_certain_verdict
+from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict
 
 Emit = Callable[[st.State], None]
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
@@ -85,7 +85,7 @@ class Check:
                 "built-in checks skipped: runtime information is off, so the model gets the code alone"
                 + budget_detail(facts)))
         if checks.get("crash"):
-            return self._conclude(certain_crash_verdict(checks["crash"]))
+            return self._conclude(certain_crash_verdict_of(facts))
         if not opts.use_llm:
             return self._conclude(nothing_certain_verdict())
         return self._ask_model(facts, checker_ran_first=bool(checks["ran"]))

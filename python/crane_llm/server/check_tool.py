@@ -21,7 +21,7 @@ from jupyter_core.utils import ensure_async
 from ..cli.model import ask_model, make_prompt, settings_problem
 from ..kernel.request import check_expression, read_reply, silent_execute_content
 from ..lineage.origin import origin
-from ..present import certain_crash_verdict, nothing_certain_verdict
+from ..present import certain_crash_verdict_of, nothing_certain_verdict
 from ..problem import Problem
 from ..prompt.from_check import executed_cells
 from ..settings import resolve_settings
@@ -164,7 +164,7 @@ async def _ask_kernel(kernel: Any, expression: str) -> Dict[str, Any]:
 async def _verdict(facts: Dict[str, Any], source: str, use_llm: bool, start_dir: Optional[str]) -> Dict[str, Any]:
     crash = facts["checks"].get("crash")
     if crash:
-        return certain_crash_verdict(crash)
+        return certain_crash_verdict_of(facts)
     if not use_llm:
         return nothing_certain_verdict()
     # The model call blocks for seconds: off the server's event loop.

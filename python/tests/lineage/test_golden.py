@@ -5,12 +5,12 @@ import json
 import pytest
 
 from crane_llm.lineage.defines import binding_lines
-from crane_llm.lineage.origin import origin
+from crane_llm.lineage.origin import defined_in, origin
 
 from .scenarios import FIXTURES, SCENARIOS
 
 SCHEMA = FIXTURES.parents[2] / "python" / "crane_llm" / "schema" / "execution-log.json"
-ORIGIN_FILES = sorted(p for p in FIXTURES.glob("*.json") if p.name != "defines.json")
+ORIGIN_FILES = sorted(p for p in FIXTURES.glob("*.json") if p.name not in ("defines.json", "defined-in.json"))
 
 
 def _load(path):
@@ -61,3 +61,11 @@ def test_golden_entries_say_what_the_seed_asks():
     assert {e["kind"] for e in user if e["executionCount"] == 3} <= {"maybe", "conditional"}
     late = _load(FIXTURES / "recording-began-late.json")["expected"]
     assert [e["recorded"] for e in late] == [False, False, True]
+
+
+DEFINED_IN = json.loads((FIXTURES / "defined-in.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", DEFINED_IN, ids=lambda c: "%s-%s" % (c["log"], c["name"]))
+def test_defined_in_matches_golden_vector(case):
+    assert defined_in(_load(FIXTURES / case["log"])["input"]["log"], case["name"]) == case["expected"]

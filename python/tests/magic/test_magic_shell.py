@@ -45,6 +45,27 @@ def assert_no_key_anywhere(sh):
 
 # -- built-in checks ---------------------------------------------------------------------------
 
+def test_did_you_mean_names_the_run_that_defined_the_suggested_name(shell, model_env):
+    run(shell, "x = 1")
+    defined = run(shell, 'df = {"a": [1, 2, 3]}').execution_count
+    run(shell, "y = 2")
+    bundle, _ = check(shell, "dff['a']", "--no-llm")
+    said = "Did you mean `df` (defined in In [%d])?" % defined
+    assert said in verdict_of(bundle)[0].one("crane-explanation")["text"]
+    assert said in bundle["text/plain"]
+    assert bundle[MIME_TYPE]["state"]["verdict"]["correction"] == {"old": "dff", "new": "df", "line": 1}
+    assert model_env.requests() == []
+    # The claim holds: the cell really raises the NameError.
+    assert isinstance(shell.run_cell("dff['a']").error_in_exec, NameError)
+
+
+def test_did_you_mean_names_no_run_when_the_log_does_not_know_one(shell, model_env):
+    shell.user_ns["df"] = {"a": [1]}  # put there without a run the recorder saw
+    bundle, _ = check(shell, "dff['a']", "--no-llm")
+    text = verdict_of(bundle)[0].one("crane-explanation")["text"]
+    assert text.endswith("Did you mean `df`?") and "In [" not in text
+
+
 def test_a_certain_crash_is_red_with_the_builtin_badge_and_nothing_is_executed_or_sent(shell, model_env):
     run(shell, 'df = {"a": [1, 2, 3]}')
     bundle, _ = check(shell, "ran_it = True\ndff['a']", "--no-llm")

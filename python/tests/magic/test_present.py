@@ -74,6 +74,14 @@ def test_static_html_colours_are_those_jupyterlab_gives_the_verdict_box():
         assert fallback.lower() == hex_value, colour
 
 
+CERTAIN_CRASH = __import__("json").loads((CORE.parent / "fixtures" / "certain-crash.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", CERTAIN_CRASH["cases"], ids=[c["name"] for c in CERTAIN_CRASH["cases"]])
+def test_certain_crash_verdict_is_that_of_verdict_ts(case):
+    assert present.certain_crash_verdict(case["crash"], case["definedIn"]) == case["expected"]
+
+
 FIX_ACTIONS = __import__("json").loads((CORE.parent / "fixtures" / "fix-actions.json").read_text("utf-8"))
 
 
