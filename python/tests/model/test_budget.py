@@ -1,6 +1,6 @@
 """The token budget: the oldest executed cells go first, and only as many as needed."""
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from crane_llm.prompt import build_prompt, estimate_tokens
@@ -13,6 +13,7 @@ cells = st.lists(code, max_size=12).map(
 
 
 @settings(max_examples=300, deadline=None)
+@example(executed=[], runinfo="0" * 88, target="", budget=0)  # the runtime information itself is cut
 @given(cells, st.one_of(st.none(), code), code, st.integers(min_value=0, max_value=1500))
 def test_drops_the_fewest_oldest_cells_that_fit(executed, runinfo, target, budget):
     prompt = build_prompt(executed, runinfo, target, budget)
@@ -28,8 +29,12 @@ def test_drops_the_fewest_oldest_cells_that_fit(executed, runinfo, target, budge
         fewer = prompt["instructions"] + "\n\n" + _compose(blocks, k - 1, runinfo, target)
         assert estimate_tokens(fewer) > budget
     assert prompt["input"].endswith("# Target Cell:\n%s\n" % target)
-    if runinfo is not None:
+    if runinfo is not None and prompt["runtimeInfoCut"] == 0:
         assert "# Current relevant runtime information:\n%s\n\n" % runinfo in prompt["input"]
+    elif runinfo is not None:
+        # With every cell gone and still over budget, the runtime information's last lines go, and say so.
+        assert "of runtime information left out to keep the prompt within its size limit." in prompt["input"]
+        assert k == len(executed)
 
 
 def test_a_prompt_within_budget_keeps_every_cell():

@@ -87,7 +87,7 @@ async def run_cell(serverapp, kernel_id: str, source: str, cell_id=None, wait=Tr
 
 async def wait_idle(serverapp, kernel_id: str) -> None:
     kernel = serverapp.kernel_manager.get_kernel(kernel_id)
-    for _ in range(200):
+    for _ in range(1200):  # a minute: a kernel started on a loaded machine can take a while to say it is idle
         if kernel.execution_state == "idle":
             return
         await asyncio.sleep(0.05)
