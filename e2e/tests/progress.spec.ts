@@ -36,7 +36,8 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
       const side = await openSidebar(page);
 
       // The keyboard shortcut (Alt+C in command mode) on a slow, streamed answer.
-      await fake.script({ text: LONG_ANSWER, chunk_size: 6, chunk_delay: 0.15 });
+      // Long enough (about 25 s) that Cancel is still there when a loaded machine reaches it.
+      await fake.script({ text: LONG_ANSWER, chunk_size: 6, chunk_delay: 0.6 });
       const box = verdict(page, 1);
       // Pressed again only if JupyterLab, reloading its shortcuts after the switch change, dropped it.
       await expect(async () => {

@@ -43,6 +43,8 @@ class _ModuleReference:
         self.filename = filename
         self.codes: Dict[Tuple[str, int], List[types.CodeType]] = {}
         self.by_qualname: Dict[str, types.CodeType] = {}  # Python 3.11+
+        # id(code) -> the code object whose constants hold it (a method's class body), any Python
+        self.parents: Dict[int, types.CodeType] = {}
         top = _load_pyc(cached) or _compile_source(filename)
         if top is not None:
             self._index(top)
@@ -56,7 +58,10 @@ class _ModuleReference:
             qualname = getattr(c, "co_qualname", None)
             if type(qualname) is str:
                 self.by_qualname.setdefault(qualname, c)
-            stack.extend(k for k in c.co_consts if type(k) is types.CodeType)
+            for k in c.co_consts:
+                if type(k) is types.CodeType:
+                    self.parents[id(k)] = c
+                    stack.append(k)
 
     def lines(self) -> List[str]:
         if self._lines is None:
@@ -166,33 +171,32 @@ def same_code(fn: types.FunctionType, mod: types.ModuleType) -> Optional[types.C
 
 
 def _signature(ref: _ModuleReference, first_line: int) -> Optional[ast.arguments]:
-    """The parameters of the `def` starting at (or decorated from) `first_line`, parsed from the
-    source's few lines of the signature only."""
+    """The parameters of the `def` whose code starts at `first_line` (its first decorator, or the
+    `def` itself), parsed from those lines only: decorators and all, up to the first line that
+    closes the signature (a decorator may span a hundred lines of docstring, as pandas' `@doc` does)."""
     lines = ref.lines()
     i = first_line - 1
-    while 0 <= i < len(lines) and i < first_line + 40:
-        stripped = lines[i].lstrip()
-        if stripped.startswith(("def ", "async def ")):
-            break
-        i += 1
-    else:
-        return None
     if not (0 <= i < len(lines)):
         return None
-    head = lines[i].lstrip()
-    for j in range(i, min(i + 80, len(lines))):
+    indented = lines[i][:1].isspace()
+    for j in range(i, min(i + _SIGNATURE_SPAN, len(lines))):
         if not lines[j].split("#", 1)[0].rstrip().endswith(":"):
             continue  # the signature cannot end on this line
-        text = "\n".join([head] + lines[i + 1:j + 1]) + "\n    pass\n"
+        # An indented method keeps its indentation under a neutral `if 1:`, so nothing is re-indented.
+        text = ("if 1:\n" if indented else "") + "\n".join(lines[i:j + 1]) + "\n" + (" " * 64) + "pass\n"
         try:
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        node = tree.body[0] if tree.body else None
+        body = tree.body[0].body if indented and tree.body and isinstance(tree.body[0], ast.If) else tree.body
+        node = body[0] if body else None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return node.args
         return None
     return None
+
+
+_SIGNATURE_SPAN = 400
 
 
 def _same_literal(expected: Any, live: Any, depth: int = 0) -> bool:
@@ -277,22 +281,36 @@ def same_defaults(fn: types.FunctionType, mod: types.ModuleType, code: types.Cod
 def class_body_stores(klass_functions: Any, qualname: str, name: str) -> Optional[bool]:
     """Whether the body of the library class `qualname`, as its file compiles it, puts `name` in the
     class by an assignment (`rename = Index.set_names`) rather than a `def`; None when that cannot
-    be read (Python before 3.11, no method of the class to find its file by). `klass_functions`: the
-    values of the class's dictionary (pandas sets `__module__` to 'pandas', so the file is found from
-    the class's own methods)."""
-    prefix = qualname + "."
+    be read (no method of the class whose code is the library's own to find the body by).
+    `klass_functions`: the values of the class's dictionary (pandas sets `__module__` to 'pandas',
+    so the file is found from the class's own methods, and the body is the code object holding
+    one of them)."""
+    simple = qualname.rsplit(".", 1)[-1]
     for v in klass_functions:
-        if type(v) is types.FunctionType and type(getattr(v.__code__, "co_qualname", None)) is str \
-                and v.__code__.co_qualname.startswith(prefix):
-            mod = library_module(v)
-            if mod is None:
-                continue
-            body = _reference(mod).by_qualname.get(qualname)
-            if body is None:
-                return None
-            defined = any(type(c) is types.CodeType and c.co_name == name for c in body.co_consts)
-            return not defined and name in body.co_names
+        if type(v) is not types.FunctionType:
+            continue
+        mod = library_module(v)
+        if mod is None:
+            continue
+        ref_code = same_code(v, mod)
+        if ref_code is None:
+            continue
+        body = _reference(mod).parents.get(id(ref_code))
+        if body is None or body.co_name != simple:
+            continue  # an alias from elsewhere, or a module-level function
+        if getattr(body, "co_qualname", qualname) != qualname:
+            continue
+        defined = any(type(c) is types.CodeType and c.co_name == name for c in body.co_consts)
+        return not defined and name in body.co_names
     return None
+
+
+def enclosing_code(fn: types.FunctionType) -> Optional[types.CodeType]:
+    """The code object whose body made `fn` (a class body, a function, the module), as the library's
+    file compiles it; None when `fn`'s code is not the library's own."""
+    mod = library_module(fn)
+    ref_code = same_code(fn, mod) if mod is not None else None
+    return None if ref_code is None else _reference(mod).parents.get(id(ref_code))
 
 
 def genuine(fn: types.FunctionType) -> bool:
@@ -319,4 +337,4 @@ def _same_items(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-__all__ = ["class_body_stores", "genuine", "library_module", "same_code", "same_defaults"]
+__all__ = ["class_body_stores", "enclosing_code", "genuine", "library_module", "same_code", "same_defaults"]

@@ -15,13 +15,14 @@ import abc
 import contextlib
 import builtins as _builtins
 import functools
+import inspect
 import os
 import sys
 import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
-from .library_code import class_body_stores, genuine
+from .library_code import class_body_stores, enclosing_code, genuine
 from .static_reads import (class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
 
@@ -141,9 +142,15 @@ def _file_in(filename: Any, package: str) -> bool:
     return found
 
 
+# How far the audit follows values held by classes (an instance a class holds, its class's methods,
+# their decorators' closures): matplotlib 3.9's Axes holds a Grouper whose deprecated method is a
+# wrapper, five steps down. Deeper than this, the answer is "not known to be the library's own".
+_MAX_DEPTH = 7
+
+
 def own(value: Any, package: str, depth: int = 0) -> bool:
     """Whether `value`, found in a class or module of `package`, is that library's own code."""
-    if depth > 4:
+    if depth > _MAX_DEPTH:
         return False
     t = type(value)
     if t is types.FunctionType:
@@ -242,7 +249,15 @@ def _defined_as(klass: Any, key: str, value: Any) -> bool:
     code = value.__code__
     qualname = getattr(code, "co_qualname", None)  # Python 3.11+: where the def stood
     if qualname is None:
-        return code.co_name == key or class_dict(klass).get(code.co_name) is value
+        # Before 3.11 the code does not say where its def stood: the library file's code tree does.
+        where = enclosing_code(value)
+        if where is None:
+            return False
+        if where.co_flags & inspect.CO_OPTIMIZED:
+            return True  # made inside a library function at import, as `<locals>` says on 3.11+
+        if where.co_name == class_qualname(klass).rsplit(".", 1)[-1] and code.co_name == key:
+            return True  # its own def in this class's body
+        return class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key) is True
     if qualname == class_qualname(klass) + "." + key or "<locals>" in qualname:
         return True  # its own def, or made by library code at import (matplotlib's generated `set`)
     # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
