@@ -42,7 +42,6 @@ class _ModuleReference:
     def __init__(self, filename: str, cached: Optional[str]):
         self.filename = filename
         self.codes: Dict[Tuple[str, int], List[types.CodeType]] = {}
-        self.by_qualname: Dict[str, types.CodeType] = {}  # Python 3.11+
         # id(code) -> the code object whose constants hold it (a method's class body), any Python
         self.parents: Dict[int, types.CodeType] = {}
         top = _load_pyc(cached) or _compile_source(filename)
@@ -55,9 +54,6 @@ class _ModuleReference:
         while stack:
             c = stack.pop()
             self.codes.setdefault((c.co_name, c.co_firstlineno), []).append(c)
-            qualname = getattr(c, "co_qualname", None)
-            if type(qualname) is str:
-                self.by_qualname.setdefault(qualname, c)
             for k in c.co_consts:
                 if type(k) is types.CodeType:
                     self.parents[id(k)] = c
@@ -289,13 +285,7 @@ def class_body_stores(klass_functions: Any, qualname: str, name: str) -> Optiona
     for v in klass_functions:
         if type(v) is not types.FunctionType:
             continue
-        mod = library_module(v)
-        if mod is None:
-            continue
-        ref_code = same_code(v, mod)
-        if ref_code is None:
-            continue
-        body = _reference(mod).parents.get(id(ref_code))
+        body = enclosing_code(v)
         if body is None or body.co_name != simple:
             continue  # an alias from elsewhere, or a module-level function
         if getattr(body, "co_qualname", qualname) != qualname:
