@@ -6,6 +6,7 @@ import json
 import pytest
 
 from .test_check import run, write_notebook
+from .test_check_llama import assert_a_product_report
 
 pytestmark = pytest.mark.real_model
 
@@ -19,11 +20,5 @@ def test_check_over_the_responses_api_reports_a_product_state(settings_from_lite
     report = json.loads(out)
     assert report.get("problem") is None, report.get("problem")
     assert settings_from_litellm.requests_to("/v1/responses") == before + 1
-    verdict = report["verdict"]
-    assert verdict["kind"] in ("predicted-crash", "no-crash", "unreadable"), verdict
-    assert code == {"predicted-crash": 1, "no-crash": 0}.get(verdict["kind"], code)
-    if verdict["kind"] == "unreadable":
-        assert report["raw"].strip()
-    else:
-        assert verdict["source"] == {"type": "llm", "model": "smollm2"}
+    assert_a_product_report(report, code)
     assert settings_from_litellm.api_key not in out + err
