@@ -106,7 +106,28 @@ ARRAYS: List[Pair] = [
     Pair("random-choice", AR, "r = np.random.choice(g[1:])", "r = np.random.choice(g[1])", "ValueError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS
+SK1 = ("import numpy as np\nfrom sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
+       "from sklearn.cluster import KMeans\nfrom sklearn.decomposition import PCA\n"
+       "y = np.arange(10.0)\nyi = np.arange(10)\nflags = np.array([True, False] * 5)\nscaler = StandardScaler()")
+
+FIT_1D: List[Pair] = [
+    Pair("fit-1d", SK1, "MinMaxScaler().fit(y)", "MinMaxScaler().fit(y.reshape(-1, 1))", "ValueError"),
+    Pair("fit-1d", SK1, "StandardScaler().fit(yi)", "StandardScaler().fit(yi.reshape(-1, 1))", "ValueError"),
+    Pair("fit-1d", SK1, "scaler.fit(y)", "scaler.fit(y[:, None])", "ValueError"),
+    Pair("fit-1d", SK1, "KMeans(n_clusters=2, n_init=1).fit(y)", "KMeans(n_clusters=2, n_init=1).fit(y.reshape(5, 2))",
+         "ValueError"),
+    Pair("fit-1d", SK1, "PCA(n_components=1).fit(y)", "PCA(n_components=1).fit(y.reshape(5, 2))", "ValueError"),
+    Pair("fit-1d", SK1, "MinMaxScaler(feature_range=(0, 2)).fit(flags)",
+         "MinMaxScaler(feature_range=(0, 2)).fit(flags.reshape(-1, 1))", "ValueError"),
+    Pair("fit-1d", SK1, "scaler.fit(yi)", "scaler.fit(np.ones((3, 2)))", "ValueError"),
+    Pair("fit-1d", SK1, "s = StandardScaler(with_mean=False)\ns.fit(y)",
+         "s = StandardScaler(with_mean=False)\ns.fit(y.reshape(2, 5))", "ValueError"),
+    Pair("fit-1d", SK1, "MinMaxScaler().fit(yi)", "MinMaxScaler().fit(yi.reshape(-1, 2))", "ValueError"),
+    Pair("fit-1d", SK1, "KMeans(n_clusters=3, n_init=1).fit(yi)",
+         "KMeans(n_clusters=3, n_init=1).fit(yi.reshape(-1, 1))", "ValueError"),
+]
+
+PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -119,4 +140,6 @@ NO_CLAIM = [
     # a subclass of DataFrame: its constructor and indexers may be anyone's
     ("class Sub(pd.DataFrame):\n    pass\nd = Sub(m32, columns=['a', 'b', 'c'])", FR),
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
+    # a scaler subclass of the notebook's own
+    ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
 ]
