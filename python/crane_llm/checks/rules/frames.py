@@ -263,8 +263,10 @@ def _drop_rows(interp, base: Value, f: FrameFacts, rows: Value, inplace: bool, n
             missing.append(label)
     if missing:
         shown = ", ".join(repr(m) for m in missing)
+        why = [w for a, w in f.absent_rows if any(type(a) is type(m) and a == m for m in missing)]
         raise Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
-                                 f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs.",
+                                 f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs"
+                                 f"{' (' + why[0] + ')' if why else ''}.",
                                  "missing-row", [base.name] if base.name else []))
     return _result(interp, base, f, f.columns, None, inplace, node)
 
