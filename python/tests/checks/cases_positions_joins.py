@@ -127,7 +127,56 @@ FIT_1D: List[Pair] = [
          "KMeans(n_clusters=3, n_init=1).fit(yi.reshape(-1, 1))", "ValueError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D
+SKD = ("import numpy as np\nimport pandas as pd\n"
+       "from sklearn.linear_model import LogisticRegression, LinearRegression, Ridge\n"
+       "from sklearn.tree import DecisionTreeClassifier\nfrom sklearn.ensemble import RandomForestClassifier, "
+       "RandomForestRegressor, GradientBoostingClassifier\nfrom sklearn.preprocessing import StandardScaler\n"
+       "from sklearn.cluster import KMeans\nfrom sklearn.svm import SVC\n"
+       "X = np.arange(24, dtype=float).reshape(8, 3)\ny = np.array([0, 1] * 4)\nylist = [0, 1] * 4\nXn = X.copy()\nXn[3, 2] = np.nan\n"
+       "X32 = X.astype(np.float32)\nX32[0, 0] = np.nan\n"
+       "people = pd.DataFrame({'age': [20, 30, 40, 50], 'city': ['a', 'b', 'a', 'c'], 'n': ['1', '2', '3', '4']})\n"
+       "objs = pd.DataFrame({'age': [1.0, 2.0, 3.0, 4.0], 'tag': pd.Series(['x', '1', '2', '3'], dtype=object)})\n"
+       "nums = pd.DataFrame({'age': [20, 30, 40, 50], 'n': ['1', '2', '3', '4']})\nyl = [0, 1, 0, 1]\n"
+       "forest = RandomForestClassifier(n_estimators=3)\nboost = GradientBoostingClassifier(n_estimators=2)\n"
+       "fitted = RandomForestRegressor(n_estimators=2, random_state=0).fit(X, y)")
+
+FIT_DATA: List[Pair] = [
+    Pair("fit-data", SKD, "LogisticRegression().fit(people, yl)", "LogisticRegression().fit(nums, yl)", "ValueError"),
+    Pair("fit-data", SKD, "LinearRegression().fit(objs, yl)", "LinearRegression().fit(nums, yl)", "ValueError"),
+    Pair("fit-data", SKD, "DecisionTreeClassifier().fit(people, yl)", "DecisionTreeClassifier().fit(nums, yl)",
+         "ValueError"),
+    Pair("fit-data", SKD, "StandardScaler().fit(people)", "StandardScaler().fit(nums)", "ValueError"),
+    Pair("fit-data", SKD, "KMeans(n_clusters=2, n_init=1).fit(objs)", "KMeans(n_clusters=2, n_init=1).fit(nums)",
+         "ValueError"),
+    Pair("fit-data", SKD, "LinearRegression().fit(Xn, y)", "LinearRegression().fit(X, y)", "ValueError"),
+    Pair("fit-data", SKD, "LogisticRegression().fit(Xn, y)", "LogisticRegression().fit(X, y)", "ValueError"),
+    # trees take NaN in this version: no claim on the twin
+    Pair("fit-data", SKD, "LinearRegression().fit(Xn, y)", "DecisionTreeClassifier().fit(Xn, y)", "ValueError"),
+    Pair("fit-data", SKD, "SVC().fit(X32, y)", "SVC().fit(X, y)", "ValueError"),
+    Pair("fit-data", SKD, "KMeans(n_clusters=2, n_init=1).fit(Xn)", "KMeans(n_clusters=2, n_init=1).fit(X)",
+         "ValueError"),
+    Pair("fit-data", SKD, "Ridge(alpha=2.0).fit(Xn, ylist)", "Ridge(alpha=2.0).fit(X, ylist)", "ValueError"),
+    Pair("fit-data", SKD, "r = RandomForestRegressor(n_estimators=2).fit(people, yl)",
+         "r = RandomForestRegressor(n_estimators=2).fit(nums, yl)", "ValueError"),
+]
+
+UNFITTED_OWN: List[Pair] = [
+    Pair("not-fitted", SKD, "forest.predict(X)", "forest.fit(X, y).predict(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.feature_importances_", "forest.n_estimators", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.predict_proba(X)", "forest.fit(X, y).predict_proba(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "boost.feature_importances_", "boost.fit(X, y).feature_importances_", "NotFittedError"),
+    Pair("not-fitted", SKD, "RandomForestRegressor().predict(X)", "fitted.predict(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "imp = forest.feature_importances_.sum()", "imp = fitted.feature_importances_.sum()",
+         "NotFittedError"),
+    Pair("not-fitted", SKD, "p = RandomForestClassifier(max_depth=2).predict_proba(X)",
+         "p = RandomForestClassifier(max_depth=2).fit(X, y).predict_proba(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "DecisionTreeClassifier().feature_importances_",
+         "DecisionTreeClassifier().fit(X, y).feature_importances_", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.predict_log_proba(X)", "forest.n_estimators", "NotFittedError"),
+    Pair("not-fitted", SKD, "s = forest.score(X, y)", "s = fitted.score(X, y)", "NotFittedError"),
+]
+
+PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -142,4 +191,7 @@ NO_CLAIM = [
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
     # a scaler subclass of the notebook's own
     ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
+    # a forest whose base tree is the notebook's own class
+    ("class Tree(DecisionTreeClassifier):\n    pass\nforest.estimator = Tree()\nforest.predict(X)", SKD),
+
 ]
