@@ -176,7 +176,27 @@ UNFITTED_OWN: List[Pair] = [
     Pair("not-fitted", SKD, "s = forest.score(X, y)", "s = fitted.score(X, y)", "NotFittedError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN
+TX = ("import pandas as pd\nimport numpy as np\n"
+      "t = pd.DataFrame({'code': ['10', '20', 'x3', '40'], 'pad': [' 7', '8 ', '1_0', '-3'], "
+      "'flt': ['1.5', '2', '3', '4'], 'big': ['99999999999999999999', 'x', '1', '2'], 'ok': ['1', '2', '3', '4']})\n"
+      "o = pd.DataFrame({'code': pd.Series(['1', 'two', '3'], dtype=object), 'ok': pd.Series(['1', '2', '3'], dtype=object)})")
+
+ASTYPE: List[Pair] = [
+    Pair("astype-text", TX, "t['code'].astype(int)", "t['ok'].astype(int)", "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype('int64')", "c = t['pad'].astype('int64')", "ValueError"),
+    Pair("astype-text", TX, "c = t['flt'].astype(int)", "c = t['ok'].astype('int')", "ValueError"),
+    Pair("astype-text", TX, "c = o['code'].astype(int)", "c = o['ok'].astype(int)", "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype(np.int64)", "c = t['ok'].astype(np.int64)", "ValueError"),
+    Pair("astype-text", TX, "s = t['code']\nc = s.astype(int)", "s = t['pad']\nc = s.astype(int)", "ValueError"),
+    Pair("astype-text", TX, "t2 = t.drop(columns=['ok'])\nc = t['code'].astype('int')",
+         "t2 = t.drop(columns=['ok'])\nc = t['ok'].astype('int')", "ValueError"),
+    Pair("astype-text", TX, "c = o['code'].astype('int64')", "c = o['ok'].astype('int64')", "ValueError"),
+    Pair("astype-text", TX, "n = len(t)\nc = t['flt'].astype(np.int64)", "n = len(t)\nc = t['pad'].astype(np.int64)",
+         "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype(int) + 1", "c = t['ok'].astype(int) + 1", "ValueError"),
+]
+
+PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -191,6 +211,8 @@ NO_CLAIM = [
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
     # a scaler subclass of the notebook's own
     ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
+    # a number too large for int64 comes before the text: OverflowError
+    ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class
     ("class Tree(DecisionTreeClassifier):\n    pass\nforest.estimator = Tree()\nforest.predict(X)", SKD),
 

@@ -122,6 +122,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "tensor":
             return tensors.method(interp, owner, func.attr, args, kwargs, node)
+        if kind == "series" and func.attr == "astype":
+            return frames.series_astype(interp, owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             return _run_pure(getattr(owner.concrete(), func.attr), args, kwargs, node,
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
