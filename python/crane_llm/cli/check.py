@@ -152,9 +152,10 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
         report["verdict"] = nothing_certain_verdict()
     else:
         executed = executed_cells(facts)
-        if getattr(args, "context", "all") == "slice":
+        context = getattr(args, "context", "all")
+        if context == "slice":
             executed = slice_runs(executed, target.source)
-        prompt = make_prompt(executed, facts.get("runtimeInfo"), target.source, include_runinfo)
+        prompt = make_prompt(executed, facts.get("runtimeInfo"), target.source, include_runinfo, context=context)
         report["prompt"] = prompt["text"]
         progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
