@@ -196,7 +196,38 @@ ASTYPE: List[Pair] = [
     Pair("astype-text", TX, "c = t['code'].astype(int) + 1", "c = t['ok'].astype(int) + 1", "ValueError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE
+TORCH = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport torch.optim\n"
+         "scores = torch.randn(6, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nshort = torch.zeros(5, dtype=torch.long)\n"
+         "crit = nn.CrossEntropyLoss()\nsmooth = nn.CrossEntropyLoss(label_smoothing=0.1)\nlayer = nn.Linear(4, 2)\n"
+         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())")
+
+TORCH_LOSS: List[Pair] = [
+    Pair("cross-entropy", TORCH, "loss = crit(scores, short)", "loss = crit(scores, labels)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = nn.CrossEntropyLoss()(scores, short)", "loss = nn.CrossEntropyLoss()(scores, labels)",
+         "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(scores, short)", "loss = F.cross_entropy(scores, labels)",
+         "ValueError"),
+    Pair("cross-entropy", TORCH, "c = nn.CrossEntropyLoss()\nloss = c(torch.randn(3, 2), short)",
+         "c = nn.CrossEntropyLoss()\nloss = c(torch.randn(5, 2), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.randn(2, 5), torch.zeros(3, dtype=torch.long))",
+         "loss = crit(torch.randn(3, 5), torch.zeros(3, dtype=torch.long))", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.ones(6, 4), short)", "loss = crit(torch.ones(5, 4), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.rand(1, 9), labels)", "loss = crit(torch.rand(6, 9), labels)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(torch.zeros(4, 2), torch.ones(2, dtype=torch.int64))",
+         "loss = F.cross_entropy(torch.zeros(2, 2), torch.ones(2, dtype=torch.int64))", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(torch.randn(6, 4, dtype=torch.float64), short)",
+         "loss = F.cross_entropy(torch.randn(5, 4, dtype=torch.float64), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "out = layer(scores)\nloss = crit(out, short)", "out = layer(scores)\nloss = crit(out, labels)",
+         "ValueError"),
+    Pair("module-call", TORCH, "opt = torch.optim(layer.parameters())", "opt = torch.optim.SGD(layer.parameters(), lr=0.1)",
+         "TypeError"),
+    Pair("module-call", TORCH, "opt = torch.optim(net.parameters(), lr=0.01)",
+         "opt = torch.optim.Adam(net.parameters(), lr=0.01)", "TypeError"),
+    Pair("module-call", TORCH, "ps = layer.parameters()\nopt = torch.optim(ps)", "ps = layer.parameters()\nopt = torch.optim.SGD(ps, lr=0.1)",
+         "TypeError"),
+]
+
+PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -211,6 +242,11 @@ NO_CLAIM = [
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
     # a scaler subclass of the notebook's own
     ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
+    # label smoothing and class-probability targets take other paths through PyTorch
+    ("loss = smooth(scores, short)", TORCH),
+    ("loss = crit(scores, torch.zeros(5, 4))", TORCH),
+    # a layer whose parameters() is the notebook's own
+    ("class L(nn.Linear):\n    def parameters(self):\n        raise KeyError('p')\nopt = torch.optim(L(4, 2).parameters())", TORCH),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class
