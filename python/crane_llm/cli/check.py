@@ -20,7 +20,8 @@ from typing import Any, Dict, List, Optional, TextIO
 
 from ..lineage.slice import slice_runs
 from ..plain_text import without_terminal_controls
-from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict
+from ..present import (CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict,
+                       token_usage, usage_line)
 from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
@@ -209,6 +210,8 @@ def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> No
         _write(out, "  %s\n" % v["explanation"])
     if v["kind"] == "unreadable" and report.get("raw"):
         _write(out, "  Raw response: %s\n" % report["raw"][:2000])
+    if report.get("raw") is not None:  # a model answered: what it cost, as the provider reported it
+        _write(out, "  %s\n" % usage_line(token_usage(report["usage"])))
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
         _write(out, "  %s\n" % CHECKER_RAN_FIRST)
     if v.get("fix") and v["kind"] == "predicted-crash":
