@@ -227,7 +227,37 @@ TORCH_LOSS: List[Pair] = [
          "TypeError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
+GB = ("import pandas as pd\nimport numpy as np\n"
+      "sales = pd.DataFrame({'region': ['n', 's', 'n', 'w'], 'units': [3, 5, 2, 8], 'price': [2.5, 3.0, 1.0, 4.5], "
+      "'code': ['10', '20', 'x3', '40'], 'ok': [True, False, True, True]})\n"
+      "dated = pd.DataFrame({'k': [1, 1], 'day': pd.to_datetime(['2024-01-01', '2024-01-02'])})\n"
+      "mixed = pd.DataFrame({'k': [1, 1], 'v': pd.Series(['a', 2], dtype=object)})")
+
+GROUPBY_SUM: List[Pair] = [
+    Pair("groupby-sum", GB, "sales.groupby('region').sum()\nprint(sale.shape)",
+         "sales.groupby('region').sum()\nprint(sales.shape)", "NameError"),
+    Pair("groupby-sum", GB, "totals = sales.groupby('region').sum()\nn = len(total)",
+         "totals = sales.groupby('region').sum()\nn = 1", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('units').sum()\nprint(regions)", "t = sales.groupby('units').sum()\nprint(1)",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('ok').sum()\nz = undefined_thing", "t = sales.groupby('ok').sum()\nz = 0",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region', as_index=False).sum()\nprint(tt)",
+         "t = sales.groupby('region', as_index=False).sum()\nprint(2)", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region', sort=False).sum()\nplot(t)",
+         "t = sales.groupby('region', sort=False).sum()\nprint(3)", "NameError"),
+    Pair("groupby-sum", GB, "g = sales.groupby('price')\nt = g.sum()\nprint(gg)", "g = sales.groupby('price')\nt = g.sum()\nprint(4)",
+         "NameError"),
+    Pair("groupby-sum", GB, "sales.groupby('region').sum()\nsales.groupby('units').sum()\ny = salez",
+         "sales.groupby('region').sum()\nsales.groupby('units').sum()\ny = sales", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('code').sum()\nfoo()", "t = sales.groupby('code').sum()\nlen(t)",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region').sum()\nsales.groupby('regions')",
+         "t = sales.groupby('region').sum()\nsales.groupby('ok')", "KeyError"),
+]
+
+PAIRS: List[Pair] = (ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
+                     + GROUPBY_SUM)
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -247,6 +277,9 @@ NO_CLAIM = [
     ("loss = crit(scores, torch.zeros(5, 4))", TORCH),
     # a layer whose parameters() is the notebook's own
     ("class L(nn.Linear):\n    def parameters(self):\n        raise KeyError('p')\nopt = torch.optim(L(4, 2).parameters())", TORCH),
+    # sums pandas refuses: dates, and an object column mixing text and numbers
+    ("dated.groupby('k').sum()\nprint(nope)", GB),
+    ("mixed.groupby('k').sum()\nprint(nope)", GB),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class

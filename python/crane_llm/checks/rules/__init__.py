@@ -124,6 +124,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "tensor":
             return tensors.method(interp, owner, func.attr, args, kwargs, node)
+        if isinstance(owner, frames.GroupBy):
+            return frames.groupby_call(interp, owner, func.attr, args, kwargs, node)
         if kind == "series" and func.attr == "astype":
             return frames.series_astype(interp, owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:

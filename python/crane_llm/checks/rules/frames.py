@@ -289,6 +289,32 @@ def construct(interp, cls: Any, args: List[Value], kwargs: Dict[str, Value], nod
     return derived(list(labels), nrows)
 
 
+class GroupBy(Value):
+    """`df.groupby(key)` on a frame whose columns exist: pandas groups lazily, so nothing ran yet."""
+
+    def __init__(self, frame: FrameFacts, key: Any):
+        self.frame_facts = frame
+        self.key = key
+
+    def kind(self):
+        return "groupby"
+
+    def has_attr(self, attr):
+        return True if attr == "sum" else None
+
+
+def groupby_call(interp, owner: GroupBy, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`df.groupby(key).sum()`: no error when every column is numbers, booleans or (python-stored)
+    text, all of which pandas sums; the result's rows are unknown, the reading goes on."""
+    f = owner.frame_facts
+    cats = f.column_dtypes
+    allowed = ("numeric", "bool") if "pyarrow" in sys.modules else ("numeric", "bool", "str")
+    if attr != "sum" or args or kwargs or not f.exact or cats is None or _duplicated_columns(f) or \
+            not all(c in allowed for c in cats):
+        raise Stop(node.lineno, f"a call to `.{attr}()` on a groupby, which the checker does not model")
+    return Opaque("frame")
+
+
 def _kw(kwargs: Dict[str, Value], name: str, default: Any = None) -> Any:
     if name not in kwargs:
         return default
@@ -404,7 +430,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, f"`.groupby()` on {_label(base)}")
         if missing:
             raise _key_error(base, missing, node, "`.groupby()`")
-        return Opaque("groupby")
+        return GroupBy(f, by.concrete())
     if attr == "sort_values":
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("ascending", "inplace", "na_position",
