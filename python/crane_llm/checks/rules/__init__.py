@@ -159,6 +159,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return estimators.construct(interp, obj, args, kwargs, node)
         if categoricals.is_pandas_categorical(obj):
             return categoricals.construct(interp, obj, args, kwargs, node)
+        if obj is frames.pandas_types()[0]:
+            return frames.construct(interp, obj, args, kwargs, node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
@@ -379,6 +381,9 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
 
 
 def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> None:
+    if base.kind() == "ndarray":
+        library_state_plain(interp, target)
+        arrays.setitem(interp, base, index, value, target)
     if base.kind() == "frame":
         library_state_plain(interp, target)
         frames.setitem(interp, base, index, value, target, stmt)

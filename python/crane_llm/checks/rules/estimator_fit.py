@@ -87,3 +87,52 @@ def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str
             return None
     (name, message), = seen
     return (name, message) if name in _CLAIMABLE else None
+
+
+_ONE_D = "Expected 2D array, got 1D array instead"
+_PROBED_1D: Dict[Any, bool] = {}
+
+
+def rejects_1d(owner: Any, x: Any) -> bool:
+    """`owner.fit(x)` with x an exact 1-D numeric ndarray raises scikit-learn's "Expected 2D array"
+    ValueError. The installed version is asked on fresh instances with the same plain parameters,
+    fitted on two 1-D arrays of x's dtype and length but different values: only x's dimension is
+    shared, so when both raise that error, so does the user's x (check_array looks at the
+    dimension before any value). The user's estimator and x are never handed to scikit-learn."""
+    np = sys.modules.get("numpy")
+    if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or type(np) is not types.ModuleType:
+        return False
+    arr = x.obj
+    if type(arr) is not np.__dict__.get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
+            arr.dtype.kind not in "biuf":
+        return False
+    if rejected_parameters(owner, 1) is not None:
+        return False
+    cls = type(owner.obj)
+    try:
+        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
+        key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), repr(warnings.filters))
+    except Exception:
+        return False
+    if key not in _PROBED_1D:
+        _PROBED_1D[key] = _probe_1d(cls, params, arr.shape[0], arr.dtype, np)
+    return _PROBED_1D[key]
+
+
+def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
+    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
+        try:
+            probe = cls(**params)
+        except Exception:
+            return False
+        with warnings.catch_warnings(record=True):
+            try:
+                probe.fit(data)
+            except ValueError as exc:
+                if not str(exc).startswith(_ONE_D):
+                    return False
+            except Exception:
+                return False
+            else:
+                return False
+    return True

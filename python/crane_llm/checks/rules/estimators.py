@@ -151,6 +151,11 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
             raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
                                      f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "
                                      f"whatever the data: {rejected[1]}", "fit-parameters", _names(owner)))
+    if attr == "fit" and len(args) == 1 and not kwargs and estimator_fit.rejects_1d(owner, args[0]):
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{label} ({facts.class_name}) is fitted on a 2-D X (samples x features), and "
+                                 f"{'`' + args[0].name + '`' if args[0].name else 'this array'} is 1-D: reshape it "
+                                 "with `.reshape(-1, 1)` for one feature.", "fit-1d", _names(owner, args[0])))
     if attr == "fit" and len(args) >= 2:
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)

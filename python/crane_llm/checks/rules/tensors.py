@@ -20,6 +20,7 @@ from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..torch_facts import TensorFacts, module_weight, tensor_class
+from .arrays import broadcast  # PyTorch broadcasts by NumPy's rule
 from .library_state import library_state_plain
 
 _FACTORIES = {"zeros", "ones", "randn", "rand", "empty"}
@@ -49,18 +50,6 @@ def _known(v: Value) -> Optional[TensorFacts]:
     if t is None or t.shape is None or not t.on_cpu:
         return None
     return t
-
-
-def broadcast(a: Tuple[int, ...], b: Tuple[int, ...]) -> Optional[Tuple[int, ...]]:
-    """The broadcast shape, or None when the shapes cannot broadcast."""
-    out = []
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x != y and x != 1 and y != 1:
-            return None
-        out.append(max(x, y) if x != 1 and y != 1 else (y if x == 1 else x))
-    return tuple(reversed(out))
 
 
 def _promoted(a: str, b: str) -> Optional[str]:
