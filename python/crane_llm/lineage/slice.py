@@ -16,6 +16,7 @@ The slice serves the prompt only; no check relies on it.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
 from ..kernel.source import python_source
@@ -63,14 +64,17 @@ def reads(code: str) -> Set[str]:
     return _names_read(tree) if tree is not None else set()
 
 
+@dataclass(eq=False)
 class _Unit:
     """One top-level statement of a run: the names it writes (by the lineage) and reads."""
 
-    def __init__(self, cell: int, first: int, last: int, reads: Set[str]) -> None:
-        self.cell, self.first, self.last, self.reads = cell, first, last, reads
-        self.writes: Set[str] = set()
-        self.assigns: Set[str] = set()  # certainly rebound here: what it held before no longer matters
-        self.unknown = False
+    cell: int
+    first: int
+    last: int
+    reads: Set[str]
+    writes: Set[str] = field(default_factory=set)
+    assigns: Set[str] = field(default_factory=set)  # certainly rebound here: what it held before no longer matters
+    unknown: bool = False
 
 
 def _units(cell: int, code: str, effects: List[Dict[str, Any]]) -> List[_Unit]:
