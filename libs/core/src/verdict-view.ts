@@ -2,6 +2,7 @@ import { STALE_TEXT, type CheckState, type OriginItem, type Step } from './check
 import { fixActions, lineDiff, type FixAction } from './fix-actions';
 import type { Correction } from './verdict';
 import { CHECKER_RAN_FIRST, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badgeOf, colourOf, headlineOf } from './present';
+import { usageLine } from './usage';
 
 /**
  * Draws a CheckState as DOM: the box under the cell, the sidebar and the %%crane_llm output are
@@ -235,6 +236,8 @@ export function renderPromptAndRaw(state: CheckState): HTMLElement | null {
   details.append(el('summary', '', 'Prompt and raw response'));
   if (state.prompt !== null) details.append(el('div', 'crane-section-label', 'Prompt'), el('pre', 'crane-prompt', state.prompt));
   details.append(el('div', 'crane-section-label', 'Raw response'), el('pre', 'crane-raw', state.raw));
+  // Once a model answered, what it cost, as the sidebar says it (the magic has no sidebar).
+  if (state.usage !== undefined) details.append(el('p', 'crane-usage', usageLine(state.usage)));
   return details;
 }
 
