@@ -1,3 +1,4 @@
+import { el } from './dom';
 import { STALE_TEXT, type CheckState, type OriginItem, type Step } from './check-state';
 import { fixActions, lineDiff, type FixAction } from './fix-actions';
 import type { Correction } from './verdict';
@@ -37,13 +38,6 @@ const STEP_STATUS_TEXT: Record<Step['status'], string> = {
 
 /** How much of a growing response the box under the cell shows; the sidebar shows it all. */
 export const RAW_TAIL_CHARS = 600;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function button(cls: string, text: string, onClick: () => void, title?: string): HTMLButtonElement {
   const b = el('button', `jp-Button jp-mod-minimal crane-button ${cls}`, text);

@@ -127,7 +127,137 @@ FIT_1D: List[Pair] = [
          "KMeans(n_clusters=3, n_init=1).fit(yi.reshape(-1, 1))", "ValueError"),
 ]
 
-PAIRS: List[Pair] = ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D
+SKD = ("import numpy as np\nimport pandas as pd\n"
+       "from sklearn.linear_model import LogisticRegression, LinearRegression, Ridge\n"
+       "from sklearn.tree import DecisionTreeClassifier\nfrom sklearn.ensemble import RandomForestClassifier, "
+       "RandomForestRegressor, GradientBoostingClassifier\nfrom sklearn.preprocessing import StandardScaler\n"
+       "from sklearn.cluster import KMeans\nfrom sklearn.svm import SVC\n"
+       "X = np.arange(24, dtype=float).reshape(8, 3)\ny = np.array([0, 1] * 4)\nylist = [0, 1] * 4\nXn = X.copy()\nXn[3, 2] = np.nan\n"
+       "X32 = X.astype(np.float32)\nX32[0, 0] = np.nan\n"
+       "people = pd.DataFrame({'age': [20, 30, 40, 50], 'city': ['a', 'b', 'a', 'c'], 'n': ['1', '2', '3', '4']})\n"
+       "objs = pd.DataFrame({'age': [1.0, 2.0, 3.0, 4.0], 'tag': pd.Series(['x', '1', '2', '3'], dtype=object)})\n"
+       "nums = pd.DataFrame({'age': [20, 30, 40, 50], 'n': ['1', '2', '3', '4']})\nyl = [0, 1, 0, 1]\n"
+       "forest = RandomForestClassifier(n_estimators=3)\nboost = GradientBoostingClassifier(n_estimators=2)\n"
+       "fitted = RandomForestRegressor(n_estimators=2, random_state=0).fit(X, y)")
+
+FIT_DATA: List[Pair] = [
+    Pair("fit-data", SKD, "LogisticRegression().fit(people, yl)", "LogisticRegression().fit(nums, yl)", "ValueError"),
+    Pair("fit-data", SKD, "LinearRegression().fit(objs, yl)", "LinearRegression().fit(nums, yl)", "ValueError"),
+    Pair("fit-data", SKD, "DecisionTreeClassifier().fit(people, yl)", "DecisionTreeClassifier().fit(nums, yl)",
+         "ValueError"),
+    Pair("fit-data", SKD, "StandardScaler().fit(people)", "StandardScaler().fit(nums)", "ValueError"),
+    Pair("fit-data", SKD, "KMeans(n_clusters=2, n_init=1).fit(objs)", "KMeans(n_clusters=2, n_init=1).fit(nums)",
+         "ValueError"),
+    Pair("fit-data", SKD, "LinearRegression().fit(Xn, y)", "LinearRegression().fit(X, y)", "ValueError"),
+    Pair("fit-data", SKD, "LogisticRegression().fit(Xn, y)", "LogisticRegression().fit(X, y)", "ValueError"),
+    # trees take NaN in this version: no claim on the twin
+    Pair("fit-data", SKD, "LinearRegression().fit(Xn, y)", "DecisionTreeClassifier().fit(Xn, y)", "ValueError"),
+    Pair("fit-data", SKD, "SVC().fit(X32, y)", "SVC().fit(X, y)", "ValueError"),
+    Pair("fit-data", SKD, "KMeans(n_clusters=2, n_init=1).fit(Xn)", "KMeans(n_clusters=2, n_init=1).fit(X)",
+         "ValueError"),
+    Pair("fit-data", SKD, "Ridge(alpha=2.0).fit(Xn, ylist)", "Ridge(alpha=2.0).fit(X, ylist)", "ValueError"),
+    Pair("fit-data", SKD, "r = RandomForestRegressor(n_estimators=2).fit(people, yl)",
+         "r = RandomForestRegressor(n_estimators=2).fit(nums, yl)", "ValueError"),
+]
+
+UNFITTED_OWN: List[Pair] = [
+    Pair("not-fitted", SKD, "forest.predict(X)", "forest.fit(X, y).predict(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.feature_importances_", "forest.n_estimators", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.predict_proba(X)", "forest.fit(X, y).predict_proba(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "boost.feature_importances_", "boost.fit(X, y).feature_importances_", "NotFittedError"),
+    Pair("not-fitted", SKD, "RandomForestRegressor().predict(X)", "fitted.predict(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "imp = forest.feature_importances_.sum()", "imp = fitted.feature_importances_.sum()",
+         "NotFittedError"),
+    Pair("not-fitted", SKD, "p = RandomForestClassifier(max_depth=2).predict_proba(X)",
+         "p = RandomForestClassifier(max_depth=2).fit(X, y).predict_proba(X)", "NotFittedError"),
+    Pair("not-fitted", SKD, "DecisionTreeClassifier().feature_importances_",
+         "DecisionTreeClassifier().fit(X, y).feature_importances_", "NotFittedError"),
+    Pair("not-fitted", SKD, "forest.predict_log_proba(X)", "forest.n_estimators", "NotFittedError"),
+    Pair("not-fitted", SKD, "s = forest.score(X, y)", "s = fitted.score(X, y)", "NotFittedError"),
+]
+
+TX = ("import pandas as pd\nimport numpy as np\n"
+      "t = pd.DataFrame({'code': ['10', '20', 'x3', '40'], 'pad': [' 7', '8 ', '1_0', '-3'], "
+      "'flt': ['1.5', '2', '3', '4'], 'big': ['99999999999999999999', 'x', '1', '2'], 'ok': ['1', '2', '3', '4']})\n"
+      "o = pd.DataFrame({'code': pd.Series(['1', 'two', '3'], dtype=object), 'ok': pd.Series(['1', '2', '3'], dtype=object)})")
+
+ASTYPE: List[Pair] = [
+    Pair("astype-text", TX, "t['code'].astype(int)", "t['ok'].astype(int)", "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype('int64')", "c = t['pad'].astype('int64')", "ValueError"),
+    Pair("astype-text", TX, "c = t['flt'].astype(int)", "c = t['ok'].astype('int')", "ValueError"),
+    Pair("astype-text", TX, "c = o['code'].astype(int)", "c = o['ok'].astype(int)", "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype(np.int64)", "c = t['ok'].astype(np.int64)", "ValueError"),
+    Pair("astype-text", TX, "s = t['code']\nc = s.astype(int)", "s = t['pad']\nc = s.astype(int)", "ValueError"),
+    Pair("astype-text", TX, "t2 = t.drop(columns=['ok'])\nc = t['code'].astype('int')",
+         "t2 = t.drop(columns=['ok'])\nc = t['ok'].astype('int')", "ValueError"),
+    Pair("astype-text", TX, "c = o['code'].astype('int64')", "c = o['ok'].astype('int64')", "ValueError"),
+    Pair("astype-text", TX, "n = len(t)\nc = t['flt'].astype(np.int64)", "n = len(t)\nc = t['pad'].astype(np.int64)",
+         "ValueError"),
+    Pair("astype-text", TX, "c = t['code'].astype(int) + 1", "c = t['ok'].astype(int) + 1", "ValueError"),
+]
+
+TORCH = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport torch.optim\n"
+         "scores = torch.randn(6, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nshort = torch.zeros(5, dtype=torch.long)\n"
+         "crit = nn.CrossEntropyLoss()\nsmooth = nn.CrossEntropyLoss(label_smoothing=0.1)\nlayer = nn.Linear(4, 2)\n"
+         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())")
+
+TORCH_LOSS: List[Pair] = [
+    Pair("cross-entropy", TORCH, "loss = crit(scores, short)", "loss = crit(scores, labels)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = nn.CrossEntropyLoss()(scores, short)", "loss = nn.CrossEntropyLoss()(scores, labels)",
+         "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(scores, short)", "loss = F.cross_entropy(scores, labels)",
+         "ValueError"),
+    Pair("cross-entropy", TORCH, "c = nn.CrossEntropyLoss()\nloss = c(torch.randn(3, 2), short)",
+         "c = nn.CrossEntropyLoss()\nloss = c(torch.randn(5, 2), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.randn(2, 5), torch.zeros(3, dtype=torch.long))",
+         "loss = crit(torch.randn(3, 5), torch.zeros(3, dtype=torch.long))", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.ones(6, 4), short)", "loss = crit(torch.ones(5, 4), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = crit(torch.rand(1, 9), labels)", "loss = crit(torch.rand(6, 9), labels)", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(torch.zeros(4, 2), torch.ones(2, dtype=torch.int64))",
+         "loss = F.cross_entropy(torch.zeros(2, 2), torch.ones(2, dtype=torch.int64))", "ValueError"),
+    Pair("cross-entropy", TORCH, "loss = F.cross_entropy(torch.randn(6, 4, dtype=torch.float64), short)",
+         "loss = F.cross_entropy(torch.randn(5, 4, dtype=torch.float64), short)", "ValueError"),
+    Pair("cross-entropy", TORCH, "out = layer(scores)\nloss = crit(out, short)", "out = layer(scores)\nloss = crit(out, labels)",
+         "ValueError"),
+    Pair("module-call", TORCH, "opt = torch.optim(layer.parameters())", "opt = torch.optim.SGD(layer.parameters(), lr=0.1)",
+         "TypeError"),
+    Pair("module-call", TORCH, "opt = torch.optim(net.parameters(), lr=0.01)",
+         "opt = torch.optim.Adam(net.parameters(), lr=0.01)", "TypeError"),
+    Pair("module-call", TORCH, "ps = layer.parameters()\nopt = torch.optim(ps)", "ps = layer.parameters()\nopt = torch.optim.SGD(ps, lr=0.1)",
+         "TypeError"),
+]
+
+GB = ("import pandas as pd\nimport numpy as np\n"
+      "sales = pd.DataFrame({'region': ['n', 's', 'n', 'w'], 'units': [3, 5, 2, 8], 'price': [2.5, 3.0, 1.0, 4.5], "
+      "'code': ['10', '20', 'x3', '40'], 'ok': [True, False, True, True]})\n"
+      "dated = pd.DataFrame({'k': [1, 1], 'day': pd.to_datetime(['2024-01-01', '2024-01-02'])})\n"
+      "mixed = pd.DataFrame({'k': [1, 1], 'v': pd.Series(['a', 2], dtype=object)})")
+
+GROUPBY_SUM: List[Pair] = [
+    Pair("groupby-sum", GB, "sales.groupby('region').sum()\nprint(sale.shape)",
+         "sales.groupby('region').sum()\nprint(sales.shape)", "NameError"),
+    Pair("groupby-sum", GB, "totals = sales.groupby('region').sum()\nn = len(total)",
+         "totals = sales.groupby('region').sum()\nn = 1", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('units').sum()\nprint(regions)", "t = sales.groupby('units').sum()\nprint(1)",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('ok').sum()\nz = undefined_thing", "t = sales.groupby('ok').sum()\nz = 0",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region', as_index=False).sum()\nprint(tt)",
+         "t = sales.groupby('region', as_index=False).sum()\nprint(2)", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region', sort=False).sum()\nplot(t)",
+         "t = sales.groupby('region', sort=False).sum()\nprint(3)", "NameError"),
+    Pair("groupby-sum", GB, "g = sales.groupby('price')\nt = g.sum()\nprint(gg)", "g = sales.groupby('price')\nt = g.sum()\nprint(4)",
+         "NameError"),
+    Pair("groupby-sum", GB, "sales.groupby('region').sum()\nsales.groupby('units').sum()\ny = salez",
+         "sales.groupby('region').sum()\nsales.groupby('units').sum()\ny = sales", "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('code').sum()\nfoo()", "t = sales.groupby('code').sum()\nlen(t)",
+         "NameError"),
+    Pair("groupby-sum", GB, "t = sales.groupby('region').sum()\nsales.groupby('regions')",
+         "t = sales.groupby('region').sum()\nsales.groupby('ok')", "KeyError"),
+]
+
+PAIRS: List[Pair] = (ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
+                     + GROUPBY_SUM)
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -142,4 +272,17 @@ NO_CLAIM = [
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
     # a scaler subclass of the notebook's own
     ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
+    # label smoothing and class-probability targets take other paths through PyTorch
+    ("loss = smooth(scores, short)", TORCH),
+    ("loss = crit(scores, torch.zeros(5, 4))", TORCH),
+    # a layer whose parameters() is the notebook's own
+    ("class L(nn.Linear):\n    def parameters(self):\n        raise KeyError('p')\nopt = torch.optim(L(4, 2).parameters())", TORCH),
+    # sums pandas refuses: dates, and an object column mixing text and numbers
+    ("dated.groupby('k').sum()\nprint(nope)", GB),
+    ("mixed.groupby('k').sum()\nprint(nope)", GB),
+    # a number too large for int64 comes before the text: OverflowError
+    ("c = t['big'].astype(int)", TX),
+    # a forest whose base tree is the notebook's own class
+    ("class Tree(DecisionTreeClassifier):\n    pass\nforest.estimator = Tree()\nforest.predict(X)", SKD),
+
 ]

@@ -117,7 +117,53 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         raise Stop(node.lineno, "selecting a repeated column")
     column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
     column.integer_span = _integer_span(base, f, labels[0])
+    column.text_of = (base, f, labels[0])  # read only if a rule needs the texts (`.astype(int)`)
     return column
+
+
+def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
+    """For a column of text (str or object dtype, every value a str): True when converting it to
+    integers, in order, meets a text int() rejects before any number too large for int64."""
+    frame_cls, series_cls, pd = pandas_types()
+    np = sys.modules.get("numpy")
+    if not isinstance(base, LiveValue) or type(base.obj) is not frame_cls or not f.exact or np is None or \
+            f.live_columns is None or not pristine_pandas(series_cls):
+        return None
+    try:
+        col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
+        dt = col.dtype
+        if type(col) is not series_cls or len(col) > 100000 or not (
+                type(dt) is pd.__dict__.get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+            return None
+        values = col.tolist()
+    except Exception:
+        return None
+    for v in values:
+        if type(v) is not str or len(v) > 1000:
+            return None
+        try:
+            n = int(v)
+        except ValueError:
+            return True
+        if not -2 ** 63 <= n < 2 ** 63:
+            return None
+    return False
+
+
+def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`s.astype(int)` on a column of text: ValueError at the first text that is not an integer."""
+    np = sys.modules.get("numpy")
+    target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
+    to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
+        (np is not None and target is np.__dict__.get("int64"))
+    source = getattr(owner, "text_of", None)
+    if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
+            _text_not_integer(*source) is True:
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{'`' + owner.name + '`' if owner.name else 'this column'} holds text that is not "
+                                 "an integer, so `.astype(int)` raises ValueError (invalid literal for int()).",
+                                 "astype-text", [owner.name] if owner.name else []))
+    raise Stop(node.lineno, "a call to `.astype()` on a series, which the checker does not model")
 
 
 def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int, int]]:
@@ -244,6 +290,32 @@ def construct(interp, cls: Any, args: List[Value], kwargs: Dict[str, Value], nod
     return derived(list(labels), nrows)
 
 
+class GroupBy(Value):
+    """`df.groupby(key)` on a frame whose columns exist: pandas groups lazily, so nothing ran yet."""
+
+    def __init__(self, frame: FrameFacts, key: Any):
+        self.frame_facts = frame
+        self.key = key
+
+    def kind(self):
+        return "groupby"
+
+    def has_attr(self, attr):
+        return True if attr == "sum" else None
+
+
+def groupby_call(interp, owner: GroupBy, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`df.groupby(key).sum()`: no error when every column is numbers, booleans or (python-stored)
+    text, all of which pandas sums; the result's rows are unknown, the reading goes on."""
+    f = owner.frame_facts
+    cats = f.column_dtypes
+    allowed = ("numeric", "bool") if "pyarrow" in sys.modules else ("numeric", "bool", "str")
+    if attr != "sum" or args or kwargs or not f.exact or cats is None or _duplicated_columns(f) or \
+            not all(c in allowed for c in cats):
+        raise Stop(node.lineno, f"a call to `.{attr}()` on a groupby, which the checker does not model")
+    return Opaque("frame")
+
+
 def _kw(kwargs: Dict[str, Value], name: str, default: Any = None) -> Any:
     if name not in kwargs:
         return default
@@ -359,7 +431,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, f"`.groupby()` on {_label(base)}")
         if missing:
             raise _key_error(base, missing, node, "`.groupby()`")
-        return Opaque("groupby")
+        return GroupBy(f, by.concrete())
     if attr == "sort_values":
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("ascending", "inplace", "na_position",
