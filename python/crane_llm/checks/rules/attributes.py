@@ -9,6 +9,7 @@ attribute that exists yields what the checker can know of it without running a p
 from __future__ import annotations
 
 import types
+from dataclasses import dataclass
 
 from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
@@ -16,7 +17,7 @@ from ..provenance import class_dict, class_module, instance_dict, is_static_type
 from . import accessors, estimators, tensors
 from ..removed_api import removed_note
 from ..suggest import closest, correct, hint_for
-from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Facts, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
                 "itemsize", "nbytes"}
@@ -101,15 +102,13 @@ def _attribute_names(base: Value):
     return [k for k in names if type(k) is str and not k.startswith("_")]
 
 
+@dataclass(eq=False)
 class Indexer(Value):
     """`df.loc` / `df.iloc`: subscripting it is what the frame rules model."""
 
-    def __init__(self, frame_value: Value, how: str):
-        self.frame_value = frame_value
-        self.how = how
-
-    def kind(self):
-        return "indexer"
+    frame_value: Value
+    how: str
+    facts = Facts("indexer")
 
 
 def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
