@@ -21,7 +21,9 @@ Control API (plain JSON over HTTP on the same port):
     GET  /_requests  {"requests": [{"method", "path", "headers", "body", "time"}, ...]}
                      every model request received (not control requests), oldest first; "headers" (names
                      lower-cased) keeps every header as sent, authorization included; "body" is the JSON
-                     (null when the body was not JSON)
+                     (null when the body was not JSON); "closedAt" (time.time()) when the client closed
+                     the connection before a streamed answer ended (seen within 50 ms while
+                     "chunk_delay" waits, as a provider sees a cancel)
     POST /_reset     empty the queue and the record, restore the default reply, release hung requests
     GET  /_health    {"ok": true}
 
@@ -60,6 +62,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
+import socket
 import sys
 import threading
 import time
@@ -295,7 +299,34 @@ class _Handler(BaseHTTPRequestHandler):
         }
         with self.state.lock:
             self.state.requests.append(entry)
+        self._entry = entry
         return body
+
+    def _client_left(self) -> None:
+        with self.state.lock:
+            self._entry.setdefault("closedAt", time.time())
+
+    def _wait_watching(self, seconds: float, release: threading.Event) -> bool:
+        """Wait between two chunks, noticing at once when the client closes its connection (a
+        provider sees a cancel this way, not at its next write). True: stop streaming."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if release.is_set():
+                return True
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.connection], [], [], min(0.05, left))
+            if not readable:
+                continue
+            try:
+                data = self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                data = b""
+            if not data:
+                self._client_left()
+                return True
+            time.sleep(min(0.05, max(0.0, end - time.monotonic())))  # bytes we do not read: not a close
 
     # -- answers ----------------------------------------------------------------------------------
     def _answer(self, path: str, body: Any) -> None:
@@ -362,12 +393,12 @@ class _Handler(BaseHTTPRequestHandler):
         delay = float(reply.get("chunk_delay", 0))
         try:
             for i, event in enumerate(events):
-                if delay and i and release.wait(delay):
+                if delay and i and self._wait_watching(delay, release):
                     return
                 self.wfile.write(event.encode())
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            self._client_left()
 
 
 def _response_object(model: str, text: str, status: str) -> Dict[str, Any]:
@@ -446,15 +477,18 @@ def _responses_events(model: str, text: str, pieces: List[str], cut: bool = Fals
     return out
 
 
+def _chat_object(kind: str, model: str, **fields: Any) -> Dict[str, Any]:
+    """A Chat Completions object (a completion or a stream chunk): the fields every one carries."""
+    return dict({"id": "chatcmpl-fake", "object": kind, "created": int(time.time()), "model": model}, **fields)
+
+
+def _chat_usage(completion_tokens: int) -> Dict[str, int]:
+    return {"prompt_tokens": 100, "completion_tokens": completion_tokens, "total_tokens": 100 + completion_tokens}
+
+
 def _chat_chunk(model: str, delta: Dict[str, Any], finish: Optional[str]) -> Dict[str, Any]:
-    return {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion.chunk",
-        "created": int(time.time()),
-        "model": model,
-        "system_fingerprint": None,
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
-    }
+    return _chat_object("chat.completion.chunk", model, system_fingerprint=None,
+                        choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}])
 
 
 def _chat_events(model: str, pieces: List[str], cut: bool = False, usage: bool = False) -> List[str]:
@@ -462,34 +496,16 @@ def _chat_events(model: str, pieces: List[str], cut: bool = False, usage: bool =
     out += [_sse(None, _chat_chunk(model, {"content": p}, None)) for p in pieces]
     out.append(_sse(None, _chat_chunk(model, {}, "length" if cut else "stop")))
     if usage:  # as OpenAI sends it with stream_options.include_usage: a last chunk without choices
-        completion = len(pieces)
-        last = dict(_chat_chunk(model, {}, None), choices=[])
-        last["usage"] = {"prompt_tokens": 100, "completion_tokens": completion, "total_tokens": 100 + completion}
-        out.append(_sse(None, last))
+        out.append(_sse(None, dict(_chat_chunk(model, {}, None), choices=[], usage=_chat_usage(len(pieces)))))
     out.append(_sse(None, "[DONE]"))
     return out
 
 
 def _chat_completion(model: str, text: str) -> Dict[str, Any]:
-    return {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text, "refusal": None},
-                "logprobs": None,
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": 100,
-            "completion_tokens": max(1, len(text) // 4),
-            "total_tokens": 100 + max(1, len(text) // 4),
-        },
-    }
+    message = {"role": "assistant", "content": text, "refusal": None}
+    return _chat_object("chat.completion", model,
+                        choices=[{"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}],
+                        usage=_chat_usage(max(1, len(text) // 4)))
 
 
 class FakeOpenAI:

@@ -16,7 +16,7 @@ from . import state as st
 from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from ..switches import checks_run
-from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict
+from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict, token_usage
 
 Emit = Callable[[st.State], None]
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
@@ -164,10 +164,13 @@ class Check:
         result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
         # The final text is what the model said, whatever the redraws showed.
         self.state = dict(self.state, raw=result.get("raw") or "")
+        if not result.get("problem"):  # the model answered: its usage is shown, even when not reported
+            self.state = st.usage_reported(self.state, token_usage(result.get("usage")))
         if result.get("problem"):
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]
-        self._update(st.step_ended(self.state, "model", "done", answered_detail(result, received[0])))
+        asked = st.step_started(self.state, "model", asked_label(model, where))
+        self._update(st.step_ended(asked, "model", "done", answered_detail(result, received[0])))
         return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
@@ -186,6 +189,12 @@ class Check:
 
 def answering_label(model: str, where: str, tokens: int) -> str:
     return "%s at %s is answering: %s tokens so far" % (model, where, "{:,}".format(tokens))
+
+
+def asked_label(model: str, where: str) -> str:
+    """The model step's label once the answer is in (twin of run-check.ts askedLabel): no longer
+    the running count of streamed pieces, which would read as stuck beside the provider's count."""
+    return "Asked %s at %s" % (model, where)
 
 
 def answered_detail(result: Dict[str, Any], pieces: int) -> str:
