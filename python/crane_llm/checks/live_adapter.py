@@ -16,8 +16,8 @@ from typing import Any, List, Optional
 
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
-from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
-                          class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,  # noqa: F401
+                          ndarray_type, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
 from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value

@@ -17,6 +17,8 @@ MAX_CALL_DEPTH = 4
 
 
 class Run:
+    # Written by hand, not a dataclass: a kernel keeps every run, so it has __slots__, and slots with
+    # defaults need dataclass(slots=True), which the kernel side's Python 3.9 does not have.
     __slots__ = ("execution_count", "cell_id", "code", "recorded", "raised", "scripts", "script_error", "python", "_effects")
 
     def __init__(

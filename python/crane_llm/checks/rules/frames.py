@@ -10,6 +10,7 @@ frames; MultiIndex columns, `errors='ignore'` and anything unusual end the readi
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
@@ -359,7 +360,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
         if isinstance(base, LiveValue):
             interp.set_shadow(base, new)
         else:
-            base._frame = new.frame()
+            base.facts = replace(base.facts, frame=new.frame())
         interp.changed_in_place(node)
         none = LiveValue(None)
         none.note = "pandas methods called with inplace=True return None"
@@ -547,7 +548,7 @@ def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) 
     if isinstance(base, LiveValue):
         interp.set_shadow(base, new)
     else:
-        base._frame = new.frame()
+        base.facts = replace(base.facts, frame=new.frame())
     interp.changed_in_place(node)
 
 
