@@ -15,6 +15,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -161,12 +162,12 @@ def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> V
     dtype = None
     for k, v in kwargs.items():
         c = v.concrete()
-        if k == "dtype" and type(c) is torch.__dict__.get("dtype"):
+        if k == "dtype" and type(c) is checked(torch.__dict__).get("dtype"):
             dtype = str(c)[6:]
         else:
             raise Stop(node.lineno, f"torch.{fname} with `{k}=`")
     if dtype is None:
-        get_default = torch.__dict__.get("get_default_dtype")
+        get_default = checked(torch.__dict__).get("get_default_dtype")
         if not _torch_own(get_default, "get_default_dtype") and \
                 not own_module_function("torch", "get_default_dtype", get_default, "torch"):
             raise Stop(node.lineno, "the default dtype")
