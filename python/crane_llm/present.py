@@ -1,6 +1,7 @@
 """The one presentation of a verdict in Python: the verdicts the built-in checks give, their
 colours, headlines, badges and fixed sentences. The Python twin of libs/core/src/present.ts,
-verdict.ts and check-state.ts's STALE_TEXT, serving the magic, the CLI and the benchmark.
+verdict.ts, check-state.ts's STALE_TEXT and usage.ts's usageLine, serving the magic, the CLI and
+the benchmark.
 
 The magic's output must look like the JupyterLab verdict, so every string here is the one the
 TypeScript side shows; tests/magic/test_present.py reads present.ts and holds the two to it.
@@ -212,3 +213,35 @@ def _js_number(value: float) -> str:
 
 def stale_text(reason: Optional[str]) -> Optional[str]:
     return STALE_TEXT.get(reason) if reason else None
+
+
+def _token_count(value: Any) -> Optional[int]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if value >= 0 else None
+
+
+def _first_count(counts: Dict[str, Any], *keys: str) -> Optional[int]:
+    return next((c for c in (_token_count(counts.get(k)) for k in keys) if c is not None), None)
+
+
+def token_usage(reported: Any) -> Optional[Dict[str, Optional[int]]]:
+    """{"input", "output"} from what the provider reported (the Responses API's input/output_tokens,
+    Chat Completions' prompt/completion_tokens, or anything a server sent); a count left out is
+    None, never guessed, and None when it holds no count (libs/core usage.ts tokenUsage)."""
+    counts = reported if isinstance(reported, dict) else {}
+    given = _first_count(counts, "input_tokens", "prompt_tokens")
+    taken = _first_count(counts, "output_tokens", "completion_tokens")
+    return None if given is None and taken is None else {"input": given, "output": taken}
+
+
+def usage_line(usage: Optional[Dict[str, Optional[int]]]) -> str:
+    """"Tokens: 1,234 in, 56 out", the line the sidebar shows under the raw response (usage.ts
+    usageLine; libs/core/fixtures/usage.json holds the two to the same words)."""
+    if not usage:
+        return "Tokens: not reported by the provider"
+    given, taken = usage.get("input"), usage.get("output")
+    return "Tokens: %s, %s" % ("input not reported" if given is None else "{:,} in".format(given),
+                               "output not reported" if taken is None else "{:,} out".format(taken))

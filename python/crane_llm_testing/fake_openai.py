@@ -446,15 +446,18 @@ def _responses_events(model: str, text: str, pieces: List[str], cut: bool = Fals
     return out
 
 
+def _chat_object(kind: str, model: str, **fields: Any) -> Dict[str, Any]:
+    """A Chat Completions object (a completion or a stream chunk): the fields every one carries."""
+    return dict({"id": "chatcmpl-fake", "object": kind, "created": int(time.time()), "model": model}, **fields)
+
+
+def _chat_usage(completion_tokens: int) -> Dict[str, int]:
+    return {"prompt_tokens": 100, "completion_tokens": completion_tokens, "total_tokens": 100 + completion_tokens}
+
+
 def _chat_chunk(model: str, delta: Dict[str, Any], finish: Optional[str]) -> Dict[str, Any]:
-    return {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion.chunk",
-        "created": int(time.time()),
-        "model": model,
-        "system_fingerprint": None,
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
-    }
+    return _chat_object("chat.completion.chunk", model, system_fingerprint=None,
+                        choices=[{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}])
 
 
 def _chat_events(model: str, pieces: List[str], cut: bool = False, usage: bool = False) -> List[str]:
@@ -462,34 +465,16 @@ def _chat_events(model: str, pieces: List[str], cut: bool = False, usage: bool =
     out += [_sse(None, _chat_chunk(model, {"content": p}, None)) for p in pieces]
     out.append(_sse(None, _chat_chunk(model, {}, "length" if cut else "stop")))
     if usage:  # as OpenAI sends it with stream_options.include_usage: a last chunk without choices
-        completion = len(pieces)
-        last = dict(_chat_chunk(model, {}, None), choices=[])
-        last["usage"] = {"prompt_tokens": 100, "completion_tokens": completion, "total_tokens": 100 + completion}
-        out.append(_sse(None, last))
+        out.append(_sse(None, dict(_chat_chunk(model, {}, None), choices=[], usage=_chat_usage(len(pieces)))))
     out.append(_sse(None, "[DONE]"))
     return out
 
 
 def _chat_completion(model: str, text: str) -> Dict[str, Any]:
-    return {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text, "refusal": None},
-                "logprobs": None,
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {
-            "prompt_tokens": 100,
-            "completion_tokens": max(1, len(text) // 4),
-            "total_tokens": 100 + max(1, len(text) // 4),
-        },
-    }
+    message = {"role": "assistant", "content": text, "refusal": None}
+    return _chat_object("chat.completion", model,
+                        choices=[{"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}],
+                        usage=_chat_usage(max(1, len(text) // 4)))
 
 
 class FakeOpenAI:

@@ -13,15 +13,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import subprocess
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Optional
 
-from .llama_server import LlamaServer, _free_port
+from .llama_server import LlamaServer
+from .local_server import LocalServer, run_setup_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "litellm.sh"
 INSTALL_TIMEOUT_SECONDS = 3600  # a first install on a busy 2-core machine
@@ -33,19 +30,11 @@ class LiteLLMUnavailable(RuntimeError):
 
 def litellm_command(timeout: float = INSTALL_TIMEOUT_SECONDS) -> str:
     """The path of the litellm command, installing it on a first run."""
-    if not SCRIPT.is_file():
-        raise LiteLLMUnavailable("%s is missing" % SCRIPT)
-    try:
-        done = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise LiteLLMUnavailable("scripts/litellm.sh did not finish within %d s" % timeout) from None
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
-        raise LiteLLMUnavailable("scripts/litellm.sh failed (exit %d):\n%s" % (done.returncode, tail))
-    for line in done.stdout.splitlines():
+    printed = run_setup_script(SCRIPT, timeout, LiteLLMUnavailable)
+    for line in printed.splitlines():
         if line.startswith("LITELLM="):
             return line.split("=", 1)[1]
-    raise LiteLLMUnavailable("scripts/litellm.sh printed no path: %r" % done.stdout[-500:])
+    raise LiteLLMUnavailable("scripts/litellm.sh printed no path: %r" % printed[-500:])
 
 
 def config_for(llama: LlamaServer) -> str:
@@ -63,25 +52,28 @@ def config_for(llama: LlamaServer) -> str:
     })
 
 
-class LiteLLMProxy:
+class LiteLLMProxy(LocalServer):
     """>>> with LiteLLMProxy(llama) as proxy: ...  # base_url ends in /v1; same model name; send api_key."""
 
+    name = "litellm"
+    unavailable = LiteLLMUnavailable
+    health_path = "/health/liveliness"
+    poll_seconds = 0.3
+    ready_timeout = 180.0
+    stop_grace_seconds = 15.0
+
     def __init__(self, llama: LlamaServer, port: Optional[int] = None) -> None:
+        super().__init__(port)
         self.llama = llama
-        self.port = port or _free_port()
-        self.url = "http://127.0.0.1:%d" % self.port
-        self.base_url = self.url + "/v1"
         self.model = llama.model
         # LiteLLM refuses to start without a master key (every request would be let in): the
         # tests send this one as the API key, as a user of a shared proxy would.
         self.api_key = "sk-crane-test-" + secrets.token_hex(16)
-        self.process: Optional[subprocess.Popen] = None
-        self.workdir: Optional[Path] = None
 
-    def start(self, ready_timeout: float = 180.0) -> "LiteLLMProxy":
+    def launch(self) -> None:
         command = litellm_command()
-        self.workdir = Path(tempfile.mkdtemp(prefix="crane-litellm-"))
-        config = self.workdir / "config.yaml"
+        workdir = Path(tempfile.mkdtemp(prefix="crane-litellm-"))
+        config = workdir / "config.yaml"
         config.write_text(config_for(self.llama))
         env = dict(os.environ)
         # Without it LiteLLM fetches a price list from the internet at start.
@@ -89,47 +81,9 @@ class LiteLLMProxy:
         env["LITELLM_TELEMETRY"] = "False"
         env["LITELLM_MASTER_KEY"] = self.api_key
         env["NO_DOCS"] = "True"
-        with open(self.workdir / "litellm.log", "wb") as log:
-            self.process = subprocess.Popen(
-                [command, "--config", str(config), "--host", "127.0.0.1", "--port", str(self.port)],
-                stdout=log, stderr=subprocess.STDOUT, env=env, cwd=str(self.workdir))
-        deadline = time.monotonic() + ready_timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise LiteLLMUnavailable("litellm exited with %s:\n%s" % (self.process.returncode, self.log_tail()))
-            try:
-                with urllib.request.urlopen(self.url + "/health/liveliness", timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.3)
-        self.stop()
-        raise LiteLLMUnavailable("litellm was not healthy within %d s:\n%s" % (ready_timeout, self.log_tail()))
+        self.spawn([command, "--config", str(config), "--host", "127.0.0.1", "--port", str(self.port)],
+                   workdir / "litellm.log", env=env, cwd=str(workdir))
 
     def requests_to(self, path: str) -> int:
         """How many requests the proxy answered at path (e.g. "/v1/responses"), from its access log."""
-        log = self.workdir / "litellm.log" if self.workdir else None
-        text = log.read_text(errors="replace") if log and log.exists() else ""
-        return text.count('"POST %s HTTP/1.1"' % path)
-
-    def log_tail(self, lines: int = 20) -> str:
-        log = self.workdir / "litellm.log" if self.workdir else None
-        if not log or not log.exists():
-            return ""
-        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-
-    def __enter__(self) -> "LiteLLMProxy":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        return self.log_text().count('"POST %s HTTP/1.1"' % path)

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Dict, List, Optional
+
+from .local_server import LocalServer, run_setup_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "llama-server.sh"
 MODEL_ALIAS = "smollm2"
@@ -31,39 +28,26 @@ class LlamaUnavailable(RuntimeError):
 
 def cached_build(timeout: float = BUILD_TIMEOUT_SECONDS) -> Dict[str, str]:
     """{"LLAMA_SERVER": binary, "LLAMA_MODEL": gguf}, building or fetching what is missing."""
-    if not SCRIPT.is_file():
-        raise LlamaUnavailable("%s is missing" % SCRIPT)
-    try:
-        done = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise LlamaUnavailable("scripts/llama-server.sh did not finish within %d s" % timeout) from None
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
-        raise LlamaUnavailable("scripts/llama-server.sh failed (exit %d):\n%s" % (done.returncode, tail))
-    paths = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+    printed = run_setup_script(SCRIPT, timeout, LlamaUnavailable)
+    paths = dict(line.split("=", 1) for line in printed.splitlines() if "=" in line)
     if not {"LLAMA_SERVER", "LLAMA_MODEL"} <= set(paths):
-        raise LlamaUnavailable("scripts/llama-server.sh printed no paths: %r" % done.stdout[-500:])
+        raise LlamaUnavailable("scripts/llama-server.sh printed no paths: %r" % printed[-500:])
     return paths
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class LlamaServer:
+class LlamaServer(LocalServer):
     """>>> with LlamaServer() as llama: ...  # llama.base_url ends in /v1; the model is "smollm2"."""
 
+    name = "llama-server"
+    unavailable = LlamaUnavailable
+    health_path = "/health"
+    ready_timeout = 120.0
+
     def __init__(self, port: Optional[int] = None, context: int = 4096, threads: int = 2) -> None:
-        self.port = port or _free_port()
-        self.url = "http://127.0.0.1:%d" % self.port
-        self.base_url = self.url + "/v1"
+        super().__init__(port)
         self.model = MODEL_ALIAS
         self.context = context
         self.threads = threads
-        self.process: Optional[subprocess.Popen] = None
-        self.log_path: Optional[Path] = None
 
     def command(self, paths: Dict[str, str]) -> List[str]:
         # A fixed seed, so a run on an idle machine answers the same way twice.
@@ -71,45 +55,9 @@ class LlamaServer:
                 "--host", "127.0.0.1", "--port", str(self.port), "-c", str(self.context),
                 "-t", str(self.threads), "--seed", "1"]
 
-    def start(self, ready_timeout: float = 120.0) -> "LlamaServer":
+    def launch(self) -> None:
         paths = cached_build()
-        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / ("crane-llama-server-%d.log" % self.port)
-        log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(self.command(paths), stdout=log, stderr=subprocess.STDOUT)
-        log.close()
-        deadline = time.monotonic() + ready_timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise LlamaUnavailable("llama-server exited with %s:\n%s" % (self.process.returncode, self.log_tail()))
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise LlamaUnavailable("llama-server was not healthy within %d s:\n%s" % (ready_timeout, self.log_tail()))
-
-    def log_tail(self, lines: int = 20) -> str:
-        if not self.log_path or not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-
-    def __enter__(self) -> "LlamaServer":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        self.spawn(self.command(paths), Path(os.environ.get("TMPDIR", "/tmp")) / ("crane-llama-server-%d.log" % self.port))
 
 
 def main() -> int:

@@ -1,3 +1,4 @@
+import { el } from '@crane-llm/core';
 import { previewRows, requestPreview, type BuiltPrompt, type RequestPreview } from '@crane-llm/prompt';
 import type { PreparedPrompt } from './run-check';
 import type { ServerProvider } from './model-effects';
@@ -17,27 +18,18 @@ export function previewOf(prompt: PreparedPrompt<BuiltPrompt>, provider: ServerP
 
 /** The dialog's body: the heading rows, then the whole prompt. Only textContent is set. */
 export function renderPreview(preview: RequestPreview): HTMLElement {
-  const body = document.createElement('div');
-  body.className = 'crane-ask';
-  const rows = document.createElement('dl');
-  rows.className = 'crane-ask-rows';
+  const rows = el('dl', 'crane-ask-rows');
   for (const [label, value] of previewRows(preview)) {
-    const dt = document.createElement('dt');
-    dt.textContent = label;
-    const dd = document.createElement('dd');
-    dd.textContent = value;
+    const dd = el('dd', label === 'Host' ? (preview.local ? 'crane-ask-local' : 'crane-ask-leaves') : '', value);
     dd.dataset.row = label;
-    if (label === 'Host') dd.classList.add(preview.local ? 'crane-ask-local' : 'crane-ask-leaves');
-    rows.append(dt, dd);
+    rows.append(el('dt', '', label), dd);
   }
-  const heading = document.createElement('h4');
-  heading.textContent = 'The whole prompt';
-  const text = document.createElement('pre');
-  text.className = 'crane-ask-prompt';
-  text.textContent = preview.prompt;
-  const note = document.createElement('p');
-  note.className = 'crane-ask-note';
-  note.textContent = 'The API key is added by the Jupyter server and is not shown here. Cancel (or Escape) sends nothing.';
-  body.append(rows, heading, text, note);
+  const body = el('div', 'crane-ask');
+  body.append(
+    rows,
+    el('h4', '', 'The whole prompt'),
+    el('pre', 'crane-ask-prompt', preview.prompt),
+    el('p', 'crane-ask-note', 'The API key is added by the Jupyter server and is not shown here. Cancel (or Escape) sends nothing.')
+  );
   return body;
 }

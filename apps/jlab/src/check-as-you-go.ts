@@ -8,6 +8,7 @@ import {
   asYouGo,
   dropWhenBusy,
   dueCheck,
+  el,
   staleMark,
   type AsYouGo,
   type AsYouGoEvent,
@@ -170,8 +171,7 @@ class MarkView {
     private mark: CrashMark,
     onClick: () => void
   ) {
-    this.node = document.createElement('button');
-    this.node.className = 'crane-mark';
+    this.node = el('button', 'crane-mark');
     this.node.type = 'button';
     this.node.addEventListener('click', event => {
       event.stopPropagation();

@@ -1,7 +1,7 @@
 import { Dialog, showDialog, type ISessionContext } from '@jupyterlab/apputils';
 import { NotebookActions, type Notebook } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
-import { guardsRun, type CertainCrash, type RunRequest } from '@crane-llm/core';
+import { el, guardsRun, type CertainCrash, type RunRequest } from '@crane-llm/core';
 import { certainCrashOf } from './quiet-check';
 
 /**
@@ -50,18 +50,12 @@ async function mayRun(notebook: Notebook, sessionContext: ISessionContext | unde
 }
 
 async function ask(crash: CertainCrash): Promise<boolean> {
-  const body = document.createElement('div');
-  body.className = 'crane-guard';
-  const what = document.createElement('p');
-  what.className = 'crane-guard-what';
-  what.textContent = `${crash.exception}${crash.line === null ? '' : ` at line ${crash.line}`}`;
-  const why = document.createElement('p');
-  why.className = 'crane-guard-why';
-  why.textContent = crash.message;
-  const how = document.createElement('p');
-  how.className = 'crane-guard-how';
-  how.textContent = 'Found for certain by the built-in checks on the live kernel state (no model was asked). Run it anyway?';
-  body.append(what, why, how);
+  const body = el('div', 'crane-guard');
+  body.append(
+    el('p', 'crane-guard-what', `${crash.exception}${crash.line === null ? '' : ` at line ${crash.line}`}`),
+    el('p', 'crane-guard-why', crash.message),
+    el('p', 'crane-guard-how', 'Found for certain by the built-in checks on the live kernel state (no model was asked). Run it anyway?')
+  );
   const result = await showDialog({
     title: 'CRANE-LLM: this cell will crash',
     body: new Widget({ node: body }),

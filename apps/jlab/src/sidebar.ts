@@ -4,34 +4,22 @@ import { Widget } from '@lumino/widgets';
 import type { ServerSettings } from '@crane-llm/prompt';
 import type { CheckCenter } from './check-center';
 import { switchControls, type SwitchStore } from './switches';
-import { CheckRenderer, renderSentCalls, usageLine, type ViewActions } from '@crane-llm/core';
+import { CheckRenderer, el, renderSentCalls, usageLine, type ViewActions } from '@crane-llm/core';
 import type { SentLog } from './sent-log';
 
 export const SIDEBAR_ID = 'crane-llm-sidebar';
 
 /** Provider settings as the sidebar shows them: what is in effect and where it came from, never the key. */
 export function renderProvider(settings: ServerSettings | null, error: string | null): HTMLElement {
-  const box = document.createElement('dl');
-  box.className = 'crane-provider';
+  const box = el('dl', 'crane-provider');
   const row = (name: string, value: string, from?: string) => {
-    const dt = document.createElement('dt');
-    dt.textContent = name;
-    const dd = document.createElement('dd');
-    dd.textContent = value;
+    const dd = el('dd', '', value);
     dd.dataset.setting = name;
-    if (from) {
-      const src = document.createElement('span');
-      src.className = 'crane-provider-source';
-      src.textContent = `from ${from}`;
-      dd.append(document.createElement('br'), src);
-    }
-    box.append(dt, dd);
+    if (from) dd.append(el('br', ''), el('span', 'crane-provider-source', `from ${from}`));
+    box.append(el('dt', '', name), dd);
   };
   if (error) {
-    const p = document.createElement('p');
-    p.className = 'crane-provider-error';
-    p.textContent = error;
-    box.append(p);
+    box.append(el('p', 'crane-provider-error', error));
     return box;
   }
   if (!settings) {
@@ -45,24 +33,15 @@ export function renderProvider(settings: ServerSettings | null, error: string | 
   row('Output limit', `${settings.maxOutputTokens.toLocaleString('en')} tokens`, settings.sources.maxOutputTokens.label);
   const key = settings.keyFound ? 'found' : settings.keyRequired ? 'not found' : 'not needed (local server)';
   row('API key', key, settings.keyFound ? settings.sources.apiKey.label : undefined);
-  for (const warning of settings.warnings ?? []) {
-    const p = document.createElement('p');
-    p.className = 'crane-provider-error';
-    p.textContent = warning;
-    box.append(p);
-  }
+  for (const warning of settings.warnings ?? []) box.append(el('p', 'crane-provider-error', warning));
   return box;
 }
 
 function section(title: string, cls: string, open = true): { root: HTMLDetailsElement; body: HTMLElement } {
-  const root = document.createElement('details');
-  root.className = `crane-section ${cls}`;
+  const root = el('details', `crane-section ${cls}`);
   root.open = open;
-  const summary = document.createElement('summary');
-  summary.textContent = title;
-  const body = document.createElement('div');
-  body.className = 'crane-section-body';
-  root.append(summary, body);
+  const body = el('div', 'crane-section-body');
+  root.append(el('summary', '', title), body);
   return { root, body };
 }
 
@@ -75,15 +54,15 @@ export class CraneSidebar extends Widget {
   private panel: NotebookPanel | null = null;
   /** A change came while the sidebar was hidden. */
   private stale = false;
-  private readonly subject = document.createElement('div');
-  private readonly verdictHost = document.createElement('div');
+  private readonly subject = el('div', 'crane-sidebar-subject');
+  private readonly verdictHost = el('div', 'crane-sidebar-verdict');
   private readonly verdict: CheckRenderer;
-  private readonly promptText = document.createElement('pre');
-  private readonly rawText = document.createElement('pre');
-  private readonly usageText = document.createElement('p');
-  private readonly providerHost = document.createElement('div');
+  private readonly promptText = el('pre', 'crane-prompt');
+  private readonly rawText = el('pre', 'crane-raw crane-raw-full');
+  private readonly usageText = el('p', 'crane-usage');
+  private readonly providerHost = el('div', 'crane-provider-host');
   private readonly disposeSwitches: () => void;
-  private readonly sentHost = document.createElement('div');
+  private readonly sentHost = el('div', 'crane-sent-host');
   private chosenCall: number | null = null;
 
   constructor(
@@ -102,31 +81,21 @@ export class CraneSidebar extends Widget {
       finishedSteps: 'open'
     });
 
-    const head = document.createElement('header');
-    head.className = 'crane-sidebar-head';
-    const title = document.createElement('h2');
-    title.textContent = 'CRANE-LLM';
-    this.subject.className = 'crane-sidebar-subject';
-    head.append(title, this.subject);
+    const head = el('header', 'crane-sidebar-head');
+    head.append(el('h2', '', 'CRANE-LLM'), this.subject);
 
-    this.verdictHost.className = 'crane-sidebar-verdict';
     const prompt = section('Prompt', 'crane-section-prompt', false);
-    this.promptText.className = 'crane-prompt';
     prompt.body.append(this.promptText);
     const raw = section('Raw response', 'crane-section-raw');
-    this.rawText.className = 'crane-raw crane-raw-full';
-    this.usageText.className = 'crane-usage';
     raw.body.append(this.rawText, this.usageText);
     const sw = section('Switches', 'crane-section-switches');
     const controls = switchControls(switches, 'crane-sidebar');
     sw.body.append(controls.node);
     this.disposeSwitches = controls.dispose;
     const provider = section('Provider settings in effect', 'crane-section-provider');
-    this.providerHost.className = 'crane-provider-host';
     provider.body.append(this.providerHost);
 
     const sent = section('What was sent, this session', 'crane-section-sent');
-    this.sentHost.className = 'crane-sent-host';
     sent.body.append(this.sentHost);
 
     this.node.append(head, this.verdictHost, prompt.root, raw.root, sw.root, sent.root, provider.root);

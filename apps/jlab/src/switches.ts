@@ -1,5 +1,5 @@
 import { Signal, type ISignal } from '@lumino/signaling';
-import type { Switches } from '@crane-llm/core';
+import { el, type Switches } from '@crane-llm/core';
 import type { PolicyLevel } from '@crane-llm/prompt';
 
 export type { Switches } from '@crane-llm/core';
@@ -135,30 +135,22 @@ export class SwitchStore {
 
 /** Builds the switch rows (checkbox + label + help) bound to the store; used by the popup and the sidebar. */
 export function switchControls(store: SwitchStore, idPrefix: string): { node: HTMLElement; dispose: () => void } {
-  const node = document.createElement('div');
-  node.className = 'crane-switches';
+  const node = el('div', 'crane-switches');
   const inputs = new Map<SwitchName, HTMLInputElement>();
   for (const name of SWITCH_NAMES) {
-    const row = document.createElement('label');
-    row.className = 'crane-switch';
+    const row = el('label', 'crane-switch');
     row.dataset.switch = name;
-    const input = document.createElement('input');
+    const input = el('input', '');
     input.type = 'checkbox';
     input.id = `${idPrefix}-${name}`;
     input.setAttribute('role', 'switch');
     input.addEventListener('change', () => void store.set(name, input.checked));
-    const text = document.createElement('span');
-    text.className = 'crane-switch-text';
-    const label = document.createElement('span');
-    label.className = 'crane-switch-label';
-    label.textContent = SWITCH_LABEL[name];
-    const help = document.createElement('span');
-    help.className = 'crane-switch-help';
-    help.textContent = SWITCH_HELP[name];
-    const admin = document.createElement('span');
-    admin.className = 'crane-switch-admin';
-    admin.textContent = SET_BY_ADMINISTRATOR;
-    text.append(label, help, admin);
+    const text = el('span', 'crane-switch-text');
+    text.append(
+      el('span', 'crane-switch-label', SWITCH_LABEL[name]),
+      el('span', 'crane-switch-help', SWITCH_HELP[name]),
+      el('span', 'crane-switch-admin', SET_BY_ADMINISTRATOR)
+    );
     row.append(input, text);
     row.title = SWITCH_HELP[name];
     node.append(row);

@@ -1,6 +1,7 @@
 import { CommandToolbarButton, LabIcon } from '@jupyterlab/ui-components';
 import type { CommandRegistry } from '@lumino/commands';
 import { Panel } from '@lumino/widgets';
+import { el } from '@crane-llm/core';
 import { switchControls, type SwitchStore } from './switches';
 
 export const craneIcon = new LabIcon({
@@ -35,16 +36,12 @@ export class CraneToolbarItem extends Panel {
     super();
     this.addClass('crane-toolbar-item');
     this.addWidget(new CommandToolbarButton({ commands, id: commandId, args: { toolbar: true }, icon: craneIcon, label: 'CRANE-LLM' }));
-    this.popup = document.createElement('div');
-    this.popup.className = 'crane-switch-popup';
+    this.popup = el('div', 'crane-switch-popup');
     this.popup.setAttribute('role', 'dialog');
     this.popup.setAttribute('aria-label', 'CRANE-LLM switches');
-    const title = document.createElement('div');
-    title.className = 'crane-switch-popup-title';
-    title.textContent = 'CRANE-LLM';
     const controls = switchControls(switches, `crane-popup-${popupCount++}`);
     this.disposeControls = controls.dispose;
-    this.popup.append(title, controls.node);
+    this.popup.append(el('div', 'crane-switch-popup-title', 'CRANE-LLM'), controls.node);
     this.node.addEventListener('mouseenter', this.openSoon);
     this.popup.addEventListener('mouseenter', this.open);
     this.node.addEventListener('click', this.onClick, true);

@@ -154,6 +154,7 @@ describe('the %%crane_llm renderer', () => {
       expect(box.dataset.colour ?? null, file).toBe(fixture.expect.colour);
       expect(box.querySelector('.crane-title')!.textContent, file).toBe(fixture.expect.title);
       expect(box.querySelector('.crane-badge')?.textContent ?? null, file).toBe(fixture.expect.badge);
+      expect(box.querySelector('.crane-usage')?.textContent ?? null, file).toBe(fixture.expect.usage);
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { renderCheck, renderPromptAndRaw, renderUnreadable } from '@crane-llm/core';
+import { el, renderCheck, renderPromptAndRaw, renderUnreadable } from '@crane-llm/core';
 import { MAGIC_MIME_TYPE, MagicDocument } from './document';
 
 export { MAGIC_MIME_TYPE, MagicDocument } from './document';
@@ -26,10 +26,7 @@ export function renderMagic(doc: MagicDocument): HTMLElement {
 }
 
 function notes(lines: readonly string[]): HTMLElement {
-  const node = document.createElement('div');
-  node.className = 'crane-settings-source crane-note';
-  node.textContent = lines.join(' ');
-  return node;
+  return el('div', 'crane-settings-source crane-note', lines.join(' '));
 }
 
 /** What a malformed payload shows instead of a verdict: never a guess. */

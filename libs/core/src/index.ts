@@ -2,6 +2,7 @@ export * from './wire';
 export * from './verdict';
 export * from './present';
 export * from './check-state';
+export * from './dom';
 export * from './verdict-view';
 export * from './switches';
 export * from './answer';

@@ -1,3 +1,4 @@
+import { el } from './dom';
 import { sentRow, type SentCall } from './sent-calls';
 
 /**
@@ -5,36 +6,24 @@ import { sentRow, type SentCall } from './sent-calls';
  * its prompt and raw response in full. Like verdict-view, it only sets textContent.
  */
 export function renderSentCalls(calls: readonly SentCall[], chosen: number | null, choose: (id: number | null) => void): HTMLElement {
-  const root = document.createElement('div');
-  root.className = 'crane-sent';
+  const root = el('div', 'crane-sent');
   if (!calls.length) {
-    const empty = document.createElement('p');
-    empty.className = 'crane-sent-empty';
-    empty.textContent = 'Nothing was sent to a model in this session.';
-    root.append(empty);
+    root.append(el('p', 'crane-sent-empty', 'Nothing was sent to a model in this session.'));
     return root;
   }
-  const list = document.createElement('ol');
-  list.className = 'crane-sent-list';
+  const list = el('ol', 'crane-sent-list');
   for (const call of [...calls].reverse()) {
     const row = sentRow(call);
-    const item = document.createElement('li');
-    const b = document.createElement('button');
+    const item = el('li', '');
+    const b = el('button', `crane-sent-call crane-${row.colour}`);
     b.type = 'button';
-    b.className = `crane-sent-call crane-${row.colour}`;
     b.dataset.callId = String(call.id);
     b.setAttribute('aria-expanded', String(call.id === chosen));
-    const line = (cls: string, text: string) => {
-      const span = document.createElement('span');
-      span.className = cls;
-      span.textContent = text;
-      return span;
-    };
     b.append(
-      line('crane-sent-head', `${row.time} · ${row.cell}`),
-      line('crane-sent-verdict', `${row.icon} ${row.verdict}`),
-      line('crane-sent-where', `${row.model} at ${row.host}`),
-      line('crane-sent-size', `prompt ${row.size}; usage ${row.usage}`)
+      el('span', 'crane-sent-head', `${row.time} · ${row.cell}`),
+      el('span', 'crane-sent-verdict', `${row.icon} ${row.verdict}`),
+      el('span', 'crane-sent-where', `${row.model} at ${row.host}`),
+      el('span', 'crane-sent-size', `prompt ${row.size}; usage ${row.usage}`)
     );
     b.addEventListener('click', () => choose(call.id === chosen ? null : call.id));
     item.append(b);
@@ -46,17 +35,12 @@ export function renderSentCalls(calls: readonly SentCall[], chosen: number | nul
 }
 
 function renderSentDetail(call: SentCall): HTMLElement {
-  const box = document.createElement('div');
-  box.className = 'crane-sent-detail';
-  const part = (title: string, cls: string, text: string) => {
-    const h = document.createElement('h4');
-    h.textContent = title;
-    const pre = document.createElement('pre');
-    pre.className = cls;
-    pre.textContent = text;
-    box.append(h, pre);
-  };
-  part('Prompt sent', 'crane-sent-prompt', call.prompt);
-  part('Raw response', 'crane-sent-raw', call.raw || '(nothing arrived)');
+  const box = el('div', 'crane-sent-detail');
+  box.append(
+    el('h4', '', 'Prompt sent'),
+    el('pre', 'crane-sent-prompt', call.prompt),
+    el('h4', '', 'Raw response'),
+    el('pre', 'crane-sent-raw', call.raw || '(nothing arrived)')
+  );
   return box;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenUsage, usageLine, usageText } from './usage';
 
@@ -30,5 +32,17 @@ describe('token usage of both APIs', () => {
     expect(usageLine({ input: 100, output: 7 })).toBe('Tokens: 100 in, 7 out');
     expect(usageLine(null)).toBe('Tokens: not reported by the provider');
     expect(usageLine(undefined)).toBe('');
+  });
+});
+
+// The golden vectors pytest also reads (python/crane_llm/present.py usage_line).
+const golden: { cases: { name: string; reported: unknown; usage: unknown; line: string }[] } = JSON.parse(
+  readFileSync(join(__dirname, '..', 'fixtures', 'usage.json'), 'utf-8')
+);
+
+describe('the tokens line, as the magic and the CLI also print it', () => {
+  it.each(golden.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    expect(tokenUsage(c.reported)).toEqual(c.usage);
+    expect(usageLine(tokenUsage(c.reported))).toBe(c.line);
   });
 });

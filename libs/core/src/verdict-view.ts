@@ -1,7 +1,9 @@
+import { el } from './dom';
 import { STALE_TEXT, type CheckState, type OriginItem, type Step } from './check-state';
 import { fixActions, lineDiff, type FixAction } from './fix-actions';
 import type { Correction } from './verdict';
 import { CHECKER_RAN_FIRST, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badgeOf, colourOf, headlineOf } from './present';
+import { usageLine } from './usage';
 
 /**
  * Draws a CheckState as DOM: the box under the cell, the sidebar and the %%crane_llm output are
@@ -36,13 +38,6 @@ const STEP_STATUS_TEXT: Record<Step['status'], string> = {
 
 /** How much of a growing response the box under the cell shows; the sidebar shows it all. */
 export const RAW_TAIL_CHARS = 600;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function button(cls: string, text: string, onClick: () => void, title?: string): HTMLButtonElement {
   const b = el('button', `jp-Button jp-mod-minimal crane-button ${cls}`, text);
@@ -235,6 +230,8 @@ export function renderPromptAndRaw(state: CheckState): HTMLElement | null {
   details.append(el('summary', '', 'Prompt and raw response'));
   if (state.prompt !== null) details.append(el('div', 'crane-section-label', 'Prompt'), el('pre', 'crane-prompt', state.prompt));
   details.append(el('div', 'crane-section-label', 'Raw response'), el('pre', 'crane-raw', state.raw));
+  // Once a model answered, what it cost, as the sidebar says it (the magic has no sidebar).
+  if (state.usage !== undefined) details.append(el('p', 'crane-usage', usageLine(state.usage)));
   return details;
 }
 

@@ -15,6 +15,12 @@ const CELLS_ITEM = `- [Executed Cells]: the cells that have already run, in the 
 // In JupyterLab, and with `crane-llm check --keep-going`, the log can hold cells that raised.
 const CELLS_ITEM_SOME_RAISED = `- [Executed Cells]: the cells that have already run, in the order they ran; each finished without error unless its heading says it raised,
 `;
+// With `--context slice`, the cells are only those the target depends on, and lines inside them it
+// does not depend on are replaced by a marker (python/crane_llm/lineage/slice.py).
+const CELLS_RAN = 'the cells that have already run, in the order they ran;';
+const CELLS_RAN_SLICE =
+  'the cells that have already run that the target cell depends on, in the order they ran ' +
+  '(`# ... N lines left out` stands for lines it does not depend on);';
 const SHARED_HEAD = HEAD_LINES + CELLS_ITEM;
 const RUNINFO_ITEM = `- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 `;
@@ -56,6 +62,8 @@ export interface PromptInput {
   budgetTokens?: number | null;
   /** 'product' (default) also asks for the fixed cell; 'paper' leaves that out, so the benchmark's figures compare with the paper's. */
   style?: PromptStyle;
+  /** 'slice' when `executed` is the target's slice (the instructions then say so); default 'all'. */
+  context?: 'all' | 'slice';
 }
 
 export interface DroppedCell {
@@ -167,7 +175,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const style = input.style ?? 'product';
   const chosen = runtimeInfoText === null ? INSTRUCTIONS[style].codeOnly : INSTRUCTIONS[style].withRuntimeInfo;
   // When the log holds cells that raised, the instruction no longer says they all ran cleanly.
-  const instructions = executed.some(cell => cell.raised) ? chosen.replace(CELLS_ITEM, CELLS_ITEM_SOME_RAISED) : chosen;
+  const cleanly = executed.some(cell => cell.raised) ? chosen.replace(CELLS_ITEM, CELLS_ITEM_SOME_RAISED) : chosen;
+  const instructions = input.context === 'slice' ? cleanly.replace(CELLS_RAN, CELLS_RAN_SLICE) : cleanly;
   const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
   // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
   const fixed =

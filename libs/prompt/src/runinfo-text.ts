@@ -106,18 +106,22 @@ export function quote(text: string): string {
   return out + '"';
 }
 
-function scalar(value: ScalarValue): string {
-  if (value === null) return 'None';
+/** A number or a boolean as Python writes it; text through `asText`; a missing value as `missing`. */
+function valueText(value: string | number | boolean | null | undefined, missing: string, asText: (text: string) => string): string {
+  if (value === null || value === undefined) return missing;
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return formatNumber(value);
-  return quoteClip(value);
+  return asText(value);
 }
 
+/** A data value (a category, an example): None is Python's None, text is quoted. */
+function scalar(value: ScalarValue): string {
+  return valueText(value, 'None', quoteClip);
+}
+
+/** A statistic (a min, a max): one that could not be found is "unknown", text (a date) stands bare. */
 function stat(value: Stat | undefined): string {
-  if (value === null || value === undefined) return 'unknown';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'number') return formatNumber(value);
-  return clip(value);
+  return valueText(value, 'unknown', clip);
 }
 
 export function floatText(value: number | string): string {
@@ -179,9 +183,29 @@ function frameBody(s: Extract<VariableSummary, { kind: 'dataframe' }>, includeVa
   return { inline: `shape ${shape(s.shape)}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}${lines.length ? '; columns:' : ''}`, lines };
 }
 
+/** A value summary, or with the values left out only its kind. */
+function summaryOf(v: ValueSummary, includeValues: boolean): string {
+  return includeValues ? valueSummary(v) : valueStructure(v);
+}
+
+function arrayBody(s: Extract<VariableSummary, { kind: 'ndarray' }>, includeValues: boolean): Body {
+  const range = includeValues ? `; min ${stat(s.min)}; max ${stat(s.max)}` : '';
+  return {
+    inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; has NaN: ${yesNo(s.hasNaN)}${range}`,
+    lines: s.values ? [`values ${summaryOf(s.values, includeValues)}`] : []
+  };
+}
+
+function seriesBody(s: Extract<VariableSummary, { kind: 'series' }>, includeValues: boolean): Body {
+  return {
+    inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
+    lines: s.values ? [`values ${summaryOf(s.values, includeValues)}`] : []
+  };
+}
+
 /**
- * The body of a summary that carries data values, with the values left out; null for the kinds
- * that carry structure only (they render the same either way).
+ * The body of a summary that is all data value (a number, a string, a dict's entries), with the
+ * values left out; null for the kinds that write their structure either way.
  */
 function structureBody(s: VariableSummary): Body | null {
   switch (s.kind) {
@@ -191,25 +215,11 @@ function structureBody(s: VariableSummary): Body | null {
       return { inline: LEFT_OUT, lines: [] };
     case 'str':
       return { inline: `${s.length} characters, text left out`, lines: [] };
-    case 'sequence':
-      return { inline: `length ${s.length}${s.values ? `; values ${valueStructure(s.values)}` : ''}`, lines: [] };
     case 'dict':
       return {
         inline: `length ${s.length}${s.entries.length ? `; first ${s.entries.length} keys: ${items(s.entries, (e) => clip(e.key))}` : ''}`,
         lines: []
       };
-    case 'ndarray':
-      return {
-        inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; has NaN: ${yesNo(s.hasNaN)}`,
-        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
-      };
-    case 'series':
-      return {
-        inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
-        lines: s.values ? [`values ${valueStructure(s.values)}`] : []
-      };
-    case 'dataframe':
-      return frameBody(s, false);
     default:
       return null;
   }
@@ -237,7 +247,7 @@ function body(s: VariableSummary, includeValues: boolean): Body {
     case 'none':
       return { inline: '= None', lines: [] };
     case 'sequence':
-      return { inline: `length ${s.length}${s.values ? `; values ${valueSummary(s.values)}` : ''}`, lines: [] };
+      return { inline: `length ${s.length}${s.values ? `; values ${summaryOf(s.values, includeValues)}` : ''}`, lines: [] };
     case 'dict':
       return {
         inline: `length ${s.length}${s.entries.length ? `; first ${s.entries.length} entries:` : ''}`,
@@ -253,17 +263,11 @@ function body(s: VariableSummary, includeValues: boolean): Body {
     case 'dict-numbers':
       return { inline: `length ${s.length}; numbers under keys ${items(s.keys, (k) => quoteClip(k))}`, lines: [] };
     case 'ndarray':
-      return {
-        inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; has NaN: ${yesNo(s.hasNaN)}; min ${stat(s.min)}; max ${stat(s.max)}`,
-        lines: s.values ? [`values ${valueSummary(s.values)}`] : []
-      };
+      return arrayBody(s, includeValues);
     case 'series':
-      return {
-        inline: `${s.name !== undefined ? `name ${quoteClip(s.name)}; ` : ''}dtype ${clip(s.dtype)}; length ${s.length}; has NaN: ${yesNo(s.hasNaN, s.hasNaNApprox)}`,
-        lines: s.values ? [`values ${valueSummary(s.values)}`] : []
-      };
+      return seriesBody(s, includeValues);
     case 'dataframe':
-      return frameBody(s, true);
+      return frameBody(s, includeValues);
     case 'tensor':
       return {
         inline: `shape ${shape(s.shape)}; dtype ${clip(s.dtype)}; device ${clip(s.device)}; requires_grad ${s.requiresGrad ? 'True' : 'False'}; has NaN: ${yesNo(s.hasNaN)}`,

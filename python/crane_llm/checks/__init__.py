@@ -74,6 +74,17 @@ def _name_hint(outcome: Outcome, *pools) -> Outcome:
     return outcome
 
 
+def _note_dropped_row(values: Mapping[str, Any], dropped: Optional[Tuple[str, Any]]) -> None:
+    """The frame the last executed cell dropped a row from lacks that row now (recorded_kernel.py)."""
+    if dropped is None:
+        return
+    name, label = dropped
+    value = values.get(name)
+    facts = value.frame() if value is not None and value.kind() == "frame" else None
+    if facts is not None:
+        facts.absent_rows.append((label, "the last executed cell dropped it already"))
+
+
 def imported_value(target) -> Optional[Any]:
     """The installed module or object an executed `import` bound, when this process has the module."""
     module_name, attr = target
@@ -311,6 +322,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             found = imported_value(target)
             if found is not None:
                 values[name] = found.named(name)
+        _note_dropped_row(values, kernel.dropped_row)
 
     def lookup(name: str):
         found = values.get(name)

@@ -46,6 +46,8 @@ class FrameFacts:
         self.column_dtypes = list(column_dtypes) if column_dtypes is not None else None  # by position
         # (lowest, highest) of the columns recorded as integers with no missing value
         self.integer_spans = integer_spans
+        # Replay: row labels known absent from the row index (int / str), with why.
+        self.absent_rows: List[Tuple[Any, str]] = []
 
     def column_dtype(self, label: Any) -> Optional[str]:
         """The dtype category of the one column named `label` (None when unknown or repeated)."""
@@ -55,6 +57,8 @@ class FrameFacts:
         return self.column_dtypes[at[0]] if len(at) == 1 else None
 
     def has_row(self, label: Any) -> Optional[bool]:
+        if self.live_index is None and any(type(a) is type(label) and a == label for a, _ in self.absent_rows):
+            return False
         if self.live_index is None or not _simple_label(label):
             return None
         try:

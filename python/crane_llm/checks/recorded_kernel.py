@@ -10,7 +10,12 @@ relevant. The executed cells themselves add what the facts cannot:
 - `modules`: the modules a top-level import statement loaded (with their parents), so importing
   them again cannot fail;
 - `aliases`: names whose only binding anywhere is one top-level import (`import numpy as np`,
-  `from sklearn.linear_model import LogisticRegression`), so the name is that module or object.
+  `from sklearn.linear_model import LogisticRegression`), so the name is that module or object;
+- `dropped_row`: when the last cell the kernel ran was `df.drop([label], inplace=True)` alone
+  (rows, one plain label), that name and label: whether that drop removed the rows or raised
+  KeyError, the label is not in the row index now (re-running a cell that drops rows is a
+  classic notebook crash). Alone, because a statement before it in its cell may have raised,
+  and then the drop never ran.
 
 Nothing is executed; the cells are parsed as the kernel would (IPython syntax included).
 """
@@ -23,7 +28,7 @@ import sys
 import sysconfig
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import bound_in, every_identifier
@@ -62,6 +67,38 @@ class RecordedKernel:
     # Why the installed libraries may not behave as shipped in that kernel (an executed cell
     # patched one), or None. The recorded facts cannot show a patch, so no claim is made then.
     patches: Optional[str] = None
+    dropped_row: Optional[Tuple[str, Any]] = None
+
+
+def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
+    """(name, label) when `stmt` is `name.drop([label], inplace=True)` along the rows (also
+    `drop(label, ...)`, `drop(index=[label], ...)`, `axis=0` / `'index'`): DataFrame.drop finds the
+    rows equal to the label and removes them all, or raises KeyError when there are none. Only an
+    int or str label: what pandas compares it with is then the same the next time."""
+    if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+        return None
+    call = stmt.value
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "drop" and isinstance(func.value, ast.Name)):
+        return None
+    keywords = {}
+    for kw in call.keywords:
+        if kw.arg is None or kw.arg in keywords:
+            return None
+        keywords[kw.arg] = kw.value
+    const = {k: v.value for k, v in keywords.items() if isinstance(v, ast.Constant)}
+    if const.get("inplace") is not True or "axis" in keywords and const.get("axis", "?") not in (0, "index"):
+        return None
+    if set(keywords) - {"inplace", "axis", "index"} or len(call.args) + ("index" in keywords) != 1:
+        return None
+    if "index" in keywords and "axis" in keywords:
+        return None
+    labels = call.args[0] if call.args else keywords["index"]
+    if isinstance(labels, (ast.List, ast.Tuple)) and len(labels.elts) == 1:
+        labels = labels.elts[0]
+    if not isinstance(labels, ast.Constant) or type(labels.value) not in (int, str):
+        return None
+    return func.value.id, labels.value
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
@@ -73,15 +110,19 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     other: Set[str] = set()
     stores: List[Tuple[str, bool]] = []
     parsed: List[Tuple[int, ast.AST]] = []
+    last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     for index, cell in enumerate(cells):
         try:
             tree = ast.parse(python_source(cell))
         except Exception:
+            last = None
             dynamic = dynamic or f"executed cell {index + 1} does not parse"
             every = every_identifier(cell)
             names |= every
             other |= every
             continue
+        if tree.body:
+            last = tree.body[0] if len(tree.body) == 1 else None
         names |= bound_in(tree)
         why = _dynamic_reason(tree)
         if why and dynamic is None:
@@ -105,7 +146,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                                   if len(targets) == 1 and name not in other}
     return RecordedKernel(names, dynamic, modules, aliases, from_imports,
                           library_patch(parsed, imported,
-                                        {n for n, ts in imports.items() if all(a is None for _, a in ts)}))
+                                        {n for n, ts in imports.items() if all(a is None for _, a in ts)}),
+                          _dropped_row(last))
 
 
 def _record_import(node, modules: Set[str], imports, from_imports) -> None:

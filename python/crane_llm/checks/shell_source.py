@@ -20,7 +20,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
-from .static_reads import checked
+from .static_reads import checked, class_module
 from .provenance import class_dict, class_module, class_name, mro
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -300,7 +300,7 @@ def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
         if enabled is not (name != "EmacsChecker"):
             return "the shell's prefilter settings differ from IPython's defaults"
     for hname, handler in handlers.items():
-        if (type(handler).__module__ or "") != prefilter.__name__:
+        if class_module(type(handler)) != prefilter.__name__:
             return "the shell has its own prefilter"
     return None
 

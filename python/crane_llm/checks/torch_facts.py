@@ -155,20 +155,28 @@ _INSTANCE_HOOKS = ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks", "
                    "_forward_hooks_always_called", "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs")
 
 
-def module_weight(obj: Any, class_name: str) -> Optional[Tuple[dict, TensorFacts]]:
-    """(the module's instance dict, its weight's facts) when `obj` is exactly torch.nn.<class_name>,
-    torch's own, without hooks or a forward of its own; else None."""
+def plain_module_class(class_name: str) -> Any:
+    """torch.nn.<class_name> when it is torch's own, unpatched, and no global module hook is set."""
     mod = sys.modules.get("torch.nn")
     base_mod = sys.modules.get("torch.nn.modules.module")
     if type(mod) is not types.ModuleType or type(base_mod) is not types.ModuleType or tensor_class() is None:
         return None
     cls = checked(mod.__dict__).get(class_name)
-    if cls is None or type(obj) is not cls or not audit().pristine(cls, "torch"):
+    if cls is None or not audit().pristine(cls, "torch"):
         return None
     for table in _HOOK_TABLES:
         hooks = checked(base_mod.__dict__).get(table)
         if type(hooks) not in (dict, collections.OrderedDict) or len(hooks):
             return None
+    return cls
+
+
+def plain_module(obj: Any, class_name: str) -> Optional[dict]:
+    """The instance dict of `obj` when it is exactly torch.nn.<class_name> (see plain_module_class)
+    without hooks or a forward, weight or __call__ of its own; else None."""
+    cls = plain_module_class(class_name)
+    if cls is None or type(obj) is not cls:
+        return None
     try:
         inst = object.__getattribute__(obj, "__dict__")
     except Exception:
@@ -179,6 +187,15 @@ def module_weight(obj: Any, class_name: str) -> Optional[Tuple[dict, TensorFacts
         hooks = inst.get(name)
         if hooks is not None and (type(hooks) not in (dict, collections.OrderedDict) or len(hooks)):
             return None
+    return inst
+
+
+def module_weight(obj: Any, class_name: str) -> Optional[Tuple[dict, TensorFacts]]:
+    """(the module's instance dict, its weight's facts) when `obj` is exactly torch.nn.<class_name>,
+    torch's own, without hooks or a forward of its own; else None."""
+    inst = plain_module(obj, class_name)
+    if inst is None:
+        return None
     params = inst.get("_parameters")
     if type(params) is not dict:
         return None

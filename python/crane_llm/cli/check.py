@@ -20,7 +20,8 @@ from typing import Any, Dict, List, Optional, TextIO
 
 from ..lineage.slice import slice_runs
 from ..plain_text import without_terminal_controls
-from ..present import CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict
+from ..present import (CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict,
+                       token_usage, usage_line)
 from ..prompt.from_check import executed_cells
 from .notebook import (
     CliError,
@@ -152,9 +153,10 @@ def _check(args: Any, report: Dict[str, Any], progress: Progress) -> None:
         report["verdict"] = nothing_certain_verdict()
     else:
         executed = executed_cells(facts)
-        if getattr(args, "context", "all") == "slice":
+        context = getattr(args, "context", "all")
+        if context == "slice":
             executed = slice_runs(executed, target.source)
-        prompt = make_prompt(executed, facts.get("runtimeInfo"), target.source, include_runinfo)
+        prompt = make_prompt(executed, facts.get("runtimeInfo"), target.source, include_runinfo, context=context)
         report["prompt"] = prompt["text"]
         progress.say("Asking %s at %s..." % (settings.model.value, settings.provider_host))
         answer = ask_model(prompt, settings, checker_ran_first=bool(facts["checks"].get("ran")))
@@ -208,6 +210,8 @@ def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> No
         _write(out, "  %s\n" % v["explanation"])
     if v["kind"] == "unreadable" and report.get("raw"):
         _write(out, "  Raw response: %s\n" % report["raw"][:2000])
+    if report.get("raw") is not None:  # a model answered: what it cost, as the provider reported it
+        _write(out, "  %s\n" % usage_line(token_usage(report["usage"])))
     if v["source"]["type"] == "llm" and v.get("checkerRanFirst"):
         _write(out, "  %s\n" % CHECKER_RAN_FIRST)
     if v.get("fix") and v["kind"] == "predicted-crash":

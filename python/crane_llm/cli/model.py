@@ -30,14 +30,15 @@ def settings_problem(settings: Settings) -> Optional[str]:
 
 
 def make_prompt(executed: List[Dict[str, Any]], runtime_info: Optional[Dict[str, Any]], target: str,
-                include_runtime_info: bool, include_values: bool = True, style: str = "product") -> Dict[str, Any]:
+                include_runtime_info: bool, include_values: bool = True, style: str = "product",
+                context: str = "all") -> Dict[str, Any]:
     """The built prompt, secrets masked (and data values left out when asked), as every host does,
     under the administrator's ceiling (CRANE_LLM_POLICY)."""
     _, include_runtime_info, include_values = capped(SwitchValues(True, include_runtime_info, include_values), current_policy())
     # The reply carries the executed cells inside its log; a list of cells reads the same way.
     check = {"log": {"runs": executed}, "runtimeInfo": (runtime_info or {"variables": []}) if include_runtime_info else None}
     parts = prompt_input_from_check(check, target, include_values=include_values)
-    return build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"], style=style)
+    return build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"], style=style, context=context)
 
 
 def ask_model(prompt: Dict[str, Any], settings: Settings, checker_ran_first: bool,

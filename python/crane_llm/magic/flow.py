@@ -16,7 +16,7 @@ from . import state as st
 from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from ..switches import checks_run
-from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict
+from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict, token_usage
 
 Emit = Callable[[st.State], None]
 RAW_REDRAW_SECONDS = 0.2  # streamed text redraws the display at most this often
@@ -164,6 +164,8 @@ class Check:
         result = call_model(prompt, model=model, on_text=on_text, **settings_call_args(settings))
         # The final text is what the model said, whatever the redraws showed.
         self.state = dict(self.state, raw=result.get("raw") or "")
+        if not result.get("problem"):  # the model answered: its usage is shown, even when not reported
+            self.state = st.usage_reported(self.state, token_usage(result.get("usage")))
         if result.get("problem"):
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]

@@ -11,7 +11,7 @@ from html import escape
 from typing import Any, Dict, List
 
 from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, GREY_TEXT, HEX, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
-                      colour_of, fix_actions, headline_of, model_fix, stale_text)
+                      colour_of, fix_actions, headline_of, model_fix, stale_text, usage_line)
 
 FONT = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;line-height:1.45"
 MUTED = "color:#616161;font-size:12px"
@@ -73,6 +73,8 @@ def _prompt_and_raw(state: Dict[str, Any]) -> str:
     if state.get("prompt") is not None:
         parts.append('<div style="%s">Prompt</div><pre class="crane-prompt" style="%s">%s</pre>' % (MUTED, PRE, _t(state["prompt"])))
     parts.append('<div style="%s">Raw response</div><pre class="crane-raw" style="%s">%s</pre>' % (MUTED, PRE, _t(state.get("raw") or "")))
+    if "usage" in state:
+        parts.append('<div class="crane-usage" style="%s">%s</div>' % (MUTED, _t(usage_line(state["usage"]))))
     parts.append("</details>")
     return "".join(parts)
 

@@ -65,6 +65,12 @@ def raw_received(s: State, chunk: str) -> State:
     return d
 
 
+def usage_reported(s: State, usage: Optional[Dict[str, Optional[int]]]) -> State:
+    """The answer's token usage, {"input", "output"} (None: not reported; present.token_usage);
+    absent until a model answered, as check-state.ts's usageReported."""
+    return dict(s, usage=usage)
+
+
 def concluded(s: State, verdict: Dict[str, Any]) -> State:
     if s["phase"] != "running":
         return s

@@ -6,7 +6,7 @@ from typing import Any, Dict, List
 
 from ..plain_text import without_terminal_controls
 from ..present import (CANCELLED, CHECKER_RAN_FIRST, CHECKING, CODE_ONLY_NOTE, ICON, PROBLEM_TITLE, STEP_ICON, badge_of,
-                      colour_of, fix_actions, headline_of, model_fix, stale_text)
+                      colour_of, fix_actions, headline_of, model_fix, stale_text, usage_line)
 
 
 def _steps(steps: List[Dict[str, Any]]) -> List[str]:
@@ -75,4 +75,6 @@ def _prompt_and_raw(state: Dict[str, Any]) -> List[str]:
     if state.get("prompt") is not None:
         out += ["Prompt:", state["prompt"]]
     out += ["Raw response:", state.get("raw") or ""]
+    if "usage" in state:
+        out.append(usage_line(state["usage"]))
     return out

@@ -18,6 +18,11 @@ _CELLS_ITEM = """- [Executed Cells]: the cells that have already run, in the ord
 # In JupyterLab, and with `crane-llm check --keep-going`, the log can hold cells that raised.
 _CELLS_ITEM_SOME_RAISED = """- [Executed Cells]: the cells that have already run, in the order they ran; each finished without error unless its heading says it raised,
 """
+# With `--context slice`, the cells are only those the target depends on, and lines inside them it
+# does not depend on are replaced by a marker (python/crane_llm/lineage/slice.py).
+_CELLS_RAN = "the cells that have already run, in the order they ran;"
+_CELLS_RAN_SLICE = ("the cells that have already run that the target cell depends on, in the order they ran "
+                    "(`# ... N lines left out` stands for lines it does not depend on);")
 _SHARED_HEAD = _HEAD_LINES + _CELLS_ITEM
 _RUNINFO_ITEM = """- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 """
@@ -119,6 +124,7 @@ def build_prompt(
     target: str,
     budget_tokens: Optional[int] = None,
     style: str = "product",
+    context: str = "all",
 ) -> Dict[str, Any]:
     """The prompt for one check, as the JSON-shaped dict both implementations share.
 
@@ -133,6 +139,7 @@ def build_prompt(
     budget_tokens: drop the oldest executed cells until the estimate fits, then cut the runtime
     information's last lines (with a note); the target cell is never cut, so a huge target can
     still leave the result over budget.
+    context: "slice" when `executed` is the target's slice (the instructions then say so).
     """
     budget = DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
     executed = [cell for cell in executed if not is_crane_llm_cell(cell["code"])]
@@ -140,6 +147,8 @@ def build_prompt(
     if any(cell.get("raised") for cell in executed):
         # When the log holds cells that raised, the instruction no longer says they all ran cleanly.
         instructions = instructions.replace(_CELLS_ITEM, _CELLS_ITEM_SOME_RAISED)
+    if context == "slice":
+        instructions = instructions.replace(_CELLS_RAN, _CELLS_RAN_SLICE)
     blocks = [_cell_block(i + 1, cell) for i, cell in enumerate(executed)]
     # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.
     fixed = count_chars(instructions) + 2 + count_chars(_compose([], 0, runtime_info_text, target))

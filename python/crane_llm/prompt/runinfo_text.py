@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 INDENT = "  "
 TEXT_SHOWN = 200  # free text from the kernel (names, dtypes, keys, reasons), in characters
@@ -102,24 +102,25 @@ def quote(text: str) -> str:
     return "".join(out)
 
 
-def _scalar(value: Any) -> str:
+def _value_text(value: Any, missing: str, as_text: Callable[[str], str]) -> str:
+    """A number or a boolean as Python writes it; text through `as_text`; a missing value as `missing`."""
     if value is None:
-        return "None"
+        return missing
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, (int, float)):
         return format_number(value)
-    return _quote_clip(value)
+    return as_text(value)
+
+
+def _scalar(value: Any) -> str:
+    """A data value (a category, an example): None is Python's None, text is quoted."""
+    return _value_text(value, "None", _quote_clip)
 
 
 def _stat(value: Any) -> str:
-    if value is None:
-        return "unknown"
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, (int, float)):
-        return format_number(value)
-    return clip(value)
+    """A statistic (a min, a max): one that could not be found is "unknown", text (a date) stands bare."""
+    return _value_text(value, "unknown", clip)
 
 
 def float_text(value: Any) -> str:
@@ -191,30 +192,35 @@ def _frame_body(s: Dict[str, Any], include_values: bool) -> Tuple[Optional[str],
     return inline, lines
 
 
+def _summary_of(v: Dict[str, Any], include_values: bool) -> str:
+    """A value summary, or with the values left out only its kind."""
+    return _value_summary(v) if include_values else _value_structure(v)
+
+
+def _array_body(s: Dict[str, Any], include_values: bool) -> Tuple[Optional[str], List[str]]:
+    value_range = "; min %s; max %s" % (_stat(s["min"]), _stat(s["max"])) if include_values else ""
+    inline = "shape %s; dtype %s; has NaN: %s%s" % (_shape(s["shape"]), clip(s["dtype"]), _yes_no(s["hasNaN"]), value_range)
+    return inline, (["values " + _summary_of(s["values"], include_values)] if "values" in s else [])
+
+
+def _series_body(s: Dict[str, Any], include_values: bool) -> Tuple[Optional[str], List[str]]:
+    name = "name %s; " % _quote_clip(s["name"]) if "name" in s else ""
+    inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
+    return inline, (["values " + _summary_of(s["values"], include_values)] if "values" in s else [])
+
+
 def _structure_body(s: Dict[str, Any]) -> Optional[Tuple[Optional[str], List[str]]]:
-    """The body of a summary that carries data values, with the values left out; None for the
-    kinds that carry structure only (they render the same either way)."""
+    """The body of a summary that is all data value (a number, a string, a dict's entries), with
+    the values left out; None for the kinds that write their structure either way."""
     kind = s["kind"]
     if kind in ("int", "float", "bool"):
         return LEFT_OUT, []
     if kind == "str":
         return "%d characters, text left out" % s["length"], []
-    if kind == "sequence":
-        values = "; values " + _value_structure(s["values"]) if "values" in s else ""
-        return "length %d%s" % (s["length"], values), []
     if kind == "dict":
         entries = s["entries"]
         keys = "; first %d keys: %s" % (len(entries), _items(entries, lambda e: clip(e["key"]))) if entries else ""
         return "length %d%s" % (s["length"], keys), []
-    if kind == "ndarray":
-        inline = "shape %s; dtype %s; has NaN: %s" % (_shape(s["shape"]), clip(s["dtype"]), _yes_no(s["hasNaN"]))
-        return inline, (["values " + _value_structure(s["values"])] if "values" in s else [])
-    if kind == "series":
-        name = "name %s; " % _quote_clip(s["name"]) if "name" in s else ""
-        inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
-        return inline, (["values " + _value_structure(s["values"])] if "values" in s else [])
-    if kind == "dataframe":
-        return _frame_body(s, False)
     return None
 
 
@@ -237,7 +243,7 @@ def _body(s: Dict[str, Any], include_values: bool = True) -> Tuple[Optional[str]
     if kind == "none":
         return "= None", []
     if kind == "sequence":
-        values = "; values " + _value_summary(s["values"]) if "values" in s else ""
+        values = "; values " + _summary_of(s["values"], include_values) if "values" in s else ""
         return "length %d%s" % (s["length"], values), []
     if kind == "dict":
         entries = s["entries"]
@@ -254,15 +260,11 @@ def _body(s: Dict[str, Any], include_values: bool = True) -> Tuple[Optional[str]
     if kind == "dict-numbers":
         return "length %d; numbers under keys %s" % (s["length"], _items(s["keys"], _quote_clip)), []
     if kind == "ndarray":
-        inline = "shape %s; dtype %s; has NaN: %s; min %s; max %s" % (
-            _shape(s["shape"]), clip(s["dtype"]), _yes_no(s["hasNaN"]), _stat(s["min"]), _stat(s["max"]))
-        return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
+        return _array_body(s, include_values)
     if kind == "series":
-        name = "name %s; " % _quote_clip(s["name"]) if "name" in s else ""
-        inline = "%sdtype %s; length %d; has NaN: %s" % (name, clip(s["dtype"]), s["length"], _yes_no(s["hasNaN"], s.get("hasNaNApprox")))
-        return inline, (["values " + _value_summary(s["values"])] if "values" in s else [])
+        return _series_body(s, include_values)
     if kind == "dataframe":
-        return _frame_body(s, True)
+        return _frame_body(s, include_values)
     if kind == "tensor":
         return "shape %s; dtype %s; device %s; requires_grad %s; has NaN: %s" % (
             _shape(s["shape"]), clip(s["dtype"]), clip(s["device"]), "True" if s["requiresGrad"] else "False", _yes_no(s["hasNaN"])), []

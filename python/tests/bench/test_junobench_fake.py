@@ -319,4 +319,10 @@ def test_context_slice_sends_only_the_cells_the_target_depends_on(fake, tmp_path
     assert sum(map(len, sliced)) < 0.8 * sum(map(len, everything))
     # The summary compares the two sizes on the same cases, with no call needed.
     assert "## Prompt size: --context slice against all (paper prompt)" in stdout
-    assert re.search(r"\| without runtime information \| 2 \| 10 \| 6 \| \d+ \| \d+ \| 0\.\d\dx \|", stdout), stdout
+    row = re.search(r"\| without runtime information \| 2 \| 10 \| 6 \| (\d+) \| \d+ \| (\d+) \| (\d+) \| 0\.\d\dx \| 0\.\d\dx \|", stdout)
+    assert row, stdout
+    # Inside the kept cells, what the target does not depend on is left out, and the prompt says so.
+    for prompt in sliced:
+        assert re.search(r"^# \.\.\. \d+ lines? left out$", prompt, re.M), prompt
+    left_out, whole, cut = (int(x) for x in row.groups())
+    assert left_out > 0 and cut < whole

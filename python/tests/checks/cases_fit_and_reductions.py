@@ -131,7 +131,41 @@ DRAWING_PAST: List[Pair] = [
          "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ np.ones(5)", "ValueError"),
 ]
 
-PAIRS += IMAGE_SHAPE + DRAWING_PAST
+# pyplot.scatter: x, y, s, c given twice (by position and by keyword) is a TypeError in every
+# matplotlib; a scatter of integer points is passed over.
+SCAT = MPL + ("\nxi = np.arange(20)\nyi = np.arange(20) * 2\nsi = np.arange(20) + 1\nci = np.arange(20) % 3\n"
+              "cent = np.arange(9.0).reshape(3, 3)")
+SCATTER: List[Pair] = [
+    Pair("scatter", SCAT, "plt.scatter(cent[:,0], cent[:,1], cent[:,2], marker='X', s=200, c='red')",
+         "plt.scatter(cent[:,0], cent[:,1], marker='X', s=200, c='red')", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, si, c=ci, cmap='viridis')\n"
+         "plt.scatter(cent[:,0], cent[:,1], cent[:,2], marker='X', s=200, c='red')\nplt.title('K-Means')",
+         "plt.scatter(xi, yi, si, c=ci, cmap='viridis')\n"
+         "plt.scatter(cent[:,0], cent[:,1], marker='X', s=200, c='red')\nplt.title('K-Means')", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, 5, s=10)", "plt.scatter(xi, yi, s=10)", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, si, 'red', c='blue')", "plt.scatter(xi, yi, si, 'red')", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, x=xi)", "plt.scatter(xi, y=yi)", "TypeError"),
+    Pair("scatter", SCAT, "plt.figure(figsize=(6, 4))\nplt.scatter(xi, yi, c=ci)\nplt.scatter(xi, yi, si, s=si)",
+         "plt.figure(figsize=(6, 4))\nplt.scatter(xi, yi, c=ci)\nplt.scatter(xi, yi, s=si)", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, si, c=ci, marker='o', alpha=0.5)\nplt.scatter(xi, yi, si, ci, c=ci)",
+         "plt.scatter(xi, yi, si, c=ci, marker='o', alpha=0.5)\nplt.scatter(xi, yi, si, ci)", "TypeError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, si)\nv3 + v4", "plt.scatter(xi, yi, si)\nv3 + v3", "ValueError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, c='k', marker='x')\nv3 + v4",
+         "plt.scatter(xi, yi, c='k', marker='x')\nv3 + v3", "ValueError"),
+    Pair("scatter", SCAT, "plt.scatter(xi, yi, si, c=ci, cmap='coolwarm')\nimg2 @ v4",
+         "plt.scatter(xi, yi, si, c=ci, cmap='coolwarm')\nimg2 @ np.ones(5)", "ValueError"),
+]
+NO_CLAIM += [
+    # scatter raises on these itself (lengths that differ, an unknown colormap): the reading stops there
+    ("plt.scatter(xi, yi[:5])\nv3 + v4", SCAT),
+    ("plt.scatter(xi, yi, c=np.arange(7))\nv3 + v4", SCAT),
+    ("plt.scatter(xi, yi, si[:4])\nv3 + v4", SCAT),
+    ("plt.scatter(xi, yi, c=ci, cmap='no_such_map')\nv3 + v4", SCAT),
+    # from the fifth positional on, versions differ (matplotlib 3.11 warns about `marker` first)
+    ("plt.scatter(xi, yi, si, ci, 'o', marker='x')", SCAT),
+]
+
+PAIRS += IMAGE_SHAPE + DRAWING_PAST + SCATTER
 
 # A list, tuple or str indexed by an array with a dimension: NumPy's __index__ takes 0-d arrays only.
 _IDX = NP + "\nnames = ['a', 'b', 'c']\nlab = np.array([[1], [0], [2]])\nk1 = np.array([2])\nk0 = np.array(2)"

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 PYTHON_DIR = Path(__file__).resolve().parents[2]
+# In a case's setup, this line starts another executed cell for the replay (`replay_executed`).
+CELL_BREAK = "\n# In[ ]:\n"
 
 
 def run_batch(cases: List[Dict[str, str]], timeout: float = 600, python: str = sys.executable,
@@ -230,8 +232,9 @@ def _main(src: str, out: str) -> None:
 
                 facts = record_namespace({k: v for k, v in ns.items() if k not in pristine})
                 try:
-                    # `replay_executed`: the replay also reads the setup as the kernel's executed cells.
-                    executed = [case["setup"]] if case.get("replay_executed") else None
+                    # `replay_executed`: the replay also reads the setup as the kernel's executed cells
+                    # (split where a line is CELL_BREAK; the setup itself runs whole, the line a comment).
+                    executed = case["setup"].split(CELL_BREAK) if case.get("replay_executed") else None
                     o = run_checks_on_facts(case["cell"], facts, names_complete=True, executed=executed)
                     result["replay_claim"] = o.crash.to_json() if o.crash else None
                     result["replay_stop"] = o.stopped_at.to_json() if o.stopped_at else None

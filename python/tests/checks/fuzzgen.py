@@ -17,6 +17,8 @@ import importlib.util
 import random
 from typing import List
 
+from exec_runner import CELL_BREAK
+
 POOL_SETUP = """
 import numpy as np
 import pandas as pd
@@ -85,6 +87,7 @@ matplotlib.use('agg')
 import matplotlib.pyplot as plt
 chw = np.zeros((3, 4, 4))
 labs = np.array([[1], [0]])
+iv = np.arange(6)
 """
 
 NAMES = ["df", "dfi", "ser", "v3", "v4", "m43", "m34", "m22", "lst", "tup", "dct", "txt", "zero", "three", "half",
@@ -253,6 +256,12 @@ TRICKY = [
     "c = pd.Categorical(df['a'])\nc.cat", "pd.Categorical(df['a'], categories=range(3)).cat",
     "pd.Categorical(df['a'], categories=range(9), ordered=True).cat.codes", "pd.Categorical(df['c']).cat",
     "pd.Categorical(dfi[0], categories=[1, 4, 1]).cat", "pd.Categorical({n}).str", "pd.Categorical(df['a']).codes",
+    # pyplot.scatter: x, y, s, c given twice; integer points passed over
+    "plt.scatter(iv, iv, iv, s=3)", "plt.scatter(iv, iv, 5, c=iv, s=2)", "plt.scatter({n}, {n}, {n}, s=1)",
+    "plt.scatter(iv, iv, c=iv, cmap='viridis')\n{n} + v4", "plt.scatter(iv, iv * 2, iv)\nv3 + v4",
+    "plt.scatter({n}, {n})\nv3 @ v4", "plt.scatter(iv, {n}, x=iv)", "plt.scatter(iv, iv[:3])\nv3 + v4",
+    "plt.scatter(iv, iv, c={n}, marker='o')\nv3 + v4", "plt.scatter(iv, iv, {n}, c='red')\nlst[v3]",
+    "plt.scatter(iv, iv, iv, {n}, c=iv)", "plt.scatter({n}, iv, iv, cmap={n})\nv3 + v4",
 ]
 PD_ATTRS = ["DataFrame", "read_csv", "Panel", "np", "datetime", "ExcelWriter", "api", "plotting", "testing",
             "arrays", "tseries", "io", "core", "nope", "concat", "Series", "SparseArray", "datetools"]
@@ -469,9 +478,27 @@ def torch_case(rng: random.Random) -> dict:
     return case
 
 
-def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08) -> List[dict]:
+# The replay's reading of the executed cells: a last cell that dropped rows, then a target.
+HISTORY_LAST = ["df.drop([1], inplace=True)", "df.drop(2, inplace=True)", "alias.drop([0], inplace=True)",
+                "dfi.drop([1], inplace=True)", "df.drop(index=[3], inplace=True)", "df.drop([1])",
+                "x = 1\ndf.drop([0], inplace=True)", "df.drop([0, 1], inplace=True)", "sub.drop([0], inplace=True)",
+                "dti.drop(['2020-01-01'], inplace=True)", "df.drop([1], axis=0, inplace=True)"]
+HISTORY_CELLS = ["df.drop([{r}], inplace=True)", "df.drop([{r}])", "df.drop(index=[{r}])", "alias.drop({r})",
+                 "df.drop([{r}], axis=0)", "df.drop([{r}, 1])", "df.drop({r}.0)", "df.drop('{r}')", "dfi.drop([{r}])",
+                 "df.loc[{r}]", "df.drop([2])\ndf.drop([{r}])", "df = df.reset_index(drop=True)\ndf.drop([{r}])",
+                 "sub.drop([{r}])", "dti.drop(['2020-01-01'])", "df.drop([{r}], axis=1)", "df.drop([{r}], errors='ignore')"]
+
+
+def history_case(rng: random.Random) -> dict:
+    cell = rng.choice(HISTORY_CELLS).format(r=rng.choice(["0", "1", "2", "3"]))
+    return {"setup": POOL_SETUP + CELL_BREAK + rng.choice(HISTORY_LAST), "cell": cell, "replay_executed": True}
+
+
+def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08,
+                   history_share: float = 0.03) -> List[dict]:
     """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch,
-    a share over a pool of PyTorch tensors and layers."""
+    a share over a pool of PyTorch tensors and layers, a share whose replay reads the setup as
+    executed cells ending with a drop of rows."""
     rng = random.Random(seed)
     cells = generate(n, seed=seed)
     if importlib.util.find_spec("torch") is None:
@@ -483,6 +510,8 @@ def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_sha
             out.append(patched_case(rng))
         elif r < patched_share + torch_share:
             out.append(torch_case(rng))
+        elif r < patched_share + torch_share + history_share:
+            out.append(history_case(rng))
         else:
             out.append({"setup": POOL_SETUP, "cell": cell})
     return out

@@ -122,3 +122,70 @@ def test_imshow_without_a_recorded_dtype_is_unknown():
     facts = {"adv": {"shape": (3, 224, 224), "type": "numpy.ndarray"}}
     o = run_checks_on_facts("plt.imshow(adv)", facts, executed=["import matplotlib.pyplot as plt\nadv = f()"])
     assert o.crash is None
+
+
+# scatter calls the reading passes over: integer points, sizes and colours of their length.
+SCATTERS = ["plt.scatter(xi, yi)", "plt.scatter(xi, yi, si, c=ci, cmap='viridis')",
+            "plt.scatter(xi, yi, s=5, c='red', marker='x', alpha=0.5)", "plt.scatter(xi, yi, 30, c=ci)"]
+
+
+def _points():
+    ns = _user_namespace()
+    ns.update(xi=np.arange(20), yi=np.arange(20) * 2, si=np.arange(20) + 1, ci=np.arange(20) % 3)
+    return ns
+
+
+@pytest.mark.parametrize("cell", SCATTERS)
+def test_scatter_of_integer_points_changes_no_user_value(cell):
+    ns = _points()
+    before = _snapshot(ns)
+    keys = set(ns)
+    exec(compile(cell, "<cell>", "exec"), ns)
+    ns.pop("__builtins__", None)
+    ns.pop("__warningregistry__", None)
+    assert set(ns) == keys and _snapshot(ns) == before
+    plt.close("all")
+    o = run_checks(cell + "\na + np.ones(4)", _points())
+    assert o.crash is not None and o.crash.line == 2, o
+    plt.close("all")
+
+
+@pytest.mark.parametrize("cell", ["plt.scatter(a[0], a[1])", "plt.scatter(xi[:4], yi[:4])",
+                                  "plt.scatter(xi, yi, c=ci, cmap=name)", "plt.scatter(xi, yi, c=ci, cmap='Pastel9')",
+                                  "plt.scatter(xi, yi, edgecolors='k')", "plt.scatter(xi, yi, c=[1] * 20)"])
+def test_other_scatters_stop_the_reading(cell):
+    o = run_checks(cell + "\na + np.ones(4)", dict(_points(), name="not_a_map"))
+    assert o.crash is None and o.stopped_at is not None and o.stopped_at.line == 1, o
+
+
+# JunoBench matplotlib_5: K-Means points drawn, then the centroids with a third positional and `s=`.
+KMEANS = {"X": {"dtype": "int64", "has_nan": False, "shape": (768, 3), "type": "numpy.ndarray"},
+          "centriods": {"dtype": "float64", "has_nan": False, "shape": (3, 3), "type": "numpy.ndarray"},
+          "labels": {"dtype": "int32", "has_nan": False, "shape": (768,), "type": "numpy.ndarray"},
+          "plt": {"type": "<class 'module'>"}}
+KMEANS_CELL = ("plt.scatter(X[:,0], X[:,1], X[:,2], c = labels, cmap = 'viridis')\n"
+               "plt.scatter(centriods[:,0], centriods[:,1], centriods[:,2], marker = 'X', s = 200, c = 'red')\n"
+               "plt.title('K-Means Clustering')\nplt.show()")
+KMEANS_EXECUTED = ["import numpy as np\nimport matplotlib.pyplot as plt\nX = f()\nlabels = g(X)\ncentriods = h(X)"]
+
+
+def test_scatter_given_s_twice_from_recorded_facts():
+    o = run_checks_on_facts(KMEANS_CELL, KMEANS, executed=KMEANS_EXECUTED)
+    assert o.crash is not None and o.crash.exception == "TypeError" and o.crash.line == 2, o
+    assert "multiple values for argument 's'" in o.crash.message
+    rng = np.random.default_rng(0)
+    ns = {"plt": plt, "X": rng.integers(0, 846, (768, 3)), "labels": rng.integers(0, 3, 768).astype(np.int32),
+          "centriods": rng.random((3, 3))}
+    with pytest.raises(TypeError, match="multiple values for argument 's'") as raised:
+        exec(compile(KMEANS_CELL, "<cell>", "exec"), ns)  # what the recorded arrays do for real
+    assert raised.traceback[1].lineno + 1 == 2  # (the cell's own frame, line 2)
+    fixed = KMEANS_CELL.replace("centriods[:,2], ", "")
+    assert run_checks_on_facts(fixed, KMEANS, executed=KMEANS_EXECUTED).crash is None
+    exec(compile(fixed, "<cell>", "exec"), ns)
+    plt.close("all")
+
+
+def test_scatter_of_float_points_from_recorded_facts_is_not_passed():
+    facts = dict(KMEANS, X=dict(KMEANS["X"], dtype="float64"))  # a float may be NaN or infinite
+    o = run_checks_on_facts(KMEANS_CELL, facts, executed=KMEANS_EXECUTED)
+    assert o.crash is None and o.stopped_at.line == 1

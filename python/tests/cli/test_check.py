@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import jsonschema
@@ -88,6 +89,7 @@ def test_crash_predicted_by_the_model_without_running_the_cell(env, tmp_path, ca
     assert "Crash predicted: TypeError at line 2" in out
     assert "LLM prediction · fake-model" in out
     assert "The built-in checker ran first and found no certain crash." in out
+    assert re.search(r"^  Tokens: 100 in, \d+ out$", out, re.M), out  # what the fake server reported
     assert not (tmp_path / "target-ran.txt").exists()  # the target cell never ran
     (request,) = env.requests()
     prompt = request["body"]["messages"][1]["content"]

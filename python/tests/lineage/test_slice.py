@@ -75,3 +75,67 @@ def test_slice_runs_returns_the_kept_runs_themselves_in_order():
                 {"executionCount": 2, "cellId": "b", "code": "print('hi')"},
                 {"executionCount": 3, "cellId": "c", "code": "y = x", "raised": None}]
     assert slice_runs(executed, "y + 1") == [executed[0], executed[2]]
+
+
+def sliced_code(codes, target):
+    return [r["code"] for r in slice_runs([{"code": c} for c in codes], target)]
+
+
+def test_inside_a_kept_cell_the_statements_the_target_does_not_need_are_left_out_and_marked():
+    cell = ("import pandas as pd\nimport seaborn as sns\nraw = pd.read_csv('sales.csv')\n"
+            "# a first look at what was read\nraw.head()\nprint(raw.describe())\nsummary_of_everything = raw.describe()")
+    [code] = sliced_code([cell], "raw['price'].mean()")
+    assert code == "import pandas as pd\nimport seaborn as sns\nraw = pd.read_csv('sales.csv')\n# ... 4 lines left out"
+    [run] = slice_runs([{"code": cell, "cellId": "a"}], "raw['price'].mean()")
+    assert run["linesLeftOut"] == 4 and run["cellId"] == "a"
+
+
+def test_statements_that_bind_change_or_delete_a_needed_name_stay():
+    cell = ("df = load()\ndf.dropna(inplace=True)\ndel df['id']\ndf.loc[0, 'a'] = 1\nfor c in cols:\n"
+            "    df[c] = df[c].fillna(0)\nunrelated_table = df.describe().transpose()")
+    [code] = sliced_code([cell], "df.mean()")
+    assert code == cell.rsplit("\n", 1)[0] + "\n# ... 1 line left out"
+
+
+def test_statements_whose_effects_the_lineage_cannot_read_stay():
+    cell = ("import os\nimport numpy as np\nimport warnings\narr = np.zeros(3)\n"
+            "os.chdir('data')\n"                      # the working directory: a later read_csv depends on it
+            "np.random.seed(0)\n"                     # the random state
+            "warnings.filterwarnings('error')\n"      # warnings become exceptions
+            "helper(arr)\n"                           # a function the notebook defines: it could do anything
+            "model.head()\n"                          # `head` is a method of a notebook class here
+            "printed_once_more = print(arr)\n")
+    codes = ["def helper(a):\n    pass", "class Model:\n    def head(self):\n        pass\nmodel = Model()", cell]
+    code = sliced_code(codes, "arr.sum()")[-1]
+    for kept in ("os.chdir('data')", "np.random.seed(0)", "warnings.filterwarnings('error')", "helper(arr)", "model.head()"):
+        assert kept in code
+    assert "printed_once_more" not in code and "import numpy as np" in code
+
+
+def test_a_notebook_that_rebinds_a_reading_builtin_is_not_trusted_with_it():
+    code = sliced_code(["def print(*a):\n    log.append(a)", "x = 1\nprint('a fairly long line that says hello')"], "x + 1")[-1]
+    assert code == "x = 1\nprint('a fairly long line that says hello')"
+
+
+def test_drawing_is_left_out_unless_the_target_draws_on_the_same_figure():
+    cell = "import matplotlib.pyplot as plt\ndf = load()\nplt.figure(figsize=(10, 4))\nplt.title('the distribution')"
+    assert sliced_code([cell], "df.mean()")[0] == "# ... 1 line left out\ndf = load()\n# ... 2 lines left out"
+    assert sliced_code([cell], "plt.plot(df['a'])")[0] == cell
+
+
+def test_cells_the_slice_cannot_cut_safely_are_sent_whole():
+    # a cell magic (its text is not the code the lineage read), and a marker that would be longer
+    timed = "%%time\ndf = load()\nunused_but_long_enough_name = df.describe()"
+    short = "df = load()\nn = 1"
+    assert sliced_code([timed], "df.mean()") == [timed]
+    assert sliced_code([short], "df.mean()") == [short]
+
+
+def test_the_prompt_says_the_cells_are_a_slice_with_lines_left_out():
+    from crane_llm.prompt import build_prompt
+
+    executed = slice_runs([{"code": "df = load()\nsummary_table = df.describe().transpose()"}], "df.mean()")
+    sliced = build_prompt(executed, None, "df.mean()", context="slice")
+    assert "the cells that have already run that the target cell depends on" in sliced["instructions"]
+    assert "# ... 1 line left out" in sliced["text"]
+    assert "depends on" not in build_prompt(executed, None, "df.mean()")["instructions"]

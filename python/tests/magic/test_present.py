@@ -106,3 +106,12 @@ def test_the_magic_shows_a_correction_and_a_model_fix_as_words():
     assert "Suggested fix (the whole cell):\n    df['a'].sum()" in render_text({"state": predicted})
     assert "df[&#x27;a&#x27;].sum()</pre>" in render_html({"state": predicted})
     assert "Suggested fix" not in render_text({"state": dict(predicted, stale="edited")})
+
+
+USAGE = __import__("json").loads((CORE.parent / "fixtures" / "usage.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", USAGE["cases"], ids=[c["name"] for c in USAGE["cases"]])
+def test_the_tokens_line_is_that_of_usage_ts(case):
+    assert present.token_usage(case["reported"]) == case["usage"]
+    assert present.usage_line(present.token_usage(case["reported"])) == case["line"]

@@ -34,10 +34,12 @@ def _expect(bundle):
     html = Html(bundle["text/html"])
     box = html.by_class("crane-verdict")[0]
     badge = html.by_class("crane-badge")
+    usage = html.by_class("crane-usage")
     return {
         "colour": box["attrs"].get("data-colour"),
         "title": html.one("crane-title")["text"],
         "badge": badge[0]["text"] if badge else None,
+        "usage": usage[0]["text"] if usage else None,  # once a model answered, what it cost
     }
 
 
@@ -62,7 +64,9 @@ def test_fixtures_for_each_verdict_kind(shell, chat_api):
     _compare("certain-crash", red)
     _compare("nothing-certain", check(shell, "df['a']", "--no-llm")[0])
     chat_api.script({"text": verdict_json(explanation="Fine.", crash=False)})
-    _compare("no-crash", check(shell, "len(df)")[0])
+    no_crash = check(shell, "len(df)")[0]
+    _compare("no-crash", no_crash)
+    assert re.search(r"^Tokens: 100 in, \d+ out$", no_crash["text/plain"], re.M)  # the fake server's usage
     chat_api.script({"text": verdict_json(explanation="No key b.", crash=True, exception="KeyError", line=1, variables=["df"])})
     _compare("predicted-crash", check(shell, "while True:\n    df['b']\n    break")[0])
     chat_api.script({"text": "not json"})

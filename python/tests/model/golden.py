@@ -19,7 +19,8 @@ WRITE = os.environ.get("CRANE_WRITE_GOLDEN") == "1"
 
 
 def prompt_expected(inp: Dict[str, Any]) -> Dict[str, Any]:
-    prompt = build_prompt(inp["executed"], inp["runtimeInfoText"], inp["target"], inp["budgetTokens"], inp.get("style", "product"))
+    prompt = build_prompt(inp["executed"], inp["runtimeInfoText"], inp["target"], inp["budgetTokens"], inp.get("style", "product"),
+                          inp.get("context", "all"))
     model = inp["model"]
     limit = inp.get("maxOutputTokens", DEFAULT_MAX_OUTPUT_TOKENS)
     return {

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 from ...cli.model import ask_model, make_prompt
-from ...lineage.slice import slice_runs
+from ...lineage.slice import slice_indices, slice_runs
 from ...settings import Settings
 from .cases import VERSIONS, Case
 from .metrics import majority
@@ -43,26 +43,36 @@ def prompt_for(case: Case, version: str, include_runtime_info: bool, style: str 
     v = case.versions[version]
     runtime_info = to_runtime_info(v.facts or {}, v.target) if include_runtime_info else None
     executed = slice_runs(v.executed, v.target) if context == "slice" else v.executed
-    return make_prompt(executed, runtime_info, v.target, include_runtime_info, style=style)
+    return make_prompt(executed, runtime_info, v.target, include_runtime_info, style=style, context=context)
 
 
 def context_sizes(cases: List[Case], style: str = "paper") -> Dict[str, Any]:
-    """Characters and executed cells of every prompt with `--context all` and `slice`: no call."""
+    """Characters and executed cells of every prompt with `--context all` and `slice`: no call.
+    "slice cells whole" measures the same cells sent whole (the slice before it cut inside cells),
+    so what cutting statements saves is read off one run."""
     out: Dict[str, Any] = {"style": style}
     for config, include in CONFIGS:
-        chars = {"all": 0, "slice": 0}
+        chars = {"all": 0, "slice": 0, "sliceCellsWhole": 0}
         cells = {"all": 0, "slice": 0}
+        lines_left_out = 0
         prompts = 0
         for case in cases:
             for version in VERSIONS:
                 v = case.versions[version]
                 prompts += 1
+                sliced = slice_runs(v.executed, v.target)
+                whole = [v.executed[i] for i in slice_indices([r.get("code", "") for r in v.executed], v.target)]
+                runtime_info = to_runtime_info(v.facts or {}, v.target) if include else None
                 cells["all"] += len(v.executed)
-                cells["slice"] += len(slice_runs(v.executed, v.target))
-                for context in chars:
-                    chars[context] += len(prompt_for(case, version, include, style, context)["text"])
-        out[config] = {"prompts": prompts, "chars": chars, "cells": cells,
-                       "ratio": chars["slice"] / chars["all"] if chars["all"] else 1.0}
+                cells["slice"] += len(sliced)
+                lines_left_out += sum(r.get("linesLeftOut", 0) for r in sliced)
+                chars["all"] += len(prompt_for(case, version, include, style, "all")["text"])
+                chars["slice"] += len(prompt_for(case, version, include, style, "slice")["text"])
+                chars["sliceCellsWhole"] += len(make_prompt(whole, runtime_info, v.target, include, style=style,
+                                                            context="slice")["text"])
+        out[config] = {"prompts": prompts, "chars": chars, "cells": cells, "linesLeftOut": lines_left_out,
+                       "ratio": chars["slice"] / chars["all"] if chars["all"] else 1.0,
+                       "ratioCellsWhole": chars["sliceCellsWhole"] / chars["all"] if chars["all"] else 1.0}
     return out
 
 

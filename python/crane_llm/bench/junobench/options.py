@@ -6,6 +6,12 @@ import argparse
 from typing import Any, List, Optional
 
 DEFAULT_OUT = "bench/out/junobench"
+HELP = "the CRANE-LLM paper's experiment on JunoBench-format cases"
+DESCRIPTION = (
+    "Model track: each case's crashing and fixed target cell, with and without runtime "
+    "information (the case's recorded facts), --runs K times with a majority vote. Checks "
+    "track: the built-in checks on each target cell against the recorded facts."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -121,9 +121,12 @@ def model_markdown(model: Dict[str, Any]) -> str:
 
 
 def context_markdown(sizes: Dict[str, Any]) -> str:
-    """The prompt's size with every executed cell against only the target's slice."""
+    """The prompt's size with every executed cell against only the target's slice (and against
+    the slice's cells sent whole, to show what cutting inside cells saves)."""
     rows = [[label, str(sizes[key]["prompts"]), str(sizes[key]["cells"]["all"]), str(sizes[key]["cells"]["slice"]),
-             str(sizes[key]["chars"]["all"]), str(sizes[key]["chars"]["slice"]), "%.2fx" % sizes[key]["ratio"]]
+             str(sizes[key]["linesLeftOut"]), str(sizes[key]["chars"]["all"]), str(sizes[key]["chars"]["sliceCellsWhole"]),
+             str(sizes[key]["chars"]["slice"]), "%.2fx" % sizes[key]["ratioCellsWhole"], "%.2fx" % sizes[key]["ratio"]]
             for key, label in (("without", "without runtime information"), ("with", "with runtime information"))]
     return "\n".join(["## Prompt size: --context slice against all (%s prompt)" % sizes["style"], "",
-                      _table(["", "prompts", "cells all", "cells slice", "characters all", "characters slice", "slice/all"], rows)])
+                      _table(["", "prompts", "cells all", "cells slice", "lines left out", "characters all",
+                              "characters slice, cells whole", "characters slice", "cells whole/all", "slice/all"], rows)])

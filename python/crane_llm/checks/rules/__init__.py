@@ -105,6 +105,8 @@ def _stdout_is_plain() -> bool:
 
 
 def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    if isinstance(func, tensors.FreshLoss):
+        return tensors.cross_entropy(interp, args, kwargs, node, func.name)
     if isinstance(func, BoundMethod) and isinstance(func.owner, IPythonShell):
         return _shell_call(func.owner, func.attr, args, kwargs, node)
     if isinstance(func, BoundMethod):
@@ -123,11 +125,18 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return estimators.method(interp, owner, func.attr, args, kwargs, node)
         if kind == "tensor":
             return tensors.method(interp, owner, func.attr, args, kwargs, node)
+        if isinstance(owner, frames.GroupBy):
+            return frames.groupby_call(interp, owner, func.attr, args, kwargs, node)
+        if kind == "series" and func.attr == "astype":
+            return frames.series_astype(interp, owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             return _run_pure(getattr(owner.concrete(), func.attr), args, kwargs, node,
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
             return Opaque()
+        made = tensors.parameters_call(owner, func.attr, args, kwargs)
+        if made is not None:
+            return made
         if kind not in ("module", "class"):
             raise Stop(node.lineno, f"a call to `.{func.attr}()` on {owner.name or kind or 'a value'}")
     if not isinstance(func, LiveValue):
@@ -160,6 +169,10 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return estimators.construct(interp, obj, args, kwargs, node)
         if categoricals.is_pandas_categorical(obj):
             return categoricals.construct(interp, obj, args, kwargs, node)
+        if obj is frames.pandas_types()[0]:
+            return frames.construct(interp, obj, args, kwargs, node)
+        if class_module(obj).split(".")[0] == "torch" and class_name(obj) == "CrossEntropyLoss":
+            return tensors.construct(interp, obj, args, kwargs, node)
         raise Stop(node.lineno, f"creating a `{class_name(obj)}`, which the checker does not model")
     # Functions and C callables carry their name and module in C slots: reading them runs nothing.
     if t is types.FunctionType or t is types.BuiltinFunctionType or is_static_type(t):
@@ -380,6 +393,9 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
 
 
 def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> None:
+    if base.kind() == "ndarray":
+        library_state_plain(interp, target)
+        arrays.setitem(interp, base, index, value, target)
     if base.kind() == "frame":
         library_state_plain(interp, target)
         frames.setitem(interp, base, index, value, target, stmt)

@@ -9,9 +9,11 @@ their computed shape so that later statements can be judged too.
 from __future__ import annotations
 
 import ast
+import types
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
@@ -240,6 +242,12 @@ def _concat(parts: List[Tuple[ArrayFacts, Value]], axis: int, node, what: str) -
 def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     name = getattr(fn, "__name__", "")
     np_mod = __import__("sys").modules.get("numpy")
+    if _legacy_random_choice(fn):
+        a = _arr(args[0]) if len(args) == 1 and not kwargs else None
+        if a is not None and len(a.shape) >= 2:
+            raise _fail(node, f"`np.random.choice` draws from a 1-dimensional array, and {_label(args[0])}has "
+                              f"shape {_shape_text(a.shape)}.", "array-shapes", args[0])
+        raise Stop(node.lineno, "a call to `numpy.random.choice`, whose draw the checker does not model")
     if np_mod is None or not own_module_function("numpy", name, fn, "numpy"):
         raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
     if name in ("dot", "matmul") and len(args) == 2 and not kwargs:
@@ -296,6 +304,17 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
     raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
 
 
+def _legacy_random_choice(fn: Any) -> bool:
+    """`fn` is `choice` bound to an exact NumPy RandomState (what `np.random.choice` is): a method of a
+    compiled class, which no notebook can replace. (A Generator's `choice` takes 2-D arrays.)"""
+    mtrand = __import__("sys").modules.get("numpy.random.mtrand")
+    state_cls = checked(mtrand.__dict__).get("RandomState") if mtrand is not None else None
+    if state_cls is None or type(fn) is not types.MethodType or type(fn.__self__) is not state_cls:
+        return False
+    own_choice = checked(state_cls.__dict__).get("choice")  # (a compiled class: its dict cannot be written)
+    return own_choice is not None and fn.__func__ is own_choice
+
+
 def _flat_or_nested_numbers(c: Any, depth: int = 0) -> bool:
     if depth > 3:
         return False
@@ -306,12 +325,51 @@ def _flat_or_nested_numbers(c: Any, depth: int = 0) -> bool:
     return False
 
 
+def _float_scalar(k: Any) -> bool:
+    """A Python float or one of NumPy's float scalars: no `__index__`, so never an array index."""
+    if type(k) is float:
+        return True
+    np_mod = __import__("sys").modules.get("numpy")
+    return np_mod is not None and any(type(k) is checked(np_mod.__dict__).get(t) for t in ("float16", "float32", "float64"))
+
+
 def getitem(interp, base: Value, index: Value, node) -> Value:
     a = _arr(base)
     key = index.concrete()
     if a is None or key is NOTHING:
         raise Stop(node.lineno, "indexing an array the checker does not know")
+    shape = _indexed_shape(base, a, key, node)
+    if not shape and all(type(k) is int for k in (key if type(key) is tuple else (key,))):
+        return LiveValue(base.concrete()[key]) if isinstance(base, LiveValue) else FactValue("scalar")
+    return array_value(shape, a.kind)
+
+
+def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
+    """`a[i, :] = b`: IndexError out of bounds, ValueError when b cannot broadcast into the selection.
+    Judged for numeric arrays on both sides; the reading stops after it (the values changed)."""
+    a, v = _arr(base), _arr(value)
+    key = index.concrete()
+    if a is None or v is None or key is NOTHING or not _numeric(a, v):
+        raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
+    shape = _indexed_shape(base, a, key, target)
+    vs = list(v.shape)
+    while vs and vs[0] == 1 and len(vs) > len(shape):
+        vs.pop(0)  # NumPy drops leading axes of length 1 from the value
+    if len(vs) > len(shape) or not all(d == 1 or d == t for d, t in zip(reversed(vs), reversed(shape))):
+        raise _fail(target, f"could not broadcast input array from shape {_shape_text(v.shape)} into "
+                            f"shape {_shape_text(shape)}.", "array-shapes", value, base)
+    raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
+
+
+def _indexed_shape(base: Value, a: ArrayFacts, key: Any, node) -> Tuple[int, ...]:
+    """The shape `a[key]` selects with plain integers and slices; IndexError when a key is a float or
+    an integer past the end, or there are more keys than axes."""
     keys = key if type(key) is tuple else (key,)
+    if all(type(k) in (int, slice) or _float_scalar(k) for k in keys) and any(_float_scalar(k) for k in keys):
+        raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
+                                 f"a float cannot index the array {_label(base)}(only integers, slices, `...`, "
+                                 "`None` and integer or boolean arrays can).", "index-out-of-range",
+                                 _names(base)))
     if not all(type(k) is int or type(k) is slice for k in keys):
         raise Stop(node.lineno, "indexing an array with a key the checker does not model")
     if any(type(k) is slice and not all(x is None or type(x) is int for x in (k.start, k.stop, k.step))
@@ -333,9 +391,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         else:
             out.append(len(range(*k.indices(n))))
     out.extend(a.shape[len(keys):])
-    if not out and all(type(k) is int for k in keys):
-        return LiveValue(base.concrete()[key]) if isinstance(base, LiveValue) else FactValue("scalar")
-    return array_value(tuple(out), a.kind)
+    return tuple(out)
 
 
 def _label(v: Value) -> str:

@@ -14,7 +14,7 @@ from ..static_reads import checked
 from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
-from . import accessors, tensors
+from . import accessors, estimators, tensors
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
 
@@ -43,6 +43,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
                              "missing-attribute", [base.name] if base.name else [])
         correct(crash, "." + attr, None if near is None else "." + near)
         raise Crash(crash)
+    if has is None or (has and base.kind() == "estimator"):
+        estimators.unfitted_attribute(base, attr, node)
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
     if base.kind() == "tensor":
@@ -70,7 +72,7 @@ def read(interp, base: Value, attr: str, node) -> Value:
     arr = base.array()
     if arr is not None and attr == "shape" and arr.shape is not None and None not in arr.shape:
         return LiveValue(tuple(arr.shape))
-    if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython"):
+    if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython", "groupby"):
         return BoundMethod(base, attr)
     raise Stop(node.lineno, f"reading `.{attr}` on {owner}")
 

@@ -7,6 +7,13 @@ friends stay unknown). So the calls of the catalogue below are passed over, on a
 constants that cannot make them raise. Each entry is proven by a test that snapshots the
 namespace before and after a real call (`tests/checks/test_drawing.py`).
 
+`plt.scatter(x, y, s, ...)` takes x, y, s and c positionally in every matplotlib (its later
+parameters moved around between versions): the same one also given by keyword is a certain
+TypeError ("got multiple values for argument 's'") when Python binds the call, before any of
+pyplot's code runs, whatever the version the recording kernel had. A scatter of integer arrays of
+one length (integers hold no NaN or infinity), sizes and colours of that length or plain ones, and
+a colormap or marker of the few every version has, is passed over.
+
 `plt.imshow(X)` with an ndarray that is neither 2-D nor 3-D with 1, 3 or 4 channels raises
 TypeError ("Invalid shape ... for image data") once the image's data is set, as every matplotlib
 from 2.0 on does; numeric dtypes only (others raise TypeError too, but from another check).
@@ -39,6 +46,14 @@ _CLASSES = (("matplotlib.figure", "Figure"), ("matplotlib.axes", "Axes"), ("matp
 _BACKENDS = ("agg", "module://matplotlib_inline.backend_inline", "inline", "module://ipykernel.pylab.backend_inline")
 _AXIS_WORDS = ("off", "on", "equal", "tight", "scaled", "auto", "image", "square")
 _MAX_IMAGE = 10 ** 7
+# pyplot.scatter's leading parameters, positional or keyword in every matplotlib from 1.x to today.
+_SCATTER_PREFIX = ("x", "y", "s", "c")
+# Colormaps, markers and colours that every matplotlib from 2.0 on knows.
+_CMAPS = ("viridis", "plasma", "inferno", "magma", "jet", "gray", "hot", "cool", "coolwarm", "rainbow",
+          "Blues", "Reds", "Greens", "Spectral")
+_MARKERS = ("o", ".", "x", "X", "+", "*", "s", "^", "v", "D", "d", "p", "h")
+_COLORS = ("red", "blue", "green", "black", "orange", "purple", "gray", "r", "g", "b", "k", "c", "m", "y")
+_MAX_POINTS = 10 ** 6
 
 
 def _number(c: Any) -> bool:
@@ -131,6 +146,10 @@ def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value
     if fname == "imshow" and len(args) == 1 and not kwargs:
         if _image_shape(args[0], node):
             return Opaque()  # a drawable image: drawn, nothing of the notebook's changed
+    if fname == "scatter":
+        _scatter_binding(args, kwargs, node)
+        if _scatter_passable(args, kwargs):
+            return Opaque()
     consts = [a.concrete() for a in args]
     kconsts = {k: v.concrete() for k, v in kwargs.items()}
     if _passable(fname, consts, kconsts):
@@ -162,3 +181,49 @@ def _image_shape(x: Value, node) -> bool:
                              f"{('`' + x.name + '`') if x.name else 'this array'} has shape {shape}: "
                              f"Invalid shape {shape} for image data{hint}.", "image-shape",
                              [x.name] if x.name else []))
+
+
+def _scatter_binding(args: List[Value], kwargs: Dict[str, Value], node) -> None:
+    """x, y, s, c given both by position and by keyword: Python's binding raises TypeError first."""
+    if len(args) > len(_SCATTER_PREFIX):
+        return  # (from the fifth on, versions differ: some warn first, which may raise)
+    twice = [p for p in _SCATTER_PREFIX[:len(args)] if p in kwargs]
+    if twice:
+        raise Crash(CertainCrash("TypeError", node.lineno, node.col_offset,
+                                 f"`plt.scatter()` takes x, y, s and c in that order: argument {len(args)} is "
+                                 f"already `{_SCATTER_PREFIX[len(args) - 1]}`, and `{twice[0]}=` gives it again: "
+                                 f"scatter() got multiple values for argument '{twice[0]}'.", "call-arguments", []))
+
+
+def _int_vector(v: Value) -> Any:
+    """The length of a 1-D ndarray of integers (no NaN, no infinity), else None."""
+    if v.kind() != "ndarray":
+        return None
+    facts = v.array()
+    if facts is None or facts.shape is None or len(facts.shape) != 1 or facts.kind is None:
+        return None
+    n = facts.shape[0]
+    return n if facts.kind in "iu" and type(n) is int else None
+
+
+def _scatter_passable(args: List[Value], kwargs: Dict[str, Value]) -> bool:
+    """A scatter of integer points that no matplotlib rejects (more than 4 points: with 3 or 4,
+    colour values may read as one RGB(A) colour)."""
+    if len(args) < 2 or len(args) > 3 or any(k not in ("s", "c", "cmap", "marker", "alpha") for k in kwargs):
+        return False
+    n = _int_vector(args[0])
+    if n is None or not 4 < n <= _MAX_POINTS or _int_vector(args[1]) != n:
+        return False
+    sizes = args[2] if len(args) == 3 else kwargs.get("s")
+    if sizes is not None and _int_vector(sizes) != n and not _number(sizes.concrete()):
+        return False
+    colours = kwargs.get("c")
+    if colours is not None and _int_vector(colours) != n and not _one_of(colours.concrete(), _COLORS):
+        return False
+    cmap, marker, alpha = (kwargs[k].concrete() if k in kwargs else None for k in ("cmap", "marker", "alpha"))
+    return ((cmap is None or _one_of(cmap, _CMAPS)) and (marker is None or _one_of(marker, _MARKERS))
+            and (alpha is None or type(alpha) in (int, float) and 0 <= alpha <= 1))
+
+
+def _one_of(c: Any, names) -> bool:
+    return type(c) is str and c in names

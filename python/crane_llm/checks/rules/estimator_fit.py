@@ -19,6 +19,7 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_plain_data
 from ..provenance import audit, is_subclass
 
@@ -87,3 +88,188 @@ def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str
             return None
     (name, message), = seen
     return (name, message) if name in _CLAIMABLE else None
+
+
+_ONE_D = "Expected 2D array, got 1D array instead"
+_PROBED_1D: Dict[Any, bool] = {}
+
+
+def rejects_1d(owner: Any, x: Any) -> bool:
+    """`owner.fit(x)` with x an exact 1-D numeric ndarray raises scikit-learn's "Expected 2D array"
+    ValueError. The installed version is asked on fresh instances with the same plain parameters,
+    fitted on two 1-D arrays of x's dtype and length but different values: only x's dimension is
+    shared, so when both raise that error, so does the user's x (check_array looks at the
+    dimension before any value). The user's estimator and x are never handed to scikit-learn."""
+    np = sys.modules.get("numpy")
+    if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or type(np) is not types.ModuleType:
+        return False
+    arr = x.obj
+    if type(arr) is not checked(np.__dict__).get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
+            arr.dtype.kind not in "biuf":
+        return False
+    if rejected_parameters(owner, 1) is not None:
+        return False
+    cls = type(owner.obj)
+    try:
+        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
+        key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), repr(warnings.filters))
+    except Exception:
+        return False
+    if key not in _PROBED_1D:
+        _PROBED_1D[key] = _probe_1d(cls, params, arr.shape[0], arr.dtype, np)
+    return _PROBED_1D[key]
+
+
+def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
+    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
+        try:
+            probe = cls(**params)
+        except Exception:
+            return False
+        with warnings.catch_warnings(record=True):
+            try:
+                probe.fit(data)
+            except ValueError as exc:
+                if not str(exc).startswith(_ONE_D):
+                    return False
+            except Exception:
+                return False
+            else:
+                return False
+    return True
+
+
+_STRINGS = "could not convert string to float"
+_NAN = ("Input X contains NaN", "Input contains NaN")
+_PROBED_DATA: Dict[Any, bool] = {}
+_MAX_CELLS = 200000
+
+
+def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
+    """"strings" when `owner.fit(x[, y])` fails converting x's text to float, "nan" when it rejects
+    the NaN in x; None when not certain.
+
+    Only what scikit-learn's check_array decides on before any value matters is used: x's exact
+    type, shape, column names and dtypes. Fresh instances with the same plain parameters are
+    fitted on two synthetic inputs that share exactly that with x (plus the defect) and differ in
+    everything else, the first with a y no estimator takes; when both fail with the same
+    scikit-learn message, x and y's values never came into it. x and y are never handed over."""
+    np = sys.modules.get("numpy")
+    if not isinstance(owner, LiveValue) or type(np) is not types.ModuleType or \
+            rejected_parameters(owner, 1 if y is None else 2) is not None:
+        return None
+    if y is not None and not _plain_target(y, np):
+        return None
+    shape = _defect(x, np)
+    if shape is None:
+        return None
+    what, layout = shape
+    cls = type(owner.obj)
+    try:
+        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
+        key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), repr(warnings.filters))
+    except Exception:
+        return None
+    if key not in _PROBED_DATA:
+        _PROBED_DATA[key] = _probe_data(cls, params, what, layout, y is None, np)
+    return what if _PROBED_DATA[key] else None
+
+
+def _plain_target(y: Any, np: Any) -> bool:
+    if not isinstance(y, LiveValue):
+        return False
+    obj = y.obj
+    if type(obj) is checked(np.__dict__).get("ndarray"):
+        return obj.dtype.kind in "biuf"
+    return type(obj) is list and len(obj) <= 100000 and is_plain_data(obj)
+
+
+def _defect(x: Any, np: Any):
+    """("nan", (dtype, shape)) for a float ndarray holding NaN; ("strings", [(name, dtype, bad
+    column?)...], rows) for a DataFrame of numeric and text columns with text that is no number."""
+    if not isinstance(x, LiveValue):
+        return None
+    obj = x.obj
+    if type(obj) is checked(np.__dict__).get("ndarray"):
+        if obj.ndim != 2 or obj.dtype.kind != "f" or not 0 < obj.size <= _MAX_CELLS * 10 or \
+                obj.dtype.str not in ("<f8", "<f4"):
+            return None
+        return ("nan", (obj.dtype.str, obj.shape)) if bool(np.isnan(obj).any()) else None
+    facts = x.frame()
+    pd = sys.modules.get("pandas")
+    if facts is None or not facts.exact or not facts.flat or facts.nrows is None or pd is None:
+        return None
+    labels = list(facts.columns)
+    n = facts.nrows
+    if not 0 < n * max(len(labels), 1) <= _MAX_CELLS or not labels or \
+            not all(type(c) is str for c in labels) or len(set(labels)) != len(labels):
+        return None
+    layout = []
+    try:
+        for label in labels:
+            col = obj[label]
+            dt = col.dtype
+            if isinstance(dt, np.dtype) and dt.kind in "biuf":
+                layout.append((label, dt, False))
+                continue
+            if not (type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+                return None
+            values = col.tolist()
+            if not all(type(v) is str for v in values):
+                return None
+            layout.append((label, dt, any(_no_number(v) for v in values)))
+    except Exception:
+        return None
+    if not any(bad for _, _, bad in layout):
+        return None
+    return "strings", (tuple(layout), n)
+
+
+def _no_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return True
+    return False
+
+
+def _synthetic(what: str, layout: Any, variant: int, np: Any) -> Any:
+    if what == "nan":
+        dtype, shape = layout
+        data = np.zeros(shape, dtype=dtype) if variant == 0 else np.arange(
+            shape[0] * shape[1], dtype=dtype).reshape(shape)
+        data[(0, 0) if variant == 0 else (-1, -1)] = np.nan
+        return data
+    pd = sys.modules["pandas"]
+    columns, n = layout
+    out = {}
+    for label, dtype, bad in columns:
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+            out[label] = np.zeros(n, dtype=dtype) if variant == 0 else np.arange(n).astype(dtype)
+        else:
+            texts = ["a"] * n if variant == 0 else (["1"] * (n - 1) + ["b" if bad else "2"])
+            out[label] = np.array(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
+    return pd.DataFrame(out)
+
+
+def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_arg: bool, np: Any) -> bool:
+    for variant in (0, 1):
+        try:
+            data = _synthetic(what, layout, variant, np)
+            n = data.shape[0]
+            probe = cls(**params)
+        except Exception:
+            return False
+        args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(n))
+        with warnings.catch_warnings(record=True):
+            try:
+                probe.fit(*args)
+            except ValueError as exc:
+                text = str(exc)
+                if not (text.startswith(_STRINGS) if what == "strings" else text.startswith(_NAN)):
+                    return False
+            except Exception:
+                return False
+            else:
+                return False
+    return True

@@ -79,6 +79,48 @@ def unfitted_error(owner: Value, facts: EstimatorFacts, attr: str) -> Optional[s
     return _PROBED[key]
 
 
+def unfitted_attribute(owner: Value, attr: str, node) -> None:
+    """`model.coef_` / `forest.feature_importances_` on an unfitted estimator: the class's property
+    checks fittedness. Asked of a fresh instance with the same plain parameters (the user's is not
+    touched): when reading the attribute there raises NotFittedError, so does the user's."""
+    facts = owner.estimator()
+    if facts is None or facts.fitted is not False or not isinstance(owner, LiveValue) or attr.startswith("__"):
+        return
+    cls = type(owner.obj)
+    if not is_estimator_class(cls) or type(lookup_static(cls, attr, None)) is not property:
+        return
+    try:
+        params = owner.obj.get_params(deep=False)
+    except Exception:
+        return
+    if not all(is_plain_data(v) for v in params.values()):
+        return
+    key = (cls, "." + attr, repr(sorted(params.items())))
+    if key not in _PROBED:
+        _PROBED[key] = _probe_attribute(cls, params, attr)
+    if _PROBED[key] == "NotFittedError":
+        label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
+        raise Crash(CertainCrash("NotFittedError", node.lineno, node.col_offset,
+                                 f"{label} ({facts.class_name}) has not been fitted, and `.{attr}` exists only "
+                                 "after `.fit()`.", "not-fitted", _names(owner)))
+
+
+def _probe_attribute(cls: type, params: Dict[str, Any], attr: str) -> Optional[str]:
+    import warnings
+
+    try:
+        probe = cls(**params)
+    except Exception:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            getattr(probe, attr)
+        except Exception as exc:
+            return type(exc).__name__
+    return None
+
+
 def _probe(cls: type, params: Dict[str, Any], attr: str) -> Optional[str]:
     import warnings
 
@@ -152,6 +194,20 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
             raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
                                      f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "
                                      f"whatever the data: {rejected[1]}", "fit-parameters", _names(owner)))
+    if attr == "fit" and len(args) == 1 and not kwargs and estimator_fit.rejects_1d(owner, args[0]):
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{label} ({facts.class_name}) is fitted on a 2-D X (samples x features), and "
+                                 f"{'`' + args[0].name + '`' if args[0].name else 'this array'} is 1-D: reshape it "
+                                 "with `.reshape(-1, 1)` for one feature.", "fit-1d", _names(owner, args[0])))
+    if attr == "fit" and len(args) in (1, 2) and not kwargs:
+        defect = estimator_fit.rejects_data(owner, args[0], args[1] if len(args) == 2 else None)
+        if defect is not None:
+            said = ("holds text that is not a number, which scikit-learn cannot convert to float"
+                    if defect == "strings" else "holds NaN, which this estimator does not accept")
+            raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                     f"{'`' + args[0].name + '`' if args[0].name else 'X'} {said}: "
+                                     f"{label} ({facts.class_name}) `.fit()` raises ValueError.",
+                                     "fit-" + defect, _names(owner, args[0])))
     if attr == "fit" and len(args) >= 2:
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
@@ -116,7 +117,53 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         raise Stop(node.lineno, "selecting a repeated column")
     column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
     column.integer_span = _integer_span(base, f, labels[0])
+    column.text_of = (base, f, labels[0])  # read only if a rule needs the texts (`.astype(int)`)
     return column
+
+
+def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
+    """For a column of text (str or object dtype, every value a str): True when converting it to
+    integers, in order, meets a text int() rejects before any number too large for int64."""
+    frame_cls, series_cls, pd = pandas_types()
+    np = sys.modules.get("numpy")
+    if not isinstance(base, LiveValue) or type(base.obj) is not frame_cls or not f.exact or np is None or \
+            f.live_columns is None or not pristine_pandas(series_cls):
+        return None
+    try:
+        col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
+        dt = col.dtype
+        if type(col) is not series_cls or len(col) > 100000 or not (
+                type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+            return None
+        values = col.tolist()
+    except Exception:
+        return None
+    for v in values:
+        if type(v) is not str or len(v) > 1000:
+            return None
+        try:
+            n = int(v)
+        except ValueError:
+            return True
+        if not -2 ** 63 <= n < 2 ** 63:
+            return None
+    return False
+
+
+def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`s.astype(int)` on a column of text: ValueError at the first text that is not an integer."""
+    np = sys.modules.get("numpy")
+    target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
+    to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
+        (np is not None and target is checked(np.__dict__).get("int64"))
+    source = getattr(owner, "text_of", None)
+    if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
+            _text_not_integer(*source) is True:
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{'`' + owner.name + '`' if owner.name else 'this column'} holds text that is not "
+                                 "an integer, so `.astype(int)` raises ValueError (invalid literal for int()).",
+                                 "astype-text", [owner.name] if owner.name else []))
+    raise Stop(node.lineno, "a call to `.astype()` on a series, which the checker does not model")
 
 
 def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int, int]]:
@@ -150,6 +197,8 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     base = indexer.frame_value
     f = _frame(base, node)
     key = index.concrete()
+    if indexer.how == "iloc":
+        return _iloc(base, f, key, node)
     if indexer.how != "loc" or type(key) is not tuple or len(key) != 2:
         raise Stop(node.lineno, f"`.{indexer.how}[...]` on {_label(base)}")
     rows, cols = key
@@ -167,6 +216,104 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if rows == slice(None):
         return derived(labels, f.nrows) if type(cols) is list else series_value(f.nrows)
     raise Stop(node.lineno, "`.loc[...]` of single rows")
+
+
+def _iloc(base: Value, f: FrameFacts, key: Any, node) -> Value:
+    """`df.iloc[i]`, `df.iloc[:, j]`, `df.iloc[i, j]` with plain integers: IndexError past the ends."""
+    rows, cols = key if type(key) is tuple and len(key) == 2 else (key, slice(None))
+    if not f.exact or not all(type(k) is int or (type(k) is slice and k == slice(None)) for k in (rows, cols)):
+        raise Stop(node.lineno, f"`.iloc[...]` on {_label(base)}")
+    for k, n, what in ((rows, f.nrows, "rows"), (cols, None if f.columns is None else len(f.columns), "columns")):
+        if type(k) is not int:
+            continue
+        if n is None:
+            raise Stop(node.lineno, f"`.iloc[...]` on {_label(base)}, whose size the checker does not know")
+        if k >= n or k < -n:
+            raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
+                                     f"position {k} is out of bounds: {_label(base)} has {n} {what}.",
+                                     "index-out-of-range", [base.name] if base.name else []))
+    if type(rows) is slice and type(cols) is int:
+        return series_value(f.nrows, f.column_dtypes[cols] if f.column_dtypes is not None else None)
+    return Opaque()
+
+
+def _int_row_index(f: FrameFacts) -> bool:
+    """The frame's row index is pandas' RangeIndex or an Index of NumPy integers: joining two of
+    these on their indexes cannot fail (unlike, say, tz-naive with tz-aware dates)."""
+    idx = f.live_index
+    np = sys.modules.get("numpy")
+    pd = sys.modules.get("pandas")
+    if idx is None or np is None or pd is None:
+        return False
+    try:
+        if type(idx) is checked(pd.__dict__).get("RangeIndex"):
+            return True
+        return type(idx) is checked(pd.__dict__).get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
+    except Exception:
+        return False
+
+
+def _join(base: Value, f: FrameFacts, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`left.join(right)` on the indexes with no suffix: ValueError when a column name is in both."""
+    other = args[0].frame() if len(args) == 1 and not kwargs else None
+    if other is None or not (f.exact and other.exact and f.flat and other.flat) or \
+            f.columns is None or other.columns is None or not _int_row_index(f) or not _int_row_index(other):
+        raise Stop(node.lineno, f"a call to `.join()` on {_label(base)}, which the checker does not model")
+    if not all(type(c) is str for c in list(f.columns) + list(other.columns)):
+        raise Stop(node.lineno, "`.join()` of frames with columns that are not all strings")
+    overlap = [c for c in f.columns if c in other.columns]
+    if overlap:
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{_label(base)} and {_label(args[0])} both have the column(s) "
+                                 f"{', '.join(repr(c) for c in overlap[:5])}, and `.join()` was given no "
+                                 "lsuffix / rsuffix to tell them apart.", "join-overlap",
+                                 [n for n in (base.name, args[0].name) if n]))
+    return derived(list(f.columns) + list(other.columns), None)
+
+
+def construct(interp, cls: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`pd.DataFrame(array_2d, columns=[...])`: ValueError when the labels do not count the array's columns."""
+    frame_cls, _, _ = pandas_types()
+    data = args[0].array() if len(args) == 1 else None
+    labels = kwargs["columns"].concrete() if "columns" in kwargs else NOTHING
+    if cls is not frame_cls or not pristine_pandas(cls) or set(kwargs) != {"columns"} or data is None or \
+            data.shape is None or len(data.shape) != 2 or None in data.shape or data.kind is None or \
+            data.kind not in "biuf" or type(labels) is not list or not all(_scalar(c) for c in labels):
+        raise Stop(node.lineno, "creating a `DataFrame`, which the checker does not model")
+    nrows, ncols = data.shape
+    if len(labels) != ncols:
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"the array has {ncols} column(s) but {len(labels)} column name(s) were given "
+                                 f"(shape of passed values is {(nrows, ncols)}, the names imply "
+                                 f"{(nrows, len(labels))}).", "column-length",
+                                 [n for n in (args[0].name, kwargs["columns"].name) if n]))
+    return derived(list(labels), nrows)
+
+
+class GroupBy(Value):
+    """`df.groupby(key)` on a frame whose columns exist: pandas groups lazily, so nothing ran yet."""
+
+    def __init__(self, frame: FrameFacts, key: Any):
+        self.frame_facts = frame
+        self.key = key
+
+    def kind(self):
+        return "groupby"
+
+    def has_attr(self, attr):
+        return True if attr == "sum" else None
+
+
+def groupby_call(interp, owner: GroupBy, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`df.groupby(key).sum()`: no error when every column is numbers, booleans or (python-stored)
+    text, all of which pandas sums; the result's rows are unknown, the reading goes on."""
+    f = owner.frame_facts
+    cats = f.column_dtypes
+    allowed = ("numeric", "bool") if "pyarrow" in sys.modules else ("numeric", "bool", "str")
+    if attr != "sum" or args or kwargs or not f.exact or cats is None or _duplicated_columns(f) or \
+            not all(c in allowed for c in cats):
+        raise Stop(node.lineno, f"a call to `.{attr}()` on a groupby, which the checker does not model")
+    return Opaque("frame")
 
 
 def _kw(kwargs: Dict[str, Value], name: str, default: Any = None) -> Any:
@@ -189,8 +336,10 @@ def _drop_rows(interp, base: Value, f: FrameFacts, rows: Value, inplace: bool, n
             missing.append(label)
     if missing:
         shown = ", ".join(repr(m) for m in missing)
+        why = [w for a, w in f.absent_rows if any(type(a) is type(m) and a == m for m in missing)]
         raise Crash(CertainCrash("KeyError", node.lineno, node.col_offset,
-                                 f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs.",
+                                 f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs"
+                                 f"{' (' + why[0] + ')' if why else ''}.",
                                  "missing-row", [base.name] if base.name else []))
     return _result(interp, base, f, f.columns, None, inplace, node)
 
@@ -270,6 +419,8 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, "`.drop()` with repeated columns")
         kept = [c for c in f.columns if not any(c == x for x in labels)]
         return _result(interp, base, f, kept, f.nrows, inplace, node)
+    if attr == "join":
+        return _join(base, f, args, kwargs, node)
     if attr == "groupby":
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("as_index", "sort", "dropna", "observed"), node)
@@ -280,7 +431,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, f"`.groupby()` on {_label(base)}")
         if missing:
             raise _key_error(base, missing, node, "`.groupby()`")
-        return Opaque("groupby")
+        return GroupBy(f, by.concrete())
     if attr == "sort_values":
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("ascending", "inplace", "na_position",
@@ -441,5 +592,5 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
     raise Stop(node.lineno, f"a call to `pandas.{getattr(fn, '__name__', '?')}`, which the checker does not model")
 
 
-__all__ = ["getitem", "indexer_getitem", "method", "setitem", "function", "derived", "series_value",
+__all__ = ["getitem", "indexer_getitem", "method", "setitem", "function", "derived", "series_value", "construct",
            "ArrayFacts"]

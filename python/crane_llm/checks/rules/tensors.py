@@ -15,12 +15,13 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..static_reads import checked
+from ..static_reads import checked, class_dict, class_name
 from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
-from ..torch_facts import TensorFacts, module_weight, tensor_class
+from ..torch_facts import TensorFacts, module_weight, plain_module, plain_module_class, tensor_class
+from .arrays import broadcast  # PyTorch broadcasts by NumPy's rule
 from .library_state import library_state_plain
 
 _FACTORIES = {"zeros", "ones", "randn", "rand", "empty"}
@@ -50,18 +51,6 @@ def _known(v: Value) -> Optional[TensorFacts]:
     if t is None or t.shape is None or not t.on_cpu:
         return None
     return t
-
-
-def broadcast(a: Tuple[int, ...], b: Tuple[int, ...]) -> Optional[Tuple[int, ...]]:
-    """The broadcast shape, or None when the shapes cannot broadcast."""
-    out = []
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x != y and x != 1 and y != 1:
-            return None
-        out.append(max(x, y) if x != 1 and y != 1 else (y if x == 1 else x))
-    return tuple(reversed(out))
 
 
 def _promoted(a: str, b: str) -> Optional[str]:
@@ -136,6 +125,8 @@ def function(interp, obj: Any, fname: str, args: List[Value], kwargs: Dict[str, 
             return _matmul(a, b, node, [args[0].name, args[1].name], f"torch.{fname}")
     if fname in ("stack", "cat") and _torch_own(obj, fname):
         return _join(fname, args, kwargs, node)
+    if fname == "cross_entropy" and _functional_own(obj, fname):
+        return cross_entropy(interp, args, kwargs, node, None)
     if fname in ("mse_loss", "l1_loss") and _functional_own(obj, fname) and len(args) == 2 and not kwargs:
         a, b = _known(args[0]), _known(args[1])
         if a is not None and b is not None:
@@ -221,10 +212,67 @@ def _join(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Valu
     return tensor_value(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu", contiguous=True))
 
 
+def parameters_call(owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> Optional[Value]:
+    """`layer.parameters()` on a plain torch.nn layer: nn.Module's generator function, so the call
+    only makes a generator and runs none of its body."""
+    if attr != "parameters" or args or kwargs or not isinstance(owner, LiveValue):
+        return None
+    obj = owner.obj
+    inst = plain_module(obj, class_name(type(obj)))  # (read from the type's slot: no metaclass runs)
+    base_mod = sys.modules.get("torch.nn.modules.module")
+    base = checked(base_mod.__dict__).get("Module") if type(base_mod) is types.ModuleType else None
+    if inst is None or "parameters" in inst or base is None:
+        return None
+    fn = class_dict(type(obj)).get("parameters", checked(base.__dict__).get("parameters"))
+    if fn is not checked(base.__dict__).get("parameters") or type(fn) is not types.FunctionType or \
+            not fn.__code__.co_flags & 0x20:  # CO_GENERATOR
+        return None
+    return FactValue("generator")
+
+
+class FreshLoss(Value):
+    """`nn.CrossEntropyLoss()` built in the cell with its defaults (the class torch's own, no hooks)."""
+
+    def kind(self):
+        return "torch-loss"
+
+
+def construct(interp, cls: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    if cls is plain_module_class("CrossEntropyLoss") and cls is not None and not args and not kwargs:
+        return FreshLoss()
+    raise Stop(node.lineno, f"creating a `{getattr(cls, '__name__', '?')}`, which the checker does not model")
+
+
+def _default_cross_entropy(obj: Any) -> bool:
+    """A CrossEntropyLoss instance of torch's own with no class weights and no label smoothing."""
+    inst = plain_module(obj, "CrossEntropyLoss")
+    if inst is None:
+        return False
+    buffers = inst.get("_buffers")
+    return type(buffers) is dict and buffers.get("weight", None) is None and \
+        type(inst.get("label_smoothing")) is float and inst.get("label_smoothing") == 0.0
+
+
+def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
+    """Cross-entropy of class scores (N, C) against class indices: ValueError when the target does not
+    hold N indices (PyTorch checks the batch sizes before anything looks at the values)."""
+    library_state_plain(interp, node)
+    x = _known(args[0]) if len(args) == 2 and not kwargs else None
+    t = _known(args[1]) if x is not None else None
+    if x is not None and t is not None and len(x.shape) == 2 and len(t.shape) == 1 and t.dtype == "int64" \
+            and x.dtype in ("float32", "float64") and x.shape[0] != t.shape[0]:
+        raise _crash(node, f"cross-entropy of {x.shape[0]} rows of scores {_shape_text(x.shape)} against "
+                           f"{t.shape[0]} target classes {_shape_text(t.shape)}: the batch sizes must match.",
+                     [name, args[0].name, args[1].name], exc="ValueError", rule="tensor-loss")
+    raise Stop(node.lineno, "a cross-entropy loss the checker does not model")
+
+
 def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
     """Calling `nn.Linear` / `nn.Conv2d` on a tensor: the input's feature size or channels must fit."""
     library_state_plain(interp, node)
     cls_name = type(obj).__name__
+    if cls_name == "CrossEntropyLoss" and _default_cross_entropy(obj):
+        return cross_entropy(interp, args, kwargs, node, name)
     found = module_weight(obj, cls_name) if cls_name in ("Linear", "Conv2d") else None
     if found is None or len(args) != 1 or kwargs:
         raise Stop(node.lineno, "a call of a PyTorch module the checker does not model")
