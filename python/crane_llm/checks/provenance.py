@@ -413,7 +413,7 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
         return False
     t = type(fn)
     if t is types.FunctionType:
-        return _true_name(fn) == name and own(fn, package)
+        return _named(fn, name) and own(fn, package)
     if t is types.BuiltinFunctionType:
         return _true_name(fn) == name
     if is_static_type(t) and class_module(t).split(".", 1)[0] == package:
@@ -430,6 +430,15 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
             return type(inner) is not types.FunctionType or own(inner, package)
         return True
     return False
+
+
+def _named(fn: types.FunctionType, name: str, depth: int = 0) -> bool:
+    """`fn` was compiled as `name`, or is a decorator's wrapper around such a function (pyplot's
+    `scatter` is a `wrapper` whose closure holds the `def scatter`)."""
+    if _true_name(fn) == name:
+        return True
+    return depth < _MAX_DEPTH and any(type(v) is types.FunctionType and _named(v, name, depth + 1)
+                                      for v in _function_cells(fn))
 
 
 def _true_name(fn: Any) -> str:
