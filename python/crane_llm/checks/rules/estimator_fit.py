@@ -62,27 +62,45 @@ def _inputs():
     return [(object(), object()), strings, valid]
 
 
+_UNBUILT = object()  # the fresh instance could not even be made
+
+
+def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
+    """What `cls(**params).fit(*data)` raises on a fresh instance: the exception, None when it
+    raises nothing, _UNBUILT when the instance cannot be made."""
+    try:
+        probe = cls(**params)
+    except Exception:
+        return _UNBUILT
+    # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
+    with warnings.catch_warnings(record=True):
+        try:
+            probe.fit(*data)
+        except Exception as exc:
+            return exc
+    return None
+
+
+def _fit_rejects(cls: type, params: Dict[str, Any], data: Tuple[Any, ...], message: Any) -> bool:
+    """A fresh instance's fit on `data` raises a ValueError whose message starts with `message`
+    (a string or a tuple of them)."""
+    raised = _fit_fresh(cls, params, data)
+    return issubclass(type(raised), ValueError) and str(raised).startswith(message)
+
+
 def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str, str]]:
     inputs = _inputs()
     if inputs is None:
         return None
     seen = set()
     for data in inputs:
+        raised = _fit_fresh(cls, params, data[:n_args])
+        if raised is None or raised is _UNBUILT:
+            return None
         try:
-            probe = cls(**params)
+            seen.add((type(raised).__name__, str(raised)))
         except Exception:
             return None
-        # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*data[:n_args])
-            except Exception as exc:
-                try:
-                    seen.add((type(exc).__name__, str(exc)))
-                except Exception:
-                    return None
-            else:
-                return None
         if len(seen) > 1:
             return None
     (name, message), = seen
@@ -120,22 +138,8 @@ def rejects_1d(owner: Any, x: Any) -> bool:
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
-    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
-        try:
-            probe = cls(**params)
-        except Exception:
-            return False
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(data)
-            except ValueError as exc:
-                if not str(exc).startswith(_ONE_D):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
-    return True
+    return all(_fit_rejects(cls, params, (data,), _ONE_D)
+               for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)))
 
 
 _STRINGS = "could not convert string to float"
@@ -256,19 +260,9 @@ def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_a
         try:
             data = _synthetic(what, layout, variant, np)
             n = data.shape[0]
-            probe = cls(**params)
         except Exception:
             return False
         args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(n))
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*args)
-            except ValueError as exc:
-                text = str(exc)
-                if not (text.startswith(_STRINGS) if what == "strings" else text.startswith(_NAN)):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
+        if not _fit_rejects(cls, params, args, _STRINGS if what == "strings" else _NAN):
+            return False
     return True
