@@ -155,7 +155,13 @@ describe('runCheck', () => {
     const labels = h.states.map(s => s.steps.find(x => x.id === 'model')?.label).filter(Boolean);
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
     expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
-    expect(end.steps.find(x => x.id === 'model')).toMatchObject({ status: 'done', detail: 'answered (1,234 tokens)' });
+    // Once answered, the label no longer counts: the provider's count is in the detail.
+    expect(end.steps.find(x => x.id === 'model')).toEqual({
+      id: 'model',
+      label: 'Asked fake-model at 127.0.0.1:9',
+      status: 'done',
+      detail: 'answered (1,234 tokens)'
+    });
     expect(end.usage).toEqual({ input: null, output: 1234 });
   });
 

@@ -61,6 +61,15 @@ export function answeringLabel(model: string, host: string, tokens: number): str
   return `${model} at ${host} is answering: ${tokens.toLocaleString('en')} tokens so far`;
 }
 
+/**
+ * The model step's label once the answer is in (twin of the magic's asked_label): no longer the
+ * running count, which counts streamed pieces and would read as stuck next to the provider's own
+ * count in the detail ("answering: 9 tokens so far — cut at the output limit of 16 tokens").
+ */
+export function askedLabel(model: string, host: string): string {
+  return `Asked ${model} at ${host}`;
+}
+
 /** "answered (412 tokens)", or why the answer is not a verdict (twin of the magic's answered_detail). */
 export function answeredDetail(answer: ModelAnswer, verdict: Verdict, pieces: number): string {
   const usage = answer.usage ?? {};
@@ -285,7 +294,8 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     }
     if (answer.raw !== state.raw) update(s => rawReceived(rawReset(s), answer.raw));
     const verdict = answer.verdict;
-    update(s => stepEnded(s, 'model', 'done', answeredDetail(answer, verdict, pieces)));
+    const asked = askedLabel(info.model ?? 'the model', info.host);
+    update(s => stepEnded(stepStarted(s, 'model', asked), 'model', 'done', answeredDetail(answer, verdict, pieces)));
     return await finish(verdict, facts);
   }
 

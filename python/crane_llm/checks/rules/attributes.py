@@ -15,6 +15,7 @@ from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_typ
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
 from . import accessors, estimators, tensors
+from ..removed_api import removed_note
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Facts, Opaque, Value
 
@@ -37,6 +38,12 @@ def read(interp, base: Value, attr: str, node) -> Value:
             removed = " (the installed version does not provide it)"
         elif base.kind() in ("frame", "series", "ndarray", "estimator"):
             removed = " in the installed version"
+        gone = removed_note(base, attr)
+        if gone is not None:
+            # A removed API is not a typo: say so, and offer no near name.
+            raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
+                                     f"{what} has no attribute `{attr}`: {gone}.", "missing-attribute",
+                                     [base.name] if base.name else []))
         near = closest(attr, _attribute_names(base))
         crash = CertainCrash("AttributeError", node.lineno, node.col_offset,
                              f"{what} has no attribute `{attr}`{removed}.{hint_for(near)}",

@@ -19,8 +19,8 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
-from ..live_adapter import LiveValue, is_plain_data
-from ..provenance import audit, is_subclass
+from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
+from ..provenance import audit, instance_dict, is_subclass
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
 _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
@@ -107,6 +107,24 @@ def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str
     return (name, message) if name in _CLAIMABLE else None
 
 
+def _probe_params(owner: Any) -> Optional[Dict[str, Any]]:
+    """The plain parameters of a scikit-learn estimator of its own, unpatched class that wraps no
+    estimator but scikit-learn's own (a forest's base tree): what a fresh copy is built from. None
+    when the estimator is not such, so nothing of the user's is ever repr'd, copied or run."""
+    if not isinstance(owner, LiveValue) or not is_estimator_class(type(owner.obj)):
+        return None
+    inst = instance_dict(owner.obj)
+    if type(inst) is not dict or any(wraps_foreign(v) for v in inst.values()):
+        return None
+    try:
+        params = owner.obj.get_params(deep=False)
+    except Exception:
+        return None
+    if type(params) is not dict or not all(type(k) is str and is_plain_data(v) for k, v in params.items()):
+        return None
+    return params
+
+
 _ONE_D = "Expected 2D array, got 1D array instead"
 _PROBED_1D: Dict[Any, bool] = {}
 
@@ -124,11 +142,11 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     if type(arr) is not np.__dict__.get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
             arr.dtype.kind not in "biuf":
         return False
-    if rejected_parameters(owner, 1) is not None:
+    params = _probe_params(owner)
+    if params is None or rejected_parameters(owner, 1) is not None:
         return False
     cls = type(owner.obj)
     try:
-        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
         key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), repr(warnings.filters))
     except Exception:
         return False
@@ -158,7 +176,8 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     everything else, the first with a y no estimator takes; when both fail with the same
     scikit-learn message, x and y's values never came into it. x and y are never handed over."""
     np = sys.modules.get("numpy")
-    if not isinstance(owner, LiveValue) or type(np) is not types.ModuleType or \
+    params = _probe_params(owner)
+    if params is None or type(np) is not types.ModuleType or \
             rejected_parameters(owner, 1 if y is None else 2) is not None:
         return None
     if y is not None and not _plain_target(y, np):
@@ -169,7 +188,6 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     what, layout = shape
     cls = type(owner.obj)
     try:
-        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
         key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), repr(warnings.filters))
     except Exception:
         return None
@@ -251,7 +269,8 @@ def _synthetic(what: str, layout: Any, variant: int, np: Any) -> Any:
             out[label] = np.zeros(n, dtype=dtype) if variant == 0 else np.arange(n).astype(dtype)
         else:
             texts = ["a"] * n if variant == 0 else (["1"] * (n - 1) + ["b" if bad else "2"])
-            out[label] = np.array(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
+            # (a Series keeps object dtype; pandas 3 would read an object ndarray of text as str)
+            out[label] = pd.Series(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
     return pd.DataFrame(out)
 
 

@@ -248,8 +248,11 @@ def _default_cross_entropy(obj: Any) -> bool:
     if inst is None:
         return False
     buffers = inst.get("_buffers")
+    # (a reduction or ignore_index of another kind fails in the binding, before the batch sizes)
     return type(buffers) is dict and buffers.get("weight", None) is None and \
-        type(inst.get("label_smoothing")) is float and inst.get("label_smoothing") == 0.0
+        type(inst.get("label_smoothing")) is float and inst.get("label_smoothing") == 0.0 and \
+        type(inst.get("ignore_index")) is int and type(inst.get("reduction")) is str and \
+        inst.get("reduction") in ("mean", "sum", "none") and "size_average" not in inst and "reduce" not in inst
 
 
 def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
