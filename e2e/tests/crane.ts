@@ -47,6 +47,10 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   body: unknown;
+  /** When the request arrived, seconds since the epoch (the fake server's clock: this machine's). */
+  time: number;
+  /** When the client closed the connection before a streamed answer ended, if it did. */
+  closedAt?: number;
 }
 
 export class FakeProvider {

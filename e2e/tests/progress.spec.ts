@@ -35,9 +35,10 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
       await setSwitches(page, { useLlm: true, includeRuntimeInfo: true });
       const side = await openSidebar(page);
 
-      // The keyboard shortcut (Alt+C in command mode) on a slow, streamed answer.
-      // Long enough (about 25 s) that Cancel is still there when a loaded machine reaches it.
-      await fake.script({ text: LONG_ANSWER, chunk_size: 6, chunk_delay: 0.6 });
+      // The keyboard shortcut (Alt+C in command mode) on a slow, streamed answer: 2 s between chunks,
+      // longer than the second Cancel has to reach the provider, and long enough (about 50 s) that
+      // Cancel is still there when a loaded machine reaches it.
+      await fake.script({ text: LONG_ANSWER, chunk_size: 6, chunk_delay: 2 });
       const box = verdict(page, 1);
       // Pressed again only if JupyterLab, reloading its shortcuts after the switch change, dropped it.
       await expect(async () => {
@@ -56,9 +57,35 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
       const first = (await live.textContent())!.length;
       await expect.poll(async () => (await live.textContent())!.length).toBeGreaterThan(first + 12);
       await expect(side.locator('.crane-raw-full')).toContainText('explanation');
+      // The model step counts the tokens as they stream, under the cell and in the sidebar alike.
+      for (const where of [box, side.locator('.crane-sidebar-verdict')]) {
+        const label = where.locator('[data-step="model"] .crane-step-label');
+        const counted = async () => Number((await label.textContent())?.match(/answering: ([\d,]+) tokens so far/)?.[1].replace(/,/g, '') ?? -1);
+        const now = await counted();
+        expect(now).toBeGreaterThan(0);
+        await expect.poll(counted).toBeGreaterThanOrEqual(now + 2);
+      }
       await shot('streaming');
 
+      // Cancel reaches the provider: the fake server notes when its connection closed, which must be
+      // within a second of the click, not at its next chunk 2 s later. The click's moment is taken
+      // in the page (the same machine clock as the fake server's).
+      await page.evaluate(() =>
+        document.addEventListener(
+          'click',
+          event => {
+            if ((event.target as Element).closest?.('.crane-cancel')) (window as unknown as { cancelledAt: number }).cancelledAt = Date.now();
+          },
+          { capture: true }
+        )
+      );
       await box.getByRole('button', { name: 'Cancel' }).click();
+      const cancelledAt = await page.evaluate(() => (window as unknown as { cancelledAt: number }).cancelledAt);
+      const closedAt = async () => ((await fake.requests()).filter(r => r.path.endsWith('/chat/completions')).at(-1)?.closedAt ?? null);
+      await expect.poll(closedAt, { timeout: 10_000 }).not.toBeNull();
+      const cancelToClose = (await closedAt())! * 1000 - cancelledAt;
+      info.annotations.push({ type: 'cancel to upstream close', description: `${Math.round(cancelToClose)} ms` });
+      expect(cancelToClose).toBeLessThan(1000);
       await expect(box).toHaveAttribute('data-phase', 'cancelled');
       await expect(box).toContainText('Check cancelled');
       await expect(box.locator('[data-step="model"]')).toHaveAttribute('data-status', 'skipped');

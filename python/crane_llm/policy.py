@@ -57,12 +57,3 @@ def capped(switches: SwitchValues, policy: Optional[str]) -> SwitchValues:
     elif policy == "no-values":
         values = False
     return SwitchValues(use_llm, runinfo, values)
-
-
-def capped_names(policy: Optional[str]) -> Tuple[str, ...]:
-    """Which switches the level holds off, by their JupyterLab setting names."""
-    return {
-        "no-llm": ("useLlm", "includeRuntimeInfo", "includeValues"),
-        "no-runinfo": ("includeRuntimeInfo", "includeValues"),
-        "no-values": ("includeValues",),
-    }.get(policy or "", ())

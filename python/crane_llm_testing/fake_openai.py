@@ -21,7 +21,9 @@ Control API (plain JSON over HTTP on the same port):
     GET  /_requests  {"requests": [{"method", "path", "headers", "body", "time"}, ...]}
                      every model request received (not control requests), oldest first; "headers" (names
                      lower-cased) keeps every header as sent, authorization included; "body" is the JSON
-                     (null when the body was not JSON)
+                     (null when the body was not JSON); "closedAt" (time.time()) when the client closed
+                     the connection before a streamed answer ended (seen within 50 ms while
+                     "chunk_delay" waits, as a provider sees a cancel)
     POST /_reset     empty the queue and the record, restore the default reply, release hung requests
     GET  /_health    {"ok": true}
 
@@ -60,6 +62,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
+import socket
 import sys
 import threading
 import time
@@ -295,7 +299,34 @@ class _Handler(BaseHTTPRequestHandler):
         }
         with self.state.lock:
             self.state.requests.append(entry)
+        self._entry = entry
         return body
+
+    def _client_left(self) -> None:
+        with self.state.lock:
+            self._entry.setdefault("closedAt", time.time())
+
+    def _wait_watching(self, seconds: float, release: threading.Event) -> bool:
+        """Wait between two chunks, noticing at once when the client closes its connection (a
+        provider sees a cancel this way, not at its next write). True: stop streaming."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if release.is_set():
+                return True
+            if left <= 0:
+                return False
+            readable, _, _ = select.select([self.connection], [], [], min(0.05, left))
+            if not readable:
+                continue
+            try:
+                data = self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                data = b""
+            if not data:
+                self._client_left()
+                return True
+            time.sleep(min(0.05, max(0.0, end - time.monotonic())))  # bytes we do not read: not a close
 
     # -- answers ----------------------------------------------------------------------------------
     def _answer(self, path: str, body: Any) -> None:
@@ -362,12 +393,12 @@ class _Handler(BaseHTTPRequestHandler):
         delay = float(reply.get("chunk_delay", 0))
         try:
             for i, event in enumerate(events):
-                if delay and i and release.wait(delay):
+                if delay and i and self._wait_watching(delay, release):
                     return
                 self.wfile.write(event.encode())
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            self._client_left()
 
 
 def _response_object(model: str, text: str, status: str) -> Dict[str, Any]:

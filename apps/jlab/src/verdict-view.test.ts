@@ -9,7 +9,9 @@ import {
   originFound,
   rawReceived,
   started,
+  stepEnded,
   stepStarted,
+  promptBuilt,
   CheckRenderer,
   RAW_TAIL_CHARS,
   rawTail,
@@ -18,6 +20,7 @@ import {
   type Verdict
 } from '@crane-llm/core';
 import { applyOriginMarks, originNote, ORIGIN_CLASS } from './origin-marks';
+import { answeringLabel } from './run-check';
 
 const llm = (kind: Verdict['kind'], checkerRanFirst = true): Verdict => ({
   kind,
@@ -124,6 +127,34 @@ describe('verdict rendering', () => {
     expect(host.querySelector('.crane-cancel')).toBe(cancel);
     expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe('m is answering: 5 tokens so far');
     expect(host.querySelector('.crane-raw-live')!.textContent).toBe('ab');
+  });
+});
+
+describe('the token count while an answer streams', () => {
+  it('follows every piece, under the cell and in the sidebar, with Cancel never redrawn', () => {
+    // The states run-check emits: finished steps with details, then one model step relabelled per piece.
+    let s = stepEnded(stepStarted(started('c'), 'checks', 'Built-in checker'), 'checks', 'done', 'nothing certain');
+    s = stepEnded(promptBuilt(stepStarted(s, 'prompt', 'Building the prompt'), 'P'), 'prompt', 'done', 'about 399 tokens');
+    s = stepStarted(s, 'model', 'Waiting for m at h');
+    const hosts = [document.createElement('div'), document.createElement('div')];
+    const views = [
+      new CheckRenderer(hosts[0], () => ({ cancel: () => undefined, showDetails: () => undefined })),
+      new CheckRenderer(hosts[1], () => ({ cancel: () => undefined }), { finishedSteps: 'open' })
+    ];
+    views.forEach(v => v.render(s));
+    const cancels = hosts.map(h => h.querySelector('.crane-cancel'));
+    let text = '';
+    for (let pieces = 1; pieces <= 40; pieces++) {
+      const piece = pieces % 7 === 0 ? ' ' : `t${pieces}`; // whitespace is a token too
+      text += piece;
+      s = stepStarted(rawReceived(s, piece), 'model', answeringLabel('m', 'h', pieces));
+      views.forEach(v => v.render(s));
+      for (const host of hosts) {
+        expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe(`m at h is answering: ${pieces} tokens so far`);
+        expect(host.querySelector('.crane-raw-live')!.textContent).toBe(rawTail(text));
+      }
+    }
+    expect(hosts.map(h => h.querySelector('.crane-cancel'))).toEqual(cancels);
   });
 });
 

@@ -6,17 +6,17 @@ answer the same questions:
 
 - `LiveValue` (see live_adapter.py) wraps a real object of the kernel and answers from it exactly,
   without calling user code or changing anything;
-- `FactValue` answers from a dict of facts: recorded runtime information (replay.py) or what the
+- `FactValue` answers from its `Facts`: recorded runtime information (replay.py) or what the
   interpreter derived itself (the result of `df.drop(columns='a')`, a literal list, ...);
-- `OPAQUE` knows nothing, but evaluating it is known to have raised nothing.
+- `Opaque` knows nothing but its kind, and evaluating it is known to have raised nothing.
 
 Tri-state answers are Python's True / False / None; rules claim a crash only on True/False.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, safe_class_property
 from .torch_facts import TensorFacts
@@ -28,26 +28,28 @@ def _simple_label(label: Any) -> bool:
     return type(label) in (str, int, float, bool)
 
 
+@dataclass(frozen=True, eq=False)
 class FrameFacts:
     """What is known of a pandas DataFrame. `columns` is complete when not None."""
 
-    def __init__(self, columns: Optional[Sequence[Any]] = None, nrows: Optional[int] = None,
-                 index_names: Optional[Sequence[Any]] = None, flat: Optional[bool] = None,
-                 exact: bool = False, live_columns: Any = None, live_index: Any = None,
-                 column_dtypes: Optional[Sequence[Optional[str]]] = None,
-                 integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None):
-        self.columns = list(columns) if columns is not None else None
-        self.nrows = nrows
-        self.index_names = list(index_names) if index_names is not None else None
-        self.flat = flat  # True when the columns are a plain (not Multi) Index of simple labels
-        self.exact = exact  # True when the object is exactly pandas.DataFrame (no subclass)
-        self.live_columns = live_columns  # the real Index, for pandas' own membership semantics
-        self.live_index = live_index  # the real row Index when it is a plain Index / RangeIndex
-        self.column_dtypes = list(column_dtypes) if column_dtypes is not None else None  # by position
-        # (lowest, highest) of the columns recorded as integers with no missing value
-        self.integer_spans = integer_spans
-        # Replay: row labels known absent from the row index (int / str), with why.
-        self.absent_rows: List[Tuple[Any, str]] = []
+    columns: Optional[Sequence[Any]] = None
+    nrows: Optional[int] = None
+    index_names: Optional[Sequence[Any]] = None
+    flat: Optional[bool] = None  # True when the columns are a plain (not Multi) Index of simple labels
+    exact: bool = False  # True when the object is exactly pandas.DataFrame (no subclass)
+    live_columns: Any = None  # the real Index, for pandas' own membership semantics
+    live_index: Any = None  # the real row Index when it is a plain Index / RangeIndex
+    column_dtypes: Optional[Sequence[Optional[str]]] = None  # by position
+    # (lowest, highest) of the columns recorded as integers with no missing value
+    integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None
+    # Replay: row labels known absent from the row index (int / str), with why.
+    absent_rows: List[Tuple[Any, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for labels in ("columns", "index_names", "column_dtypes"):  # held as lists, whatever the caller passed
+            given = getattr(self, labels)
+            if given is not None:
+                object.__setattr__(self, labels, list(given))
 
     def column_dtype(self, label: Any) -> Optional[str]:
         """The dtype category of the one column named `label` (None when unknown or repeated)."""
@@ -90,12 +92,16 @@ class FrameFacts:
             return None
 
 
+@dataclass(frozen=True)
 class ArrayFacts:
     """What is known of a NumPy ndarray: its shape and dtype kind ('f', 'i', 'b', 'O', ...)."""
 
-    def __init__(self, shape: Optional[Tuple[int, ...]] = None, kind: Optional[str] = None):
-        self.shape = tuple(shape) if shape is not None else None
-        self.kind = kind
+    shape: Optional[Tuple[int, ...]] = None
+    kind: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.shape is not None:
+            object.__setattr__(self, "shape", tuple(self.shape))
 
     @property
     def numeric(self) -> Optional[bool]:
@@ -118,55 +124,78 @@ class EstimatorFacts:
         self.class_name = self.class_name or (self.cls.__name__ if self.cls is not None else None)
 
 
+@dataclass(frozen=True, eq=False)
+class Facts:
+    """What is known of a value; a fact not given is unknown."""
+
+    kind: Optional[str] = None  # coarse and exact: 'none', 'int', 'str', 'list', 'frame', 'series', 'ndarray', ...
+    type_name: Optional[str] = None
+    frame: Optional[FrameFacts] = None
+    array: Optional[ArrayFacts] = None
+    length: Optional[int] = None
+    items: Optional[List["Value"]] = None  # the elements of a list/tuple, each known as a Value
+    keys: Optional[List[Any]] = None  # all keys of a dict, when they are plain hashable constants
+    estimator: Optional[EstimatorFacts] = None
+    concrete: Any = NOTHING  # the real Python object when the checker holds one safely
+    attrs: Dict[str, bool] = field(default_factory=dict)  # has_attr answers known for these names
+    cls: Any = None  # the installed class, asked about the attributes `attrs` does not list
+    tensor: Optional[TensorFacts] = None  # a PyTorch tensor's shape, dtype and device
+    # A pandas Series' dtype category ('numeric', 'bool', 'datetime', 'timedelta', 'object', 'str', 'category').
+    series_dtype: Optional[str] = None
+
+
+def _stated(fact: str) -> Callable[["Value"], Any]:
+    """The question of that name, answered with the value's fact as it is given."""
+    def answer(self: "Value") -> Any:
+        return getattr(self.facts, fact)
+    answer.__name__ = fact
+    return answer
+
+
 class Value:
-    """Base: every question answers unknown."""
+    """The questions a rule asks of a value, answered from its `facts`. The base knows no fact, so
+    every answer is unknown; `LiveValue` answers each from the live object instead."""
 
     name: Optional[str] = None  # the variable it was read from, for messages and `variables`
+    facts = Facts()
 
-    def kind(self) -> Optional[str]:
-        """A coarse, exact kind: 'none', 'int', 'str', 'list', 'frame', 'series', 'ndarray', ..."""
-        return None
-
-    def type_name(self) -> Optional[str]:
-        return None
-
-    def concrete(self) -> Any:
-        """The real Python object when the checker holds one safely, else NOTHING."""
-        return NOTHING
+    kind = _stated("kind")
+    type_name = _stated("type_name")
+    concrete = _stated("concrete")
+    frame = _stated("frame")
+    array = _stated("array")
+    items = _stated("items")
+    keys = _stated("keys")
+    estimator = _stated("estimator")
+    tensor = _stated("tensor")
 
     def has_attr(self, attr: str) -> Optional[bool]:
-        return None
-
-    def frame(self) -> Optional[FrameFacts]:
+        known = self.facts.attrs
+        if attr in known:
+            return known[attr]
+        cls = self.facts.cls
+        if cls is not None:
+            if safe_class_property(cls, attr):
+                return True
+            return class_has_attr(cls, attr)
         return None
 
     def series_length(self) -> Optional[int]:
-        return None
-
-    def array(self) -> Optional[ArrayFacts]:
-        return None
-
-    def length(self) -> Optional[int]:
-        return None
-
-    def items(self) -> Optional[List["Value"]]:
-        """The elements of a list/tuple when each is known as a Value."""
-        return None
-
-    def keys(self) -> Optional[List[Any]]:
-        """All keys of a dict, when they are plain hashable constants."""
-        return None
-
-    def estimator(self) -> Optional[EstimatorFacts]:
-        return None
-
-    def tensor(self) -> Optional[TensorFacts]:
-        """A PyTorch tensor's shape, dtype and device, when known."""
-        return None
+        return self.facts.length if self.facts.kind == "series" else None
 
     def series_dtype(self) -> Optional[str]:
-        """A pandas Series' dtype category ('numeric', 'bool', 'datetime', 'timedelta', 'object',
-        'str', 'category'), when known."""
+        return self.facts.series_dtype if self.facts.kind == "series" else None
+
+    def length(self) -> Optional[int]:
+        f = self.facts
+        if f.length is not None:
+            return f.length
+        if f.items is not None:
+            return len(f.items)
+        if f.frame is not None:
+            return f.frame.nrows
+        if f.array is not None and f.array.shape:
+            return f.array.shape[0]
         return None
 
     def named(self, name: Optional[str]) -> "Value":
@@ -178,109 +207,36 @@ class Opaque(Value):
     """A value the checker knows nothing about (but whose evaluation raised nothing)."""
 
     def __init__(self, kind: Optional[str] = None):
-        self._kind = kind
-
-    def kind(self) -> Optional[str]:
-        return self._kind
+        self.facts = Facts(kind)
 
 
 class FactValue(Value):
     """A value described by facts: derived by the interpreter or recorded (replay)."""
 
-    def __init__(self, kind: Optional[str], *, type_name: Optional[str] = None, frame: Optional[FrameFacts] = None,
-                 array: Optional[ArrayFacts] = None, length: Optional[int] = None,
-                 items: Optional[List[Value]] = None, keys: Optional[List[Any]] = None,
-                 estimator: Optional[EstimatorFacts] = None, concrete: Any = NOTHING,
-                 attrs: Optional[Dict[str, bool]] = None, cls: Any = None,
-                 tensor: Optional[TensorFacts] = None, series_dtype: Optional[str] = None):
-        self._series_dtype = series_dtype
-        self._kind = kind
-        self._tensor = tensor
-        self._type_name = type_name
-        self._frame = frame
-        self._array = array
-        self._length = length
-        self._items = items
-        self._keys = keys
-        self._estimator = estimator
-        self._concrete = concrete
-        self._attrs = attrs or {}
-        self.cls = cls
+    def __init__(self, kind: Optional[str], **facts: Any):
+        self.facts = Facts(kind, **facts)
 
-    def kind(self):
-        return self._kind
-
-    def type_name(self):
-        return self._type_name
-
-    def concrete(self):
-        return self._concrete
-
-    def has_attr(self, attr):
-        if attr in self._attrs:
-            return self._attrs[attr]
-        if self.cls is not None:
-            if safe_class_property(self.cls, attr):
-                return True
-            return class_has_attr(self.cls, attr)
-        return None
-
-    def frame(self):
-        return self._frame
-
-    def array(self):
-        return self._array
-
-    def series_length(self):
-        return self._length if self._kind == "series" else None
-
-    def length(self):
-        if self._length is not None:
-            return self._length
-        if self._items is not None:
-            return len(self._items)
-        if self._frame is not None:
-            return self._frame.nrows
-        if self._array is not None and self._array.shape:
-            return self._array.shape[0]
-        return None
-
-    def items(self):
-        return self._items
-
-    def keys(self):
-        return self._keys
-
-    def estimator(self):
-        return self._estimator
-
-    def tensor(self):
-        return self._tensor
-
-    def series_dtype(self):
-        return self._series_dtype if self._kind == "series" else None
+    @property
+    def cls(self) -> Any:
+        return self.facts.cls
 
 
 NONE_VALUE_KIND = "none"
 
 
+@dataclass(eq=False)
 class BoundMethod(Value):
     """`owner.attr` where attr is a method: calling it is what a rule models."""
 
-    def __init__(self, owner: Value, attr: str, func: Any = None):
-        self.owner = owner
-        self.attr = attr
-        self.func = func
-
-    def kind(self):
-        return "method"
+    owner: Value
+    attr: str
+    func: Any = None
+    facts = Facts("method")
 
 
+@dataclass(eq=False)
 class UserFunction(Value):
     """A function or class the cell itself defines, or a lambda: calling it runs user code."""
 
-    def __init__(self, name: str):
-        self.fname = name
-
-    def kind(self):
-        return "function"
+    fname: str
+    facts = Facts("function")

@@ -17,8 +17,8 @@ from typing import Any, List, Optional
 from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
-from .class_facts import (_MISSING, _PLAIN_DESCRIPTORS, _module, _plain_getattribute, _plain_value,  # noqa: F401
-                          class_has_attr, ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,  # noqa: F401
+                          ndarray_type, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
 from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
@@ -244,7 +244,7 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
     if meta:
         # Wrapped estimators may be user code, which decides how fitting and predicting behave. Only
         # scikit-learn's own ones (a forest's base tree) leave check_is_fitted's verdict standing.
-        own_only = not any(_wraps_foreign(v) for v in inst.values())
+        own_only = not any(wraps_foreign(v) for v in inst.values())
         return EstimatorFacts(cls=cls, fitted=fitted if own_only else None, n_features=None, meta=True)
     n = inst.get("n_features_in_")
     return EstimatorFacts(cls=cls, fitted=fitted, n_features=n if type(n) is int else None, meta=False)
@@ -260,18 +260,18 @@ def _wraps_estimator(v: Any) -> bool:
     return any("fit" in class_dict(klass) or "get_params" in class_dict(klass) for klass in mro(t))
 
 
-def _wraps_foreign(v: Any, depth: int = 0) -> bool:
+def wraps_foreign(v: Any, depth: int = 0) -> bool:
     """`v` holds an estimator that is not scikit-learn's own, unpatched, with only such ones inside."""
     t = type(v)
     if t is list or t is tuple or t is dict:
         items = list(v.values()) if t is dict else list(v)
-        return len(items) > 1000 or any(_wraps_foreign(x, depth + 1) for x in items)
+        return len(items) > 1000 or any(wraps_foreign(x, depth + 1) for x in items)
     if not _wraps_estimator(v):
         return False
     if depth > 3 or not is_estimator_class(t):
         return True
     inst = instance_dict(v)
-    return inst is None or any(_wraps_foreign(x, depth + 1) for x in inst.values())
+    return inst is None or any(wraps_foreign(x, depth + 1) for x in inst.values())
 
 
 def _plain_row_labels(index: Any) -> bool:

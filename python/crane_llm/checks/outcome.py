@@ -5,22 +5,25 @@ The JSON shapes are the CertainCrash and CheckStop zod schemas of libs/core (wir
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 
+@dataclass(eq=False, repr=False)
 class CertainCrash:
     """A crash the checker is certain of; `message` is one sentence for the user."""
 
-    def __init__(self, exception: str, line: Optional[int], column: Optional[int], message: str,
-                 rule: str, variables: Optional[List[str]] = None):
-        self.exception = exception
-        self.line = line
-        self.column = column
-        self.message = message
-        self.rule = rule
-        self.variables = list(dict.fromkeys(variables or []))
-        # {"old", "new", "line"}: the text to replace in the cell with its close match ("Replace" action).
-        self.correction: Optional[Dict[str, Any]] = None
+    exception: str
+    line: Optional[int]
+    column: Optional[int]
+    message: str
+    rule: str
+    variables: List[str] = field(default_factory=list)
+    # {"old", "new", "line"}: the text to replace in the cell with its close match ("Replace" action).
+    correction: Optional[Dict[str, Any]] = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.variables = list(dict.fromkeys(self.variables or []))
 
     def to_json(self) -> Dict[str, Any]:
         out = {
@@ -39,12 +42,12 @@ class CertainCrash:
         return f"CertainCrash({self.exception} at line {self.line}: {self.message})"
 
 
+@dataclass(frozen=True, repr=False)
 class CheckStop:
     """Where the checker stopped reading and why; what follows is left to the model."""
 
-    def __init__(self, line: Optional[int], reason: str):
-        self.line = line
-        self.reason = reason
+    line: Optional[int]
+    reason: str
 
     def to_json(self) -> Dict[str, Any]:
         text = self.reason if self.line is None else f"line {self.line}: {self.reason}"
@@ -54,21 +57,18 @@ class CheckStop:
         return f"CheckStop(line {self.line}: {self.reason})"
 
 
+@dataclass(frozen=True)
 class Outcome:
     """The checker's answer for one cell: at most one of `crash` and `stopped_at` is set."""
 
-    def __init__(self, crash: Optional[CertainCrash] = None, stopped_at: Optional[CheckStop] = None):
-        self.crash = crash
-        self.stopped_at = stopped_at
+    crash: Optional[CertainCrash] = None
+    stopped_at: Optional[CheckStop] = None
 
     def to_json(self) -> Dict[str, Any]:
         return {
             "crash": self.crash.to_json() if self.crash else None,
             "stoppedAt": self.stopped_at.to_json() if self.stopped_at else None,
         }
-
-    def __repr__(self) -> str:
-        return f"Outcome(crash={self.crash!r}, stopped_at={self.stopped_at!r})"
 
 
 class Crash(Exception):

@@ -13,23 +13,27 @@ from __future__ import annotations
 import collections
 import sys
 import types
+from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
 from .static_reads import checked
-from .provenance import audit, class_dict, is_static_type, mro, own, own_type
+from .provenance import audit, class_dict, is_static_type, mro, own
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
+@dataclass(frozen=True)
 class TensorFacts:
     """A tensor's shape, dtype name ('float32', 'int64', 'bool', ...) and device type ('cpu', ...)."""
 
-    def __init__(self, shape: Optional[Tuple[int, ...]] = None, dtype: Optional[str] = None,
-                 device: Optional[str] = None, contiguous: Optional[bool] = None):
-        self.shape = tuple(shape) if shape is not None else None
-        self.dtype = dtype
-        self.device = device
-        self.contiguous = contiguous
+    shape: Optional[Tuple[int, ...]] = None
+    dtype: Optional[str] = None
+    device: Optional[str] = None
+    contiguous: Optional[bool] = None
+
+    def __post_init__(self) -> None:
+        if self.shape is not None:
+            object.__setattr__(self, "shape", tuple(self.shape))
 
     @property
     def on_cpu(self) -> bool:

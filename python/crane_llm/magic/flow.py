@@ -169,7 +169,8 @@ class Check:
         if result.get("problem"):
             return self._update(st.failed(self.state, result["problem"]["message"], "provider"))
         parsed = result["parsed"]
-        self._update(st.step_ended(self.state, "model", "done", answered_detail(result, received[0])))
+        asked = st.step_started(self.state, "model", asked_label(model, where))
+        self._update(st.step_ended(asked, "model", "done", answered_detail(result, received[0])))
         return self._conclude(to_verdict(parsed, model, checker_ran_first))
 
     def _conclude(self, verdict: Dict[str, Any]) -> st.State:
@@ -188,6 +189,12 @@ class Check:
 
 def answering_label(model: str, where: str, tokens: int) -> str:
     return "%s at %s is answering: %s tokens so far" % (model, where, "{:,}".format(tokens))
+
+
+def asked_label(model: str, where: str) -> str:
+    """The model step's label once the answer is in (twin of run-check.ts askedLabel): no longer
+    the running count of streamed pieces, which would read as stuck beside the provider's count."""
+    return "Asked %s at %s" % (model, where)
 
 
 def answered_detail(result: Dict[str, Any], pieces: int) -> str:

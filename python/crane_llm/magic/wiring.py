@@ -7,7 +7,7 @@ is missing from this installation, the function says so in its result instead of
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 # The one settings resolution (argument, environment, .env, config file, Kaggle/Colab secret),
 # reached through the wiring so a test can replace it like the other connections.

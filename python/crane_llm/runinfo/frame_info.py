@@ -21,7 +21,6 @@ from .value_summary import (
     array_values,
     describe,
     estimate_distinct,
-    is_library_scalar,
     plain_scalars,
     sample_positions,
     scalar_json,

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from .records import UNSET, Secret, Setting, Spec
 from .sources import SECRET_STORES, ConfigUnreadable, config_path, environment, read_config
 from .table import KERNEL_SPECS, SPECS
-from .urls import OPENAI_URL, host_of, is_local_url, without_credentials
+from .urls import OPENAI_URL, host_of, is_local_url
 
 ENV_NAMES: Tuple[str, ...] = tuple(name for spec in SPECS + KERNEL_SPECS for name in spec.variables)
 SECRET_NAMES: Tuple[str, ...] = tuple(name for spec in SPECS if spec.secret for name in spec.variables)

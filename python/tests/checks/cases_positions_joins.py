@@ -199,7 +199,7 @@ ASTYPE: List[Pair] = [
 TORCH = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport torch.optim\n"
          "scores = torch.randn(6, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nshort = torch.zeros(5, dtype=torch.long)\n"
          "crit = nn.CrossEntropyLoss()\nsmooth = nn.CrossEntropyLoss(label_smoothing=0.1)\nlayer = nn.Linear(4, 2)\n"
-         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())")
+         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())\nodd = nn.CrossEntropyLoss()\nodd.ignore_index = 1.5")
 
 TORCH_LOSS: List[Pair] = [
     Pair("cross-entropy", TORCH, "loss = crit(scores, short)", "loss = crit(scores, labels)", "ValueError"),
@@ -275,11 +275,16 @@ NO_CLAIM = [
     # label smoothing and class-probability targets take other paths through PyTorch
     ("loss = smooth(scores, short)", TORCH),
     ("loss = crit(scores, torch.zeros(5, 4))", TORCH),
+    # an ignore_index that is no integer fails in the binding first (TypeError)
+    ("loss = odd(scores, short)", TORCH),
     # a layer whose parameters() is the notebook's own
     ("class L(nn.Linear):\n    def parameters(self):\n        raise KeyError('p')\nopt = torch.optim(L(4, 2).parameters())", TORCH),
     # sums pandas refuses: dates, and an object column mixing text and numbers
     ("dated.groupby('k').sum()\nprint(nope)", GB),
     ("mixed.groupby('k').sum()\nprint(nope)", GB),
+    # a pipeline holding the notebook's own estimator: its fit is not asked about
+    ("from sklearn.pipeline import make_pipeline\nclass Mine(StandardScaler):\n    pass\n"
+     "make_pipeline(Mine()).fit(y)", SK1),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class

@@ -64,3 +64,14 @@ def test_recorded_keras_objects_leave_the_replay_unknown(cell, fitted):
              "X": {"type": "<class 'numpy.ndarray'>", "shape": (4, 3)}}
     outcome = run_checks_on_facts(cell, facts)
     assert outcome.crash is None and outcome.stopped_at is not None
+
+
+@pytest.mark.parametrize("attr,says", [("predict_classes", "np.argmax(model.predict(x), axis=-1)"),
+                                       ("predict_proba", "model.predict(x)"), ("fit_generator", "model.fit")])
+def test_a_removed_method_is_said_removed_with_no_near_name(fitted, attr, says):
+    claim = run_checks(f"p = model.{attr}(X)", fitted).crash
+    assert claim is not None and claim.exception == "AttributeError"
+    assert "removed it" in claim.message and says in claim.message and "Did you mean" not in claim.message
+    assert "predict_step" not in claim.message
+    with pytest.raises(AttributeError):
+        getattr(fitted["model"], attr)  # what the real read raises

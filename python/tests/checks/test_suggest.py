@@ -71,3 +71,20 @@ def test_closest_compares_strings_only():
 
     assert closest("prcie", [Hostile(), 3, "price"]) == "price"
     assert closest("a", ["b", "c"]) is None
+
+
+@pytest.mark.parametrize("cell,says", [("df.append(df)", "pd.concat"), ("df.iteritems()", ".items()"),
+                                       ("np.float(3)", "builtin `float`"), ("np.object", "builtin `object`")])
+def test_a_removed_api_is_said_removed_not_corrected(cell, says):
+    ns = _namespace()
+    claim = run_checks(cell, ns).crash
+    assert claim is not None and claim.exception == "AttributeError"
+    assert "removed" in claim.message and says in claim.message and "Did you mean" not in claim.message
+    assert getattr(claim, "correction", None) is None
+    with pytest.raises(AttributeError):
+        exec(cell, dict(ns))  # the real cell raises it
+
+
+def test_a_misspelt_attribute_still_gets_its_near_name():
+    claim = run_checks("df.appendd(df)", _namespace()).crash
+    assert claim is not None and "removed" not in claim.message

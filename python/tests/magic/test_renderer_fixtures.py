@@ -67,6 +67,9 @@ def test_fixtures_for_each_verdict_kind(shell, chat_api):
     no_crash = check(shell, "len(df)")[0]
     _compare("no-crash", no_crash)
     assert re.search(r"^Tokens: 100 in, \d+ out$", no_crash["text/plain"], re.M)  # the fake server's usage
+    # Once answered, the model step says whom it asked; the count is the provider's, in the detail.
+    [model] = [step for step in no_crash[MIME_TYPE]["state"]["steps"] if step["id"] == "model"]
+    assert re.fullmatch(r"Asked \S+ at \S+", model["label"]) and re.fullmatch(r"answered \(\d+ tokens\)", model["detail"]), model
     chat_api.script({"text": verdict_json(explanation="No key b.", crash=True, exception="KeyError", line=1, variables=["df"])})
     _compare("predicted-crash", check(shell, "while True:\n    df['b']\n    break")[0])
     chat_api.script({"text": "not json"})

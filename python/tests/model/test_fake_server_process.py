@@ -3,7 +3,9 @@
 import json
 import subprocess
 import sys
+import time
 import urllib.request
+from http.client import HTTPConnection
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,26 @@ def test_models_and_default_reply(server):
     for _ in range(2):
         body = json.loads(http(server + "/v1/chat/completions", {"model": "m", "messages": []})[2])
         assert body["choices"][0]["message"]["content"] == "always this"
+
+
+def test_a_client_closing_a_slow_stream_is_recorded_at_once(server):
+    # What the e2e's Cancel test reads: the moment the provider's side saw the connection go.
+    http(server + "/_script", {"replies": [{"text": "x" * 200, "chunk_size": 5, "chunk_delay": 2}, {"text": "y" * 20}]})
+    host, port = server.rsplit("/", 1)[1].split(":")
+    conn = HTTPConnection(host, int(port), timeout=10)
+    conn.request("POST", "/v1/chat/completions", json.dumps({"model": "m", "messages": [], "stream": True}),
+                 {"Content-Type": "application/json"})
+    res = conn.getresponse()
+    assert res.fp.readline().startswith(b"data: ")  # the first chunk, then a 2 s pause
+    left_at = time.time()
+    res.close()
+    deadline = time.time() + 5
+    while time.time() < deadline:
+        [record] = json.loads(http(server + "/_requests")[2])["requests"]
+        if "closedAt" in record:
+            break
+        time.sleep(0.02)
+    assert 0 <= record["closedAt"] - left_at < 0.5, record.get("closedAt")
+    # A stream read to its end is not a close.
+    http(server + "/v1/chat/completions", {"model": "m", "messages": [], "stream": True})
+    assert "closedAt" not in json.loads(http(server + "/_requests")[2])["requests"][1]

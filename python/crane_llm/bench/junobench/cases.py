@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
-from ...paper_runinfo import MARKER, RecordedFactsError, parse_facts, split_prompt_file
+from ...paper_runinfo import RecordedFactsError, parse_facts, split_prompt_file
 
 VERSIONS = ("crash", "fixed")
 _PROCESSED = {"crash": "input_nb_buggy_processed", "fixed": "input_nb_fixed_processed"}

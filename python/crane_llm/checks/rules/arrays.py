@@ -349,7 +349,9 @@ def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
     Judged for numeric arrays on both sides; the reading stops after it (the values changed)."""
     a, v = _arr(base), _arr(value)
     key = index.concrete()
-    if a is None or v is None or key is NOTHING or not _numeric(a, v):
+    # NumPy refuses a read-only destination before it looks at the index: only a live array whose
+    # flags say writeable is judged (a derived one may be a view of a read-only array).
+    if a is None or v is None or key is NOTHING or not _numeric(a, v) or not _writeable(base):
         raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
     shape = _indexed_shape(base, a, key, target)
     vs = list(v.shape)
@@ -359,6 +361,15 @@ def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
         raise _fail(target, f"could not broadcast input array from shape {_shape_text(v.shape)} into "
                             f"shape {_shape_text(shape)}.", "array-shapes", value, base)
     raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
+
+
+def _writeable(base: Value) -> bool:
+    if not isinstance(base, LiveValue) or type(base.obj) is not ndarray_type():
+        return False
+    try:
+        return base.obj.flags.writeable is True
+    except Exception:
+        return False
 
 
 def _indexed_shape(base: Value, a: ArrayFacts, key: Any, node) -> Tuple[int, ...]:

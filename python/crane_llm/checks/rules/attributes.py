@@ -9,14 +9,16 @@ attribute that exists yields what the checker can know of it without running a p
 from __future__ import annotations
 
 import types
+from dataclasses import dataclass
 
 from ..static_reads import checked
 from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
 from . import accessors, estimators, tensors
+from ..removed_api import removed_note
 from ..suggest import closest, correct, hint_for
-from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Facts, Opaque, Value
 
 _PLAIN_PROPS = {"columns", "index", "shape", "dtypes", "dtype", "ndim", "size", "name", "empty", "axes",
                 "itemsize", "nbytes"}
@@ -37,6 +39,12 @@ def read(interp, base: Value, attr: str, node) -> Value:
             removed = " (the installed version does not provide it)"
         elif base.kind() in ("frame", "series", "ndarray", "estimator"):
             removed = " in the installed version"
+        gone = removed_note(base, attr)
+        if gone is not None:
+            # A removed API is not a typo: say so, and offer no near name.
+            raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,
+                                     f"{what} has no attribute `{attr}`: {gone}.", "missing-attribute",
+                                     [base.name] if base.name else []))
         near = closest(attr, _attribute_names(base))
         crash = CertainCrash("AttributeError", node.lineno, node.col_offset,
                              f"{what} has no attribute `{attr}`{removed}.{hint_for(near)}",
@@ -95,15 +103,13 @@ def _attribute_names(base: Value):
     return [k for k in names if type(k) is str and not k.startswith("_")]
 
 
+@dataclass(eq=False)
 class Indexer(Value):
     """`df.loc` / `df.iloc`: subscripting it is what the frame rules model."""
 
-    def __init__(self, frame_value: Value, how: str):
-        self.frame_value = frame_value
-        self.how = how
-
-    def kind(self):
-        return "indexer"
+    frame_value: Value
+    how: str
+    facts = Facts("indexer")
 
 
 def _read_live(interp, base: LiveValue, attr: str, node) -> Value:

@@ -20,8 +20,8 @@ from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
 from ..static_reads import checked
-from ..live_adapter import LiveValue, is_plain_data
-from ..provenance import audit, is_subclass
+from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
+from ..provenance import audit, instance_dict, is_subclass
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
 _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
@@ -63,31 +63,67 @@ def _inputs():
     return [(object(), object()), strings, valid]
 
 
+_UNBUILT = object()  # the fresh instance could not even be made
+
+
+def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
+    """What `cls(**params).fit(*data)` raises on a fresh instance: the exception, None when it
+    raises nothing, _UNBUILT when the instance cannot be made."""
+    try:
+        probe = cls(**params)
+    except Exception:
+        return _UNBUILT
+    # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
+    with warnings.catch_warnings(record=True):
+        try:
+            probe.fit(*data)
+        except Exception as exc:
+            return exc
+    return None
+
+
+def _fit_rejects(cls: type, params: Dict[str, Any], data: Tuple[Any, ...], message: Any) -> bool:
+    """A fresh instance's fit on `data` raises a ValueError whose message starts with `message`
+    (a string or a tuple of them)."""
+    raised = _fit_fresh(cls, params, data)
+    return issubclass(type(raised), ValueError) and str(raised).startswith(message)
+
+
 def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str, str]]:
     inputs = _inputs()
     if inputs is None:
         return None
     seen = set()
     for data in inputs:
+        raised = _fit_fresh(cls, params, data[:n_args])
+        if raised is None or raised is _UNBUILT:
+            return None
         try:
-            probe = cls(**params)
+            seen.add((type(raised).__name__, str(raised)))
         except Exception:
             return None
-        # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*data[:n_args])
-            except Exception as exc:
-                try:
-                    seen.add((type(exc).__name__, str(exc)))
-                except Exception:
-                    return None
-            else:
-                return None
         if len(seen) > 1:
             return None
     (name, message), = seen
     return (name, message) if name in _CLAIMABLE else None
+
+
+def _probe_params(owner: Any) -> Optional[Dict[str, Any]]:
+    """The plain parameters of a scikit-learn estimator of its own, unpatched class that wraps no
+    estimator but scikit-learn's own (a forest's base tree): what a fresh copy is built from. None
+    when the estimator is not such, so nothing of the user's is ever repr'd, copied or run."""
+    if not isinstance(owner, LiveValue) or not is_estimator_class(type(owner.obj)):
+        return None
+    inst = instance_dict(owner.obj)
+    if type(inst) is not dict or any(wraps_foreign(v) for v in inst.values()):
+        return None
+    try:
+        params = owner.obj.get_params(deep=False)
+    except Exception:
+        return None
+    if type(params) is not dict or not all(type(k) is str and is_plain_data(v) for k, v in params.items()):
+        return None
+    return params
 
 
 _ONE_D = "Expected 2D array, got 1D array instead"
@@ -107,11 +143,11 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     if type(arr) is not checked(np.__dict__).get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
             arr.dtype.kind not in "biuf":
         return False
-    if rejected_parameters(owner, 1) is not None:
+    params = _probe_params(owner)
+    if params is None or rejected_parameters(owner, 1) is not None:
         return False
     cls = type(owner.obj)
     try:
-        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
         key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), repr(warnings.filters))
     except Exception:
         return False
@@ -121,22 +157,8 @@ def rejects_1d(owner: Any, x: Any) -> bool:
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
-    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
-        try:
-            probe = cls(**params)
-        except Exception:
-            return False
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(data)
-            except ValueError as exc:
-                if not str(exc).startswith(_ONE_D):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
-    return True
+    return all(_fit_rejects(cls, params, (data,), _ONE_D)
+               for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)))
 
 
 _STRINGS = "could not convert string to float"
@@ -155,7 +177,8 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     everything else, the first with a y no estimator takes; when both fail with the same
     scikit-learn message, x and y's values never came into it. x and y are never handed over."""
     np = sys.modules.get("numpy")
-    if not isinstance(owner, LiveValue) or type(np) is not types.ModuleType or \
+    params = _probe_params(owner)
+    if params is None or type(np) is not types.ModuleType or \
             rejected_parameters(owner, 1 if y is None else 2) is not None:
         return None
     if y is not None and not _plain_target(y, np):
@@ -166,7 +189,6 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     what, layout = shape
     cls = type(owner.obj)
     try:
-        params = owner.obj.get_params(deep=False)  # (plain data: rejected_parameters looked)
         key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), repr(warnings.filters))
     except Exception:
         return None
@@ -248,7 +270,8 @@ def _synthetic(what: str, layout: Any, variant: int, np: Any) -> Any:
             out[label] = np.zeros(n, dtype=dtype) if variant == 0 else np.arange(n).astype(dtype)
         else:
             texts = ["a"] * n if variant == 0 else (["1"] * (n - 1) + ["b" if bad else "2"])
-            out[label] = np.array(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
+            # (a Series keeps object dtype; pandas 3 would read an object ndarray of text as str)
+            out[label] = pd.Series(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
     return pd.DataFrame(out)
 
 
@@ -257,19 +280,9 @@ def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_a
         try:
             data = _synthetic(what, layout, variant, np)
             n = data.shape[0]
-            probe = cls(**params)
         except Exception:
             return False
         args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(n))
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*args)
-            except ValueError as exc:
-                text = str(exc)
-                if not (text.startswith(_STRINGS) if what == "strings" else text.startswith(_NAN)):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
+        if not _fit_rejects(cls, params, args, _STRINGS if what == "strings" else _NAN):
+            return False
     return True

@@ -10,6 +10,7 @@ frames; MultiIndex columns, `errors='ignore'` and anything unusual end the readi
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import checked
@@ -257,7 +258,8 @@ def _join(base: Value, f: FrameFacts, args: List[Value], kwargs: Dict[str, Value
     """`left.join(right)` on the indexes with no suffix: ValueError when a column name is in both."""
     other = args[0].frame() if len(args) == 1 and not kwargs else None
     if other is None or not (f.exact and other.exact and f.flat and other.flat) or \
-            f.columns is None or other.columns is None or not _int_row_index(f) or not _int_row_index(other):
+            f.columns is None or other.columns is None or not _int_row_index(f) or not _int_row_index(other) or \
+            _duplicated_columns(f) or _duplicated_columns(other):
         raise Stop(node.lineno, f"a call to `.join()` on {_label(base)}, which the checker does not model")
     if not all(type(c) is str for c in list(f.columns) + list(other.columns)):
         raise Stop(node.lineno, "`.join()` of frames with columns that are not all strings")
@@ -359,7 +361,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
         if isinstance(base, LiveValue):
             interp.set_shadow(base, new)
         else:
-            base._frame = new.frame()
+            base.facts = replace(base.facts, frame=new.frame())
         interp.changed_in_place(node)
         none = LiveValue(None)
         none.note = "pandas methods called with inplace=True return None"
@@ -547,7 +549,7 @@ def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) 
     if isinstance(base, LiveValue):
         interp.set_shadow(base, new)
     else:
-        base._frame = new.frame()
+        base.facts = replace(base.facts, frame=new.frame())
     interp.changed_in_place(node)
 
 

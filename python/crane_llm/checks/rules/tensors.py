@@ -249,8 +249,11 @@ def _default_cross_entropy(obj: Any) -> bool:
     if inst is None:
         return False
     buffers = inst.get("_buffers")
+    # (a reduction or ignore_index of another kind fails in the binding, before the batch sizes)
     return type(buffers) is dict and buffers.get("weight", None) is None and \
-        type(inst.get("label_smoothing")) is float and inst.get("label_smoothing") == 0.0
+        type(inst.get("label_smoothing")) is float and inst.get("label_smoothing") == 0.0 and \
+        type(inst.get("ignore_index")) is int and type(inst.get("reduction")) is str and \
+        inst.get("reduction") in ("mean", "sum", "none") and "size_average" not in inst and "reduce" not in inst
 
 
 def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
@@ -270,7 +273,7 @@ def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, nam
 def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
     """Calling `nn.Linear` / `nn.Conv2d` on a tensor: the input's feature size or channels must fit."""
     library_state_plain(interp, node)
-    cls_name = type(obj).__name__
+    cls_name = class_name(type(obj))  # (the type's slot: a metaclass of the user's runs nothing)
     if cls_name == "CrossEntropyLoss" and _default_cross_entropy(obj):
         return cross_entropy(interp, args, kwargs, node, name)
     found = module_weight(obj, cls_name) if cls_name in ("Linear", "Conv2d") else None
