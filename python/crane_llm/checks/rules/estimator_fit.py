@@ -19,6 +19,7 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass
 
@@ -62,27 +63,45 @@ def _inputs():
     return [(object(), object()), strings, valid]
 
 
+_UNBUILT = object()  # the fresh instance could not even be made
+
+
+def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
+    """What `cls(**params).fit(*data)` raises on a fresh instance: the exception, None when it
+    raises nothing, _UNBUILT when the instance cannot be made."""
+    try:
+        probe = cls(**params)
+    except Exception:
+        return _UNBUILT
+    # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
+    with warnings.catch_warnings(record=True):
+        try:
+            probe.fit(*data)
+        except Exception as exc:
+            return exc
+    return None
+
+
+def _fit_rejects(cls: type, params: Dict[str, Any], data: Tuple[Any, ...], message: Any) -> bool:
+    """A fresh instance's fit on `data` raises a ValueError whose message starts with `message`
+    (a string or a tuple of them)."""
+    raised = _fit_fresh(cls, params, data)
+    return issubclass(type(raised), ValueError) and str(raised).startswith(message)
+
+
 def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str, str]]:
     inputs = _inputs()
     if inputs is None:
         return None
     seen = set()
     for data in inputs:
+        raised = _fit_fresh(cls, params, data[:n_args])
+        if raised is None or raised is _UNBUILT:
+            return None
         try:
-            probe = cls(**params)
+            seen.add((type(raised).__name__, str(raised)))
         except Exception:
             return None
-        # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*data[:n_args])
-            except Exception as exc:
-                try:
-                    seen.add((type(exc).__name__, str(exc)))
-                except Exception:
-                    return None
-            else:
-                return None
         if len(seen) > 1:
             return None
     (name, message), = seen
@@ -121,7 +140,7 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or type(np) is not types.ModuleType:
         return False
     arr = x.obj
-    if type(arr) is not np.__dict__.get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
+    if type(arr) is not checked(np.__dict__).get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
             arr.dtype.kind not in "biuf":
         return False
     params = _probe_params(owner)
@@ -138,22 +157,8 @@ def rejects_1d(owner: Any, x: Any) -> bool:
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
-    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
-        try:
-            probe = cls(**params)
-        except Exception:
-            return False
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(data)
-            except ValueError as exc:
-                if not str(exc).startswith(_ONE_D):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
-    return True
+    return all(_fit_rejects(cls, params, (data,), _ONE_D)
+               for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)))
 
 
 _STRINGS = "could not convert string to float"
@@ -196,7 +201,7 @@ def _plain_target(y: Any, np: Any) -> bool:
     if not isinstance(y, LiveValue):
         return False
     obj = y.obj
-    if type(obj) is np.__dict__.get("ndarray"):
+    if type(obj) is checked(np.__dict__).get("ndarray"):
         return obj.dtype.kind in "biuf"
     return type(obj) is list and len(obj) <= 100000 and is_plain_data(obj)
 
@@ -207,7 +212,7 @@ def _defect(x: Any, np: Any):
     if not isinstance(x, LiveValue):
         return None
     obj = x.obj
-    if type(obj) is np.__dict__.get("ndarray"):
+    if type(obj) is checked(np.__dict__).get("ndarray"):
         if obj.ndim != 2 or obj.dtype.kind != "f" or not 0 < obj.size <= _MAX_CELLS * 10 or \
                 obj.dtype.str not in ("<f8", "<f4"):
             return None
@@ -229,7 +234,7 @@ def _defect(x: Any, np: Any):
             if isinstance(dt, np.dtype) and dt.kind in "biuf":
                 layout.append((label, dt, False))
                 continue
-            if not (type(dt) is pd.__dict__.get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+            if not (type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
                 return None
             values = col.tolist()
             if not all(type(v) is str for v in values):
@@ -275,21 +280,11 @@ def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_a
         try:
             data = _synthetic(what, layout, variant, np)
             n = data.shape[0]
-            probe = cls(**params)
         except Exception:
             return False
         args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(n))
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*args)
-            except ValueError as exc:
-                text = str(exc)
-                if not (text.startswith(_STRINGS) if what == "strings" else text.startswith(_NAN)):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
+        if not _fit_rejects(cls, params, args, _STRINGS if what == "strings" else _NAN):
+            return False
     return True
 
 

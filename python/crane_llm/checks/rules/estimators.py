@@ -14,6 +14,7 @@ import inspect
 import sys
 from typing import Any, Dict, List, Optional
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
@@ -258,7 +259,7 @@ def _valid_params(owner: Value) -> bool:
 def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     name = getattr(fn, "__name__", "")
     mod = sys.modules.get("sklearn.model_selection")
-    if name == "train_test_split" and mod is not None and mod.__dict__.get(name) is fn:
+    if name == "train_test_split" and mod is not None and checked(mod.__dict__).get(name) is fn:
         _check_split(args, kwargs, node)
     raise Stop(node.lineno, f"a call to `sklearn.{name}`, which the checker does not model")
 
