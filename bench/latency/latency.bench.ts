@@ -70,7 +70,7 @@ async function measure(page: Page, index: number, spacing: number, switches: { u
       const base = performance.now() - t;
       await sleep(spacing);
 
-      const request = JSON.stringify({ protocol: 1, source: target.model.sharedModel.getSource(), cellId: target.model.id, ...switches });
+      const request = JSON.stringify({ protocol: 1, source: target.model.sharedModel.getSource(), cellId: target.model.id, ...switches, deferLog: true });
       const entry = "__import__('crane_llm.kernel.entry', fromlist=['check'])";
       t = performance.now();
       const reply = await silent({ crane: `${entry}.check(${JSON.stringify(request)})` });

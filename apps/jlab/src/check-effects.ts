@@ -1,6 +1,6 @@
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { FetchLike, ServerSettings } from '@crane-llm/prompt';
-import { requestFacts } from './kernel-bridge';
+import { requestDeferredLog, requestFacts } from './kernel-bridge';
 import { predict, preparePrompt, serverProvider, type JupyterCheckEffects } from './model-effects';
 import type { OriginEntry } from '@crane-llm/lineage';
 import { originEffect } from './origin';
@@ -43,6 +43,7 @@ export function jupyterCheckEffects(
     ...(trust.ask() ? { confirm: call => askBeforeSending(call.prompt, call.provider, call.signal) } : {}),
     sent: call => trust.log.add(sentCallOf(cellLabel(panel, call.cellId), call)),
     predict: call => predict(call, serverBaseUrl, fetch),
-    origin: originEffect(panel, keepOrigin)
+    origin: originEffect(panel, keepOrigin),
+    log: deferred => requestDeferredLog(kernel, deferred.runs)
   };
 }

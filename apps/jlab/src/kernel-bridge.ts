@@ -1,5 +1,5 @@
 import type { Kernel } from '@jupyterlab/services';
-import { CheckResult, type CheckRequest } from '@crane-llm/core';
+import { CheckResult, DeferredLog, type CheckRequest, type ExecutionLog } from '@crane-llm/core';
 
 /**
  * Talks to the kernel side of crane_llm through silent requests: no execution count, no
@@ -63,6 +63,15 @@ export async function requestFacts(kernel: Kernel.IKernelConnection, req: CheckR
     throw new KernelProblemError(parsed.data.problem.message, kind);
   }
   return parsed.data;
+}
+
+/**
+ * The execution log a reply left out (`logDeferred`): its oldest `runs` runs, as the check saw
+ * them. Null when the kernel no longer holds them or answers something else: the origin is an aid.
+ */
+export async function requestDeferredLog(kernel: Kernel.IKernelConnection, runs: number): Promise<ExecutionLog | null> {
+  const parsed = DeferredLog.safeParse(await evaluate(kernel, `${ENTRY}.history(${Math.floor(runs)})`));
+  return parsed.success ? parsed.data.log : null;
 }
 
 /** Start the execution recorder in a (re)started kernel; harmless if it already runs. */

@@ -12,7 +12,7 @@ export async function certainCrashOf(kernel: Kernel.IKernelConnection, cell: { i
   try {
     const language = ((await kernel.spec)?.language ?? 'python').toLowerCase();
     if (language !== 'python') return null;
-    const facts = await requestFacts(kernel, { protocol: 1, source: cell.source, cellId: cell.id, useLlm: false, includeRuntimeInfo: true });
+    const facts = await requestFacts(kernel, { protocol: 1, source: cell.source, cellId: cell.id, useLlm: false, includeRuntimeInfo: true, deferLog: true });
     return facts.checks.crash;
   } catch {
     return null;

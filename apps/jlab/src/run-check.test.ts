@@ -114,18 +114,16 @@ describe('runCheck', () => {
     expect(h.calls).not.toContain('predict:true');
   });
 
-  it("a certain crash's did-you-mean names the run that defined the suggestion", async () => {
+  it("a certain crash's did-you-mean names the run the kernel found defined the suggestion (no log needed)", async () => {
     const crash = {
       exception: 'NameError', line: 1, column: 0, rule: 'undefined-name', variables: ['dff'],
       message: '`dff` is not defined in the kernel, nor assigned earlier in this cell. Did you mean `df`?',
       correction: { old: 'dff', new: 'df', line: 1 }
     };
-    const log = { version: 1, runs: [{ executionCount: 4, cellId: 'a', code: 'df = 1', recorded: true, raised: null,
-      effects: [{ name: 'df', line: 1, op: 'assign' as const, how: 'assign', detail: null, target: 'df', via: null, status: 'done' as const, why: null }] }] };
-    const h = harness({ facts: async () => ({ ...facts(), log, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
+    const h = harness({ facts: async () => ({ ...facts(), log: null, logDeferred: { runs: 4 }, definedIn: 4, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
     const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
     expect(end.verdict!.explanation).toMatch(/Did you mean `df` \(defined in In \[4\]\)\?$/);
-    const unknown = harness({ facts: async () => ({ ...facts(), checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
+    const unknown = harness({ facts: async () => ({ ...facts(), definedIn: null, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }) });
     const plain = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, unknown.effects, unknown.emit);
     expect(plain.verdict!.explanation).toBe(crash.message);
   });
@@ -288,6 +286,51 @@ describe('runCheck', () => {
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit, controller.signal);
     expect(end.problem).toBe('closed');
     expect(h.calls).toEqual([]);
+  });
+
+  it('a certain verdict is drawn before the log the reply left out is asked for; the origin reads that log', async () => {
+    const crash = { exception: 'NameError', line: 1, column: 0, message: "name 'x' is not defined", rule: 'undefined-name', variables: ['x'] };
+    const log = { version: 1, runs: [{ executionCount: 7, cellId: 'a', code: 'x = 1', recorded: true, raised: null, effects: [] }] };
+    const item = { cellId: 'a', variable: 'x', note: 'n', sentence: 's', line: 1, codeOnly: false, editedSinceRun: false };
+    const seen: unknown[] = [];
+    const h = harness({
+      facts: async req => {
+        h.requests.push(req);
+        return { ...facts(), log: null, logDeferred: { runs: 1 }, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } };
+      },
+      log: async deferred => {
+        h.calls.push(`log:${deferred.runs}:verdict-shown:${h.states.at(-1)!.phase === 'done'}`);
+        return log;
+      },
+      origin: (_v, f) => {
+        seen.push(f.log);
+        return [item];
+      }
+    });
+    const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(h.requests[0].deferLog).toBe(true);
+    expect(h.calls).toEqual(['log:1:verdict-shown:true']);
+    expect(seen).toEqual([log]);
+    expect(end.origin).toEqual([item]);
+    expect(end.verdict).toMatchObject({ kind: 'certain-crash', exception: 'NameError' });
+  });
+
+  it('a log the kernel no longer holds: the verdict stands without an origin', async () => {
+    const crash = { exception: 'NameError', line: 1, column: 0, message: "name 'x' is not defined", rule: 'undefined-name', variables: ['x'] };
+    const h = harness({
+      facts: async () => ({ ...facts(), log: null, logDeferred: { runs: 3 }, checks: { ran: true, crash, stoppedAt: null, elapsedMs: 1 } }),
+      log: async () => null,
+      origin: (_v, f) => (f.log ? [{ cellId: 'a', variable: 'x', note: 'n', sentence: 's', line: 1, codeOnly: false, editedSinceRun: false }] : [])
+    });
+    const end = await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(end.verdict).toMatchObject({ kind: 'certain-crash' });
+    expect(end.origin ?? []).toEqual([]);
+  });
+
+  it('without a log effect the request does not ask to defer the log', async () => {
+    const h = harness();
+    await runCheck(cell, { useLlm: false, includeRuntimeInfo: true, includeValues: true }, h.effects, h.emit);
+    expect(h.requests[0].deferLog).toBeUndefined();
   });
 
   it('adds the origin of the crash to a crash verdict', async () => {

@@ -2,7 +2,6 @@ import {
   cancelled,
   checksRun,
   certainCrash,
-  suggestedName,
   concluded,
   failed,
   nothingCertain,
@@ -17,12 +16,12 @@ import {
   type CheckRequest,
   type CheckResult,
   type CheckState,
+  type ExecutionLog,
   type OriginItem,
   ProblemKind,
   type Switches,
   type Verdict
 } from '@crane-llm/core';
-import { definedIn } from '@crane-llm/lineage';
 import type { Disclosure, Problem } from '@crane-llm/prompt';
 
 /** What the provider side reports before a model call: enough to say where it goes and whether it can. */
@@ -106,6 +105,12 @@ export interface CheckEffects<Provider extends ProviderInfo = ProviderInfo, Buil
   sent?(call: { cellId: string | null; prompt: PreparedPrompt<Built>; provider: Provider; answer: ModelAnswer; at: Date }): void;
   /** The origin of the crash for a crash verdict; absent until the lineage is wired. */
   origin?(verdict: Verdict, facts: CheckResult, cellId: string | null): OriginItem[];
+  /**
+   * The execution log a reply left out (`logDeferred`), asked for once the verdict is drawn. Its
+   * presence makes the facts request ask for that (`deferLog`): a certain verdict then waits for
+   * nothing the verdict does not show. Null: the kernel could not give it (no origin then).
+   */
+  log?(deferred: { runs: number }): Promise<ExecutionLog | null>;
 }
 
 export type CheckOptions = Switches;
@@ -191,7 +196,8 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
         source: cell.source,
         cellId: cell.id,
         useLlm: options.useLlm,
-        includeRuntimeInfo: options.includeRuntimeInfo
+        includeRuntimeInfo: options.includeRuntimeInfo,
+        ...(effects.log ? { deferLog: true } : {})
       });
   factsAnswer?.catch(() => undefined); // awaited (and its failure reported) in flow()
   emit(state);
@@ -227,9 +233,8 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     );
     const crash = facts.checks.crash;
     if (crash) {
-      // A "Did you mean `df`?" names the run that defined `df`, when the execution log knows it.
-      const name = suggestedName(crash);
-      return await finish(certainCrash(crash, name !== null && facts.log ? definedIn(facts.log, name) : null), facts);
+      // A "Did you mean `df`?" names the run that defined `df`, as the kernel found it in its log.
+      return await finish(certainCrash(crash, facts.definedIn ?? null), facts);
     }
     if (!options.useLlm) return update(s => concluded(s, nothingCertain(NOTHING_CERTAIN_TEXT)));
 
@@ -303,11 +308,14 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     update(s => concluded(s, verdict));
     const crashed = verdict.kind === 'certain-crash' || verdict.kind === 'predicted-crash';
     if (crashed && effects.origin) {
-      // The verdict reaches the screen first; its origin follows a task later.
+      // The verdict reaches the screen first; its origin follows a task later, with the log the
+      // reply left out fetched only now.
       await new Promise(resolve => setTimeout(resolve, 0));
       if (signal.aborted) return state;
       try {
-        const items = effects.origin(verdict, facts, cell.id);
+        const log = !facts.log && facts.logDeferred && effects.log ? await effects.log(facts.logDeferred) : facts.log;
+        if (signal.aborted) return state;
+        const items = effects.origin(verdict, { ...facts, log }, cell.id);
         if (items.length) update(s => originFound(s, items));
       } catch {
         // The origin is an aid: without it the verdict still stands.

@@ -15,7 +15,9 @@ from ..checks import ReadCell, read_cell, run_checks
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage.log import ExecutionLog
+from ..lineage.origin import defined_in
 from ..policy import SwitchValues, capped, current_policy
+from ..present import suggested_name
 from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
@@ -55,6 +57,12 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     Each thing is done once: the cell is read once (the checks and the used names share its tree),
     its reads are found once (the used names and the runtime information share them), and the
     executed cells travel once, inside the log.
+
+    `deferLog` (JupyterLab asks for it): the log travels only when a prompt is built from it (no
+    certain crash, the LLM on). Otherwise the reply says how many runs the log held
+    (`logDeferred`), and the front end asks `history()` for them once the verdict is drawn, if it
+    needs them (the origin of the crash). A certain NameError's "Did you mean" names the cell that
+    defined the name (`definedIn`) either way, so the verdict never waits for the log.
     """
     source = request["source"]
     # The administrator's ceiling holds here too, whatever the front end asked for.
@@ -84,7 +92,19 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:
             runtime_info = _bounded_runtime_info(source, namespace, deadline, cut, shell, reads)
-    log = _history(shell, deadline, cut)
+    crash = checks["crash"]
+    # Only a prompt needs the log at once; a certain crash's origin can have it after the verdict.
+    log: Optional[Dict[str, Any]] = None
+    deferred: Optional[Dict[str, int]] = None
+    if request.get("deferLog") and (crash is not None or not use_llm):
+        deferred = {"runs": len(execution_log(shell).runs) if shell is not None else 0}
+    else:
+        log = _history(shell, deadline, cut)
+    suggested = suggested_name(crash) if crash is not None else None
+    found: Optional[int] = None
+    if suggested is not None:
+        # Worked out here, from the log the reply may leave out: the verdict never waits for it.
+        found = defined_in(log if log is not None else _history(shell, deadline, cut), suggested)
     return {
         "protocol": 1,
         "craneVersion": __version__,
@@ -93,6 +113,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         "usedNames": [name for name, _ in reads],
         "runtimeInfo": runtime_info,
         "log": log,
+        "logDeferred": deferred,
+        "definedIn": found,
         "problem": None,
         "budget": {
             "seconds": budget.seconds,
@@ -149,6 +171,24 @@ def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Optional[Dict[st
     except OutOfTime:
         cut.append("the execution log (the origin of the crash)")
         return log.code_only_json()
+
+
+def history(runs: int) -> Reply:
+    """The execution log a deferred reply left out (`logDeferred`): its oldest `runs` runs, as the
+    check saw them, whatever ran since. `log` is null when the log no longer holds them (a restart)."""
+    shell = _shell()
+    try:
+        log = execution_log(shell) if shell is not None else ExecutionLog()
+        if len(log.runs) < runs:
+            return Reply({"protocol": 1, "log": None})
+        deadline = Deadline(resolve_check_budget(None).seconds)
+        try:
+            with hard_stop(max(deadline.left(), HISTORY_GRACE_SECONDS)):
+                return Reply({"protocol": 1, "log": log.to_json(runs)})
+        except OutOfTime:
+            return Reply({"protocol": 1, "log": log.code_only_json(runs)})
+    except Exception:  # the origin is an aid: without the log the verdict still stands
+        return Reply({"protocol": 1, "log": None})
 
 
 def check(request_json: str) -> Reply:

@@ -65,20 +65,23 @@ class ExecutionLog:
     def add(self, run: Run) -> None:
         self.runs.append(run)
 
-    def to_json(self) -> Dict[str, Any]:
-        self._resolve_pending()
-        return {"version": LOG_VERSION, "runs": [r.to_json() for r in self.runs]}
+    def to_json(self, first: Optional[int] = None) -> Dict[str, Any]:
+        """The log as the wire schema has it; `first`: only the oldest `first` runs (the log as a
+        check saw it, asked for after more cells may have run)."""
+        runs = self.runs[:first] if first is not None else self.runs
+        self._resolve_pending(len(runs))
+        return {"version": LOG_VERSION, "runs": [r.to_json() for r in runs]}
 
-    def code_only_json(self) -> Dict[str, Any]:
+    def code_only_json(self, first: Optional[int] = None) -> Dict[str, Any]:
         """The runs known from their code alone (what they did not worked out): what a reply
         sends when there was no time to work it out."""
-        runs = [dict(r.to_json(), recorded=False, raised=None, effects=[]) for r in self.runs]
-        return {"version": LOG_VERSION, "runs": runs}
+        runs = self.runs[:first] if first is not None else self.runs
+        return {"version": LOG_VERSION, "runs": [dict(r.to_json(), recorded=False, raised=None, effects=[]) for r in runs]}
 
     # Effects of a run depend on the user functions defined by the runs before it, so runs are
     # resolved in order, and each only once.
-    def _resolve_pending(self) -> None:
-        while self._resolved < len(self.runs):
+    def _resolve_pending(self, until: int) -> None:
+        while self._resolved < until:
             run = self.runs[self._resolved]
             run._effects = self._resolve(run)
             self._resolved += 1

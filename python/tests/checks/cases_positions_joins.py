@@ -199,7 +199,7 @@ ASTYPE: List[Pair] = [
 TORCH = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport torch.optim\n"
          "scores = torch.randn(6, 4)\nlabels = torch.zeros(6, dtype=torch.long)\nshort = torch.zeros(5, dtype=torch.long)\n"
          "crit = nn.CrossEntropyLoss()\nsmooth = nn.CrossEntropyLoss(label_smoothing=0.1)\nlayer = nn.Linear(4, 2)\n"
-         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())")
+         "net = nn.Sequential(nn.Linear(4, 3), nn.ReLU())\nodd = nn.CrossEntropyLoss()\nodd.ignore_index = 1.5")
 
 TORCH_LOSS: List[Pair] = [
     Pair("cross-entropy", TORCH, "loss = crit(scores, short)", "loss = crit(scores, labels)", "ValueError"),
@@ -256,8 +256,32 @@ GROUPBY_SUM: List[Pair] = [
          "t = sales.groupby('region').sum()\nsales.groupby('ok')", "KeyError"),
 ]
 
+NM = ("import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LinearRegression, LogisticRegression\n"
+      "from sklearn.preprocessing import StandardScaler\nfrom sklearn.ensemble import RandomForestClassifier\n"
+      "frame = pd.DataFrame(np.arange(40.0).reshape(10, 4) % 7, columns=['a', 'b', 'c', 'd'])\ny = np.array([0, 1] * 5)\n"
+      "reg = LinearRegression().fit(frame, y)\nclf = LogisticRegression().fit(frame, y)\n"
+      "sc = StandardScaler().fit(frame)\nrf = RandomForestClassifier(n_estimators=3, random_state=0).fit(frame, y)\n"
+      "other = frame.rename(columns={'a': 'A'})\narr = frame.to_numpy()")
+
+FEATURE_NAMES: List[Pair] = [
+    Pair("feature-names", NM, "reg.predict(frame[['b', 'a', 'c', 'd']])", "reg.predict(frame[['a', 'b', 'c', 'd']])",
+         "ValueError"),
+    Pair("feature-names", NM, "p = clf.predict(other)", "p = clf.predict(frame)", "ValueError"),
+    Pair("feature-names", NM, "p = clf.predict_proba(frame[['d', 'c', 'b', 'a']])", "p = clf.predict_proba(frame)",
+         "ValueError"),
+    Pair("feature-names", NM, "z = sc.transform(other)", "z = sc.transform(arr)", "ValueError"),
+    Pair("feature-names", NM, "p = rf.predict(other)", "p = rf.predict(frame.copy())", "ValueError"),
+    Pair("feature-names", NM, "s = reg.score(frame[['a', 'c', 'b', 'd']], y)", "s = reg.score(frame, y)", "ValueError"),
+    Pair("feature-names", NM, "X2 = frame.drop(columns=['d'])\np = reg.predict(X2)", "X2 = frame.drop(columns=['d'])\np = 1",
+         "ValueError"),
+    Pair("feature-names", NM, "d = clf.decision_function(other)", "d = clf.decision_function(frame)", "ValueError"),
+    Pair("feature-names", NM, "X2 = frame.rename(columns={'d': 'e'})\np = rf.predict_proba(X2)",
+         "X2 = frame.rename(columns={'d': 'd'})\np = rf.predict_proba(X2)", "ValueError"),
+    Pair("feature-names", NM, "z = sc.transform(frame[['a', 'b', 'd', 'c']])", "z = sc.transform(frame)", "ValueError"),
+]
+
 PAIRS: List[Pair] = (ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
-                     + GROUPBY_SUM)
+                     + GROUPBY_SUM + FEATURE_NAMES)
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -275,11 +299,18 @@ NO_CLAIM = [
     # label smoothing and class-probability targets take other paths through PyTorch
     ("loss = smooth(scores, short)", TORCH),
     ("loss = crit(scores, torch.zeros(5, 4))", TORCH),
+    # an ignore_index that is no integer fails in the binding first (TypeError)
+    ("loss = odd(scores, short)", TORCH),
     # a layer whose parameters() is the notebook's own
     ("class L(nn.Linear):\n    def parameters(self):\n        raise KeyError('p')\nopt = torch.optim(L(4, 2).parameters())", TORCH),
     # sums pandas refuses: dates, and an object column mixing text and numbers
     ("dated.groupby('k').sum()\nprint(nope)", GB),
     ("mixed.groupby('k').sum()\nprint(nope)", GB),
+    # a pipeline holding the notebook's own estimator: its fit is not asked about
+    ("from sklearn.pipeline import make_pipeline\nclass Mine(StandardScaler):\n    pass\n"
+     "make_pipeline(Mine()).fit(y)", SK1),
+    # column names that are not all text: scikit-learn raises TypeError, not the names ValueError
+    ("reg.predict(pd.DataFrame(np.zeros((2, 4)), columns=['a', 'b', 'c', 0]))", NM),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class

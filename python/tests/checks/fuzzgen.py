@@ -113,6 +113,12 @@ PLAUSIBLE = [
     "import math\nmath.sqrt(zero - 1)", "import math\nmath.log(zero)", "import math\nmath.log(half)",
     "df.head(1, 2)", "ser.head(1, 2)", "sub.head(1, 2)", "lr_fit.predict()", "lr_unfit.get_params(True, 1)",
     "df.sort_values(by='a', asc=1)", "df.merge()", "dfi.tail(1, 2)", "mi.head(1, 2)", "df.fillna(0, 1)",
+    "df.iloc[4]", "df.iloc[-1]", "df.iloc[:, 3]", "df.iloc[1, 2]", "dfi.iloc[2]", "sub.iloc[5]", "dti.iloc[:, 1]",
+    "df.join(df)", "df.join(dfi)", "df.join(df, rsuffix='_r')", "dti.join(df)", "df.join(sub)", "dfi.join(dfi)",
+    "pd.DataFrame(m43, columns=['a', 'b'])", "pd.DataFrame(m43, columns=['a', 'b', 'c'])", "pd.DataFrame(v4, columns=['a'])",
+    "v4[f64]", "m43[half]", "m43[1, half]", "np.random.choice(m43)", "np.random.choice(v4)", "np.random.choice(scalar0)",
+    "StandardScaler().fit(v4)", "StandardScaler().fit(df)", "LinearRegression().fit(df, y4)", "StandardScaler().fit(bools)",
+    "df['c'].astype(int)", "df['a'].astype(int)", "ser.astype('int64')", "df.groupby('c').sum()", "dti.groupby('a').sum()",
 ]
 MISSING = ["dff", "df_", "Lst", "arr", "model", "X_train", "undefined"]
 ATTRS = ["shape", "columns", "head", "T", "dtype", "size", "append", "ix", "nope", "lower", "keys", "coef_",

@@ -13,6 +13,12 @@ export const CheckRequest = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe("The check's time budget in seconds, when the caller chose one (magic, CLI); otherwise the kernel's setting.")
+    .describe("The check's time budget in seconds, when the caller chose one (magic, CLI); otherwise the kernel's setting."),
+  deferLog: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the reply carries the execution log only when a prompt is built from it (no certain crash, the LLM on); otherwise it says how many runs to ask `history()` for afterwards (logDeferred).'
+    )
 });
 export type CheckRequest = z.infer<typeof CheckRequest>;

@@ -61,9 +61,31 @@ export const CheckResult = z.strictObject({
   usedNames: z.array(z.string()).describe('Names the cell reads from the kernel, in first-use order.'),
   runtimeInfo: RuntimeInfo.nullable().describe('Summaries of the variables the cell uses; null when runtime information is off.'),
   log: ExecutionLog.nullable().describe(
-    "Cells executed so far, in the order they ran, with what each did (the origin of the crash reads it, the prompt takes its code); without the recorder, IPython's input history, code only. Null only with a problem."
+    "Cells executed so far, in the order they ran, with what each did (the origin of the crash reads it, the prompt takes its code); without the recorder, IPython's input history, code only. Null with a problem, or when left out (logDeferred)."
   ),
+  logDeferred: z
+    .strictObject({ runs: z.number().int().nonnegative() })
+    .nullable()
+    .optional()
+    .describe(
+      'Set when the request asked for deferLog and nothing needs the log at once: the log was left out, and `history(runs)` answers its oldest `runs` runs (the log as this check saw it).'
+    ),
+  definedIn: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      "For a certain NameError whose correction suggests a name: the execution count of the run that defined that name (lineage's definedIn over the log), so the verdict needs no log."
+    ),
   problem: KernelProblem.nullable(),
   budget: CheckBudget.optional().describe('The time budget and what it cut; absent from kernels older than the budget.')
 });
 export type CheckResult = z.infer<typeof CheckResult>;
+
+/** What `history(runs)` answers: the execution log a CheckResult left out (logDeferred). */
+export const DeferredLog = z.strictObject({
+  protocol: z.literal(1),
+  log: ExecutionLog.nullable().describe('The oldest `runs` runs of the log; null when the kernel no longer holds them (a restart).')
+});
+export type DeferredLog = z.infer<typeof DeferredLog>;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { CheckAnswer } from './check-answer';
 import { CheckRequest } from './check-request';
-import { CheckResult } from './check-result';
+import { CheckResult, DeferredLog } from './check-result';
 import { ExecutionLog } from './execution-log';
 import { RuntimeInfo } from './runtime-info';
 
@@ -19,6 +19,7 @@ export const WIRE_SCHEMAS: Record<string, z.ZodType> = {
   'check-answer': CheckAnswer,
   'check-request': CheckRequest,
   'check-result': CheckResult,
+  'deferred-log': DeferredLog,
   'execution-log': ExecutionLog,
   'runtime-info': RuntimeInfo
 };

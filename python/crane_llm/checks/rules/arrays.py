@@ -13,6 +13,7 @@ import types
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
@@ -307,10 +308,10 @@ def _legacy_random_choice(fn: Any) -> bool:
     """`fn` is `choice` bound to an exact NumPy RandomState (what `np.random.choice` is): a method of a
     compiled class, which no notebook can replace. (A Generator's `choice` takes 2-D arrays.)"""
     mtrand = __import__("sys").modules.get("numpy.random.mtrand")
-    state_cls = mtrand.__dict__.get("RandomState") if mtrand is not None else None
+    state_cls = checked(mtrand.__dict__).get("RandomState") if mtrand is not None else None
     if state_cls is None or type(fn) is not types.MethodType or type(fn.__self__) is not state_cls:
         return False
-    own_choice = state_cls.__dict__.get("choice")  # (a compiled class: its dict cannot be written)
+    own_choice = checked(state_cls.__dict__).get("choice")  # (a compiled class: its dict cannot be written)
     return own_choice is not None and fn.__func__ is own_choice
 
 
@@ -329,7 +330,7 @@ def _float_scalar(k: Any) -> bool:
     if type(k) is float:
         return True
     np_mod = __import__("sys").modules.get("numpy")
-    return np_mod is not None and any(type(k) is np_mod.__dict__.get(t) for t in ("float16", "float32", "float64"))
+    return np_mod is not None and any(type(k) is checked(np_mod.__dict__).get(t) for t in ("float16", "float32", "float64"))
 
 
 def getitem(interp, base: Value, index: Value, node) -> Value:
@@ -348,7 +349,9 @@ def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
     Judged for numeric arrays on both sides; the reading stops after it (the values changed)."""
     a, v = _arr(base), _arr(value)
     key = index.concrete()
-    if a is None or v is None or key is NOTHING or not _numeric(a, v):
+    # NumPy refuses a read-only destination before it looks at the index: only a live array whose
+    # flags say writeable is judged (a derived one may be a view of a read-only array).
+    if a is None or v is None or key is NOTHING or not _numeric(a, v) or not _writeable(base):
         raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
     shape = _indexed_shape(base, a, key, target)
     vs = list(v.shape)
@@ -358,6 +361,15 @@ def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
         raise _fail(target, f"could not broadcast input array from shape {_shape_text(v.shape)} into "
                             f"shape {_shape_text(shape)}.", "array-shapes", value, base)
     raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
+
+
+def _writeable(base: Value) -> bool:
+    if not isinstance(base, LiveValue) or type(base.obj) is not ndarray_type():
+        return False
+    try:
+        return base.obj.flags.writeable is True
+    except Exception:
+        return False
 
 
 def _indexed_shape(base: Value, a: ArrayFacts, key: Any, node) -> Tuple[int, ...]:

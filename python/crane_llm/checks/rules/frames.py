@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
@@ -133,7 +134,7 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
         col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
         dt = col.dtype
         if type(col) is not series_cls or len(col) > 100000 or not (
-                type(dt) is pd.__dict__.get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+                type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
             return None
         values = col.tolist()
     except Exception:
@@ -155,7 +156,7 @@ def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Val
     np = sys.modules.get("numpy")
     target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
     to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
-        (np is not None and target is np.__dict__.get("int64"))
+        (np is not None and target is checked(np.__dict__).get("int64"))
     source = getattr(owner, "text_of", None)
     if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
             _text_not_integer(*source) is True:
@@ -246,9 +247,9 @@ def _int_row_index(f: FrameFacts) -> bool:
     if idx is None or np is None or pd is None:
         return False
     try:
-        if type(idx) is pd.__dict__.get("RangeIndex"):
+        if type(idx) is checked(pd.__dict__).get("RangeIndex"):
             return True
-        return type(idx) is pd.__dict__.get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
+        return type(idx) is checked(pd.__dict__).get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
     except Exception:
         return False
 
@@ -257,7 +258,8 @@ def _join(base: Value, f: FrameFacts, args: List[Value], kwargs: Dict[str, Value
     """`left.join(right)` on the indexes with no suffix: ValueError when a column name is in both."""
     other = args[0].frame() if len(args) == 1 and not kwargs else None
     if other is None or not (f.exact and other.exact and f.flat and other.flat) or \
-            f.columns is None or other.columns is None or not _int_row_index(f) or not _int_row_index(other):
+            f.columns is None or other.columns is None or not _int_row_index(f) or not _int_row_index(other) or \
+            _duplicated_columns(f) or _duplicated_columns(other):
         raise Stop(node.lineno, f"a call to `.join()` on {_label(base)}, which the checker does not model")
     if not all(type(c) is str for c in list(f.columns) + list(other.columns)):
         raise Stop(node.lineno, "`.join()` of frames with columns that are not all strings")
