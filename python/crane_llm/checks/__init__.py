@@ -35,6 +35,7 @@ from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
+from .static_reads import HostileKeys, checked, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
 
@@ -92,8 +93,8 @@ def imported_value(target) -> Optional[Any]:
         return Opaque("module") if attr is None else None
     if attr is None:
         return LiveValue(module)
-    if attr in module.__dict__:
-        return LiveValue(module.__dict__[attr])
+    if attr in checked(module.__dict__):
+        return LiveValue(checked(module.__dict__)[attr])
     sub = sys.modules.get(f"{module_name}.{attr}")
     return LiveValue(sub) if type(sub) is types.ModuleType else None
 
@@ -232,10 +233,14 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
+    if type(namespace) is dict and not plain_keys(namespace):
+        return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         return _run_live(source, namespace, deadline, read if read is not None else read_cell(source, namespace, shell))
+    except Stop as s:  # a dictionary found unreadable while the cell was prepared (HostileKeys)
+        return Outcome(stopped_at=s.stop)
     finally:
         if was_enabled:
             gc.enable()
@@ -247,7 +252,7 @@ def _running_shell(namespace: Any) -> Any:
     if getipython is None:
         return None
     try:
-        shell = getipython.__dict__["get_ipython"]()
+        shell = checked(getipython.__dict__)["get_ipython"]()
         d = object.__getattribute__(shell, "__dict__")
         ns = d.get("_user_ns", d.get("user_ns"))
     except Exception:
@@ -296,6 +301,14 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     name a cell binds is possibly defined, names bound only by one import are that module or object
     of the installed library, and modules they imported can be imported again.
     """
+    try:
+        return _run_on_facts(source, facts, names_complete, maybe_defined, executed)
+    except Stop as s:  # a library dictionary found unreadable (HostileKeys) outside the interpreter
+        return Outcome(stopped_at=s.stop)
+
+
+def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, maybe_defined: Iterable[str],
+                  executed: Optional[Sequence[str]]) -> Outcome:
     new_audit()  # the installed classes are audited afresh (see replay.fact_value)
     values = {name: fact_value(name, f) for name, f in facts.items()}
     unsure = set(maybe_defined)

@@ -10,6 +10,7 @@ import sys
 import types
 from typing import Any, Optional
 
+from .static_reads import checked
 from .provenance import audit, lookup_static, plain_class
 
 _MISSING = object()
@@ -28,7 +29,7 @@ def pandas_types():
     pd = _module("pandas")
     if type(pd) is not types.ModuleType:
         return None, None, None
-    return pd.__dict__.get("DataFrame"), pd.__dict__.get("Series"), pd
+    return checked(pd.__dict__).get("DataFrame"), checked(pd.__dict__).get("Series"), pd
 
 
 def pristine_pandas(cls: Any) -> bool:
@@ -45,13 +46,13 @@ def _pandas_core() -> list:
                            ("pandas.core.indexing", ("_LocIndexer", "_iLocIndexer"))):
         mod = sys.modules.get(modname)
         if type(mod) is types.ModuleType:
-            out.extend(c for c in (mod.__dict__.get(n) for n in names) if c is not None)
+            out.extend(c for c in (checked(mod.__dict__).get(n) for n in names) if c is not None)
     return out
 
 
 def ndarray_type():
     np = _module("numpy")
-    return np.__dict__.get("ndarray") if type(np) is types.ModuleType else None
+    return checked(np.__dict__).get("ndarray") if type(np) is types.ModuleType else None
 
 
 def _plain_getattribute(cls: type) -> bool:

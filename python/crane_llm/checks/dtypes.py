@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional
 
+from .static_reads import checked
 from .provenance import class_module, plain_class
 
 
@@ -22,10 +23,10 @@ def dtype_category(dtype: Any) -> Optional[str]:
         kind = dtype.kind
         return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
                 "m": "timedelta", "O": "object"}.get(kind)
-    if t is pd.__dict__.get("StringDtype"):
+    if t is checked(pd.__dict__).get("StringDtype"):
         return "str"
-    if t is pd.__dict__.get("CategoricalDtype"):
+    if t is checked(pd.__dict__).get("CategoricalDtype"):
         return "category"
-    if t is pd.__dict__.get("DatetimeTZDtype"):
+    if t is checked(pd.__dict__).get("DatetimeTZDtype"):
         return "datetime"
     return None

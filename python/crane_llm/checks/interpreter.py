@@ -19,6 +19,7 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
+from .static_reads import checked
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .outcome import CertainCrash, Crash, Stop
@@ -237,7 +238,7 @@ class Interpreter:
             if alias.name == "*":
                 self._star_import(module, node)
                 continue
-            found = module.__dict__.get(alias.name, NOTHING)
+            found = checked(module.__dict__).get(alias.name, NOTHING)
             if found is NOTHING:
                 sub = sys.modules.get(f"{node.module}.{alias.name}")
                 if sub is None or type(sub) is not types.ModuleType:
@@ -249,7 +250,7 @@ class Interpreter:
         """`from m import *` binds `m.__all__`, or m's public names; later names the checker cannot
         place are never claimed undefined."""
         self.star_import = True
-        d = module.__dict__
+        d = checked(module.__dict__)
         names = d.get("__all__", NOTHING)
         if names is NOTHING:
             names = [k for k in d if type(k) is str and not k.startswith("_")]

@@ -20,7 +20,9 @@ remembered by the identity of the (function, code, defaults) it was made for.
 
 from __future__ import annotations
 
+import abc
 import ast
+import dis
 import importlib.util
 import marshal
 import math
@@ -29,7 +31,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from .static_reads import is_static_type, lookup_static, mro
+from .static_reads import checked, is_static_type, lookup_static, mro, plain_keys
 
 _PYC_HEADER = 16
 _PLAIN_CONSTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))
@@ -100,7 +102,7 @@ _SIGNATURES: Dict[Tuple[str, int], Optional[ast.arguments]] = {}
 def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
     """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names."""
     g = fn.__globals__
-    if type(g) is not dict:
+    if type(g) is not dict or not plain_keys(g):
         return None
     name = g.get("__name__")
     mod = sys.modules.get(name) if type(name) is str else None
@@ -125,10 +127,10 @@ def _realpath(path: str) -> str:
 
 
 def _reference(mod: types.ModuleType) -> _ModuleReference:
-    file = mod.__dict__["__file__"]
+    file = checked(mod.__dict__)["__file__"]
     ref = _REFERENCES.get(file)
     if ref is None:
-        cached = mod.__dict__.get("__cached__")
+        cached = checked(mod.__dict__).get("__cached__")
         if type(cached) is not str:
             try:
                 cached = importlib.util.cache_from_source(file)
@@ -156,14 +158,28 @@ _PLAIN_CONSTS_SET = frozenset(_PLAIN_CONSTS)
 
 
 def same_code(fn: types.FunctionType, mod: types.ModuleType) -> Optional[types.CodeType]:
-    """The reference code object `fn`'s code equals, or None."""
+    """The reference code object `fn`'s code equals, or None. Code equality ignores `co_qualname`
+    (`code.replace(co_qualname='DataFrame.x')` still compares equal), so where the def stood is
+    always read from the reference, never from `fn`'s code; two equal references made in different
+    places (one line, two identical lambdas) leave it unknown."""
     code = fn.__code__
     if type(code) is not types.CodeType or not _plain_const(code):
         return None
-    for candidate in _reference(mod).codes.get((code.co_name, code.co_firstlineno), ()):
+    ref = _reference(mod)
+    found = None
+    for candidate in ref.codes.get((code.co_name, code.co_firstlineno), ()):
         if candidate == code:
-            return candidate
-    return None
+            if found is not None and ref.parents.get(id(found)) is not ref.parents.get(id(candidate)):
+                return None
+            found = found or candidate
+    return found
+
+
+def reference_code(fn: types.FunctionType) -> Optional[types.CodeType]:
+    """The code object the library's file compiles `fn`'s code to, when `fn`'s code and globals are
+    the library's own; None otherwise."""
+    mod = library_module(fn)
+    return same_code(fn, mod) if mod is not None else None
 
 
 def _signature(ref: _ModuleReference, first_line: int) -> Optional[ast.arguments]:
@@ -220,7 +236,7 @@ def _resolve(node: ast.AST, g: Dict[str, Any]) -> Any:
     if isinstance(node, ast.Attribute):
         owner = _resolve(node.value, g)
         if type(owner) is types.ModuleType:
-            return owner.__dict__.get(node.attr, _ABSENT)
+            return checked(owner.__dict__).get(node.attr, _ABSENT)
         if issubclass(type(owner), type):  # any class: read from its dictionaries, no metaclass consulted
             return lookup_static(owner, node.attr, _ABSENT)
     return _ABSENT
@@ -233,16 +249,40 @@ def _same_default(node: ast.AST, live: Any, g: Dict[str, Any]) -> bool:
         if isinstance(node, (ast.Name, ast.Attribute)):
             found = _resolve(node, g)
             return found is not _ABSENT and found is live
-        # A computed default (`tuple()`, `np.dtype("object")`): its value cannot be read without
-        # running it; a plain constant, or an object of C classes only that cannot be called (no
-        # Python code anywhere in it: what such defaults are in the libraries), is accepted.
-        return _plain_const(live) or _inert_c_object(live)
+        return _same_computed(node, live, g)
     return _same_literal(expected, live)
 
 
-def _inert_c_object(value: Any) -> bool:
-    t = type(value)
-    return all(is_static_type(k) for k in mro(t)) and lookup_static(t, "__call__") is None
+def _same_computed(node: ast.AST, live: Any, g: Dict[str, Any]) -> bool:
+    """A computed default, read without running anything of anyone's: an item of a module's plain
+    dict under a literal key (`_c_parser_defaults['low_memory']`: the very object), or a C class
+    called on literals (`np.dtype('object')`: built again and compared in C). Anything else is not
+    known to be the default, and the function is not taken for the library's own."""
+    if isinstance(node, ast.Subscript):
+        owner = _resolve(node.value, g)
+        key = node.slice
+        if type(owner) is not dict or not plain_keys(owner) or not isinstance(key, ast.Constant) \
+                or type(key.value) is not str:
+            return False
+        found = owner.get(key.value, _ABSENT)
+        return found is not _ABSENT and found is live
+    if isinstance(node, ast.Call) and not node.keywords and all(isinstance(a, ast.Constant) for a in node.args):
+        maker = _resolve(node.func, g)
+        args = [a.value for a in node.args]
+        if not _c_class(maker) or not all(type(a) in _PLAIN_CONSTS_SET for a in args) or not _c_class(type(live)):
+            return False
+        try:
+            made = maker(*args)
+            return type(made) is type(live) and (made == live) is True
+        except Exception:
+            return False
+    return False
+
+
+def _c_class(value: Any) -> bool:
+    """A class defined in C with a C metaclass (calling it and comparing its instances run C only)."""
+    return is_static_type(type(value)) and issubclass(type(value), type) and is_static_type(value) \
+        and all(is_static_type(k) for k in mro(value))
 
 
 def same_defaults(fn: types.FunctionType, mod: types.ModuleType, code: types.CodeType) -> bool:
@@ -274,10 +314,11 @@ def same_defaults(fn: types.FunctionType, mod: types.ModuleType, code: types.Cod
     return True
 
 
-def class_body_stores(klass_functions: Any, qualname: str, name: str) -> Optional[bool]:
+def class_body_stores(klass_functions: Any, qualname: str, name: str, source: str) -> Optional[bool]:
     """Whether the body of the library class `qualname`, as its file compiles it, puts `name` in the
-    class by an assignment (`rename = Index.set_names`) rather than a `def`; None when that cannot
-    be read (no method of the class whose code is the library's own to find the body by).
+    class by an assignment from something called `source` (`rename = Index.set_names`: name
+    'rename', source 'set_names'), and defines no method `name`; None when that cannot be read (no
+    method of the class whose code is the library's own to find the body by).
     `klass_functions`: the values of the class's dictionary (pandas sets `__module__` to 'pandas',
     so the file is found from the class's own methods, and the body is the code object holding
     one of them)."""
@@ -290,9 +331,181 @@ def class_body_stores(klass_functions: Any, qualname: str, name: str) -> Optiona
             continue  # an alias from elsewhere, or a module-level function
         if getattr(body, "co_qualname", qualname) != qualname:
             continue
-        defined = any(type(c) is types.CodeType and c.co_name == name for c in body.co_consts)
-        return not defined and name in body.co_names
+        if any(type(c) is types.CodeType and c.co_name == name for c in body.co_consts):
+            return False
+        return _stores_from(body, name, source)
     return None
+
+
+_LOADS = frozenset({"LOAD_NAME", "LOAD_ATTR", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF", "LOAD_CLASSDEREF",
+                    "LOAD_METHOD", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_FROM_DICT_OR_DEREF"})
+
+
+def _stores_from(body: types.CodeType, name: str, source: str) -> bool:
+    """Some statement of the class body stores `name` from an expression that names `source`:
+    `name = source`, `name = <...>.source`, `get_axes = axes.fget`, `table = _make_axes_method(mtable.table)`
+    (the loads since the previous store, in its bytecode)."""
+    key = (id(body), name, source)
+    found = _ALIASES.get(key)
+    if found is None:
+        found = False
+        loads: List[Any] = []
+        copies = 0  # `__add__ = __iadd__ = union` copies the value once per extra target
+        for ins in dis.get_instructions(body):
+            op = ins.opname
+            if op == "STORE_NAME" and ins.argval == name and source in loads:
+                found = True
+                break
+            if op in _LOADS:
+                loads.append(ins.argval)
+            elif op == "COPY" or op == "DUP_TOP":
+                copies += 1
+            elif op == "STORE_NAME" or op == "STORE_ATTR" or op == "STORE_SUBSCR" or op == "POP_TOP":
+                if copies:
+                    copies -= 1
+                else:
+                    loads = []  # a statement ends: its loads say nothing of the next one
+        _ALIASES[key] = found
+    return found
+
+
+_ALIASES: Dict[Tuple[int, str, str], bool] = {}
+
+
+def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, Any]]:
+    """The plain data the library class `qualname`'s body assigns, as its file's source says
+    (`_AXIS_ORDERS = ["index", "columns"]`, `_internal_names_set = set(_internal_names)`,
+    `_internal_names_set = {"columns"} | NDFrame._internal_names_set`), by name; a name whose value
+    the source does not give as such data is absent. None when the body cannot be found (the file
+    is found from a method of the class whose code is the library's own)."""
+    for v in klass_functions:
+        if type(v) is not types.FunctionType:
+            continue
+        body = enclosing_code(v)
+        if body is None or body.co_name != qualname.rsplit(".", 1)[-1]:
+            continue
+        mod = library_module(v)
+        key = (mod.__dict__["__file__"], qualname)
+        if key not in _CLASS_DATA:
+            node = _class_node(_reference(mod), qualname)
+            _CLASS_DATA[key] = None if node is None else _body_data(node, checked(mod.__dict__))
+        return _CLASS_DATA[key]
+    return None
+
+
+_CLASS_DATA: Dict[Tuple[str, str], Optional[Dict[str, Any]]] = {}
+_TREES: Dict[str, Optional[ast.Module]] = {}
+
+
+def _class_node(ref: _ModuleReference, qualname: str) -> Optional[ast.ClassDef]:
+    if ref.filename not in _TREES:
+        try:
+            _TREES[ref.filename] = ast.parse("\n".join(ref.lines()))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            _TREES[ref.filename] = None
+    scope: Any = _TREES[ref.filename]
+    for part in qualname.split("."):
+        found = None
+        for stmt in getattr(scope, "body", ()):
+            if isinstance(stmt, ast.ClassDef) and stmt.name == part:
+                found = stmt
+        if found is None:
+            return None
+        scope = found
+    return scope
+
+
+_CONTAINER_MAKERS = {"set": set, "frozenset": frozenset, "list": list, "tuple": tuple}
+
+
+def _body_data(node: ast.ClassDef, g: Dict[str, Any]) -> Dict[str, Any]:
+    env: Dict[str, Any] = {}
+    for stmt in node.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        else:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                env.pop(stmt.name, None)
+            continue
+        if isinstance(target, ast.Name):
+            found = _data_value(value, env, g, 0)
+            if found is _ABSENT:
+                env.pop(target.id, None)
+            else:
+                env[target.id] = found
+    return env
+
+
+def _data_value(node: ast.AST, env: Dict[str, Any], g: Dict[str, Any], depth: int) -> Any:
+    if depth > 20:
+        return _ABSENT
+    try:
+        value = ast.literal_eval(node)
+        return value if plain_data(value) else _ABSENT
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    if isinstance(node, ast.Name):
+        return env.get(node.id, _ABSENT)
+    if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id in env):
+        owner = _resolve(node.value, g)  # a base class (`NDFrame`, `base.IndexOpsMixin`), judged in its own audit
+        if type(owner) is type or type(owner) is abc.ABCMeta:
+            found = lookup_static(owner, node.attr, _ABSENT)
+            return found if found is not _ABSENT and plain_data(found) else _ABSENT
+        return _ABSENT
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONTAINER_MAKERS \
+            and node.func.id not in env and len(node.args) <= 1 and not node.keywords:
+        inner = _data_value(node.args[0], env, g, depth + 1) if node.args else ()
+        return _ABSENT if inner is _ABSENT else _CONTAINER_MAKERS[node.func.id](inner)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and "len" not in env and len(node.args) == 1 and not node.keywords:
+        inner = _data_value(node.args[0], env, g, depth + 1)
+        return _ABSENT if inner is _ABSENT or type(inner) not in _CONTAINER_TYPES else len(inner)
+    if isinstance(node, ast.Dict):  # with `**Base._TABLE` entries
+        out: Dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values):
+            value = _data_value(v, env, g, depth + 1)
+            if value is _ABSENT:
+                return _ABSENT
+            if k is None:
+                if type(value) is not dict:
+                    return _ABSENT
+                out.update(value)
+                continue
+            key = _data_value(k, env, g, depth + 1)
+            if key is _ABSENT or type(key) not in _PLAIN_CONSTS_SET:
+                return _ABSENT
+            out[key] = value
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.BitOr)):
+        left = _data_value(node.left, env, g, depth + 1)
+        right = _data_value(node.right, env, g, depth + 1)
+        if left is _ABSENT or right is _ABSENT:
+            return _ABSENT
+        if type(left) is type(right) and type(left) in (list, tuple) and isinstance(node.op, ast.Add):
+            return left + right
+        if type(left) in (set, frozenset) and type(right) in (set, frozenset) and isinstance(node.op, ast.BitOr):
+            return left | right
+    return _ABSENT
+
+
+_CONTAINER_TYPES = (list, tuple, set, frozenset, dict)
+
+
+def plain_data(value: Any, depth: int = 0) -> bool:
+    """Containers (list, tuple, set, frozenset, dict) of plain constants only: comparing them runs
+    nothing of anyone's."""
+    t = type(value)
+    if t in _PLAIN_CONSTS_SET:
+        return True
+    if depth > 10:
+        return False
+    if t is list or t is tuple or t is set or t is frozenset:
+        return all(plain_data(v, depth + 1) for v in value)
+    if t is dict:
+        return all(plain_data(k, depth + 1) and plain_data(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def enclosing_code(fn: types.FunctionType) -> Optional[types.CodeType]:
@@ -327,4 +540,5 @@ def _same_items(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-__all__ = ["class_body_stores", "enclosing_code", "genuine", "library_module", "same_code", "same_defaults"]
+__all__ = ["class_body_data", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
+           "same_defaults"]

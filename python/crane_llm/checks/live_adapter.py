@@ -14,6 +14,7 @@ import types
 from inspect import getattr_static
 from typing import Any, List, Optional
 
+from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,  # noqa: F401
@@ -34,7 +35,7 @@ def pandas_index_types() -> tuple:
     pd = _module("pandas")
     if type(pd) is not types.ModuleType:
         return ()
-    return tuple(c for c in (pd.__dict__.get("Index"), pd.__dict__.get("RangeIndex")) if c is not None)
+    return tuple(c for c in (checked(pd.__dict__).get("Index"), checked(pd.__dict__).get("RangeIndex")) if c is not None)
 
 
 def plain_label(x: Any) -> bool:
@@ -76,10 +77,10 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
     the names it handles (lazy submodules, future scalars) appear as strings in its code.
     """
     for table in ("__former_attrs__", "__expired_attributes__"):
-        names = module.__dict__.get(table)
+        names = checked(module.__dict__).get(table)
         if isinstance(names, dict) and attr in names:
             return True
-    fn = module.__dict__.get("__getattr__")
+    fn = checked(module.__dict__).get("__getattr__")
     if type(fn) is not types.FunctionType or not own(fn, "numpy"):
         return None
     code = fn.__code__
@@ -93,7 +94,7 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
             elif hasattr(const, "co_consts"):
                 stack.append(const)
     for table in ("__future_scalars__", "__numpy_submodules__"):
-        names = module.__dict__.get(table)
+        names = checked(module.__dict__).get(table)
         if isinstance(names, (set, frozenset, list, tuple, dict)):
             handled.update(n for n in names if isinstance(n, str))
     if attr in handled or f"{module.__name__}.{attr}" in sys.modules:
@@ -110,7 +111,7 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             and not _plain_getattribute(cls):
         return None
     if cls is types.ModuleType:
-        d = obj.__dict__
+        d = checked(obj.__dict__)
         if attr in d:
             return True
         if "__getattr__" in d:
@@ -193,7 +194,7 @@ def is_estimator_class(cls: Any) -> bool:
     skb = _module("sklearn.base")
     if type(skb) is not types.ModuleType or not plain_class(cls) or not issubclass(type(cls), type):
         return False
-    base = skb.__dict__.get("BaseEstimator")
+    base = checked(skb.__dict__).get("BaseEstimator")
     if base is None or not is_subclass(cls, base) or not class_module(cls).startswith("sklearn."):
         return False
     return audit().pristine(cls, "sklearn")
@@ -206,8 +207,8 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
     exceptions = _module("sklearn.exceptions")
     if type(validation) is not types.ModuleType or type(exceptions) is not types.ModuleType:
         return None
-    check = validation.__dict__.get("check_is_fitted")
-    not_fitted = exceptions.__dict__.get("NotFittedError")
+    check = checked(validation.__dict__).get("check_is_fitted")
+    not_fitted = checked(exceptions.__dict__).get("NotFittedError")
     if check is None or not_fitted is None or not own_module_function(validation.__name__, "check_is_fitted",
                                                                       check, "sklearn"):
         return None
@@ -277,7 +278,7 @@ def _plain_row_labels(index: Any) -> bool:
     """Row labels whose membership test runs no user code: a RangeIndex, a numeric Index, or an
     object Index of at most 100,000 plain labels."""
     pd = _module("pandas")
-    if type(index) is pd.__dict__.get("RangeIndex"):
+    if type(index) is checked(pd.__dict__).get("RangeIndex"):
         return True
     try:
         kind = index.dtype.kind

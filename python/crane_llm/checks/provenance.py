@@ -22,8 +22,8 @@ import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
-from .library_code import class_body_stores, enclosing_code, genuine
-from .static_reads import (class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
+from .library_code import class_body_data, class_body_stores, enclosing_code, genuine, plain_data, reference_code
+from .static_reads import (checked, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
 
 _IO = sys.modules.get("_io")
@@ -87,6 +87,8 @@ def builtins_untouched() -> bool:
     if not _SNAPSHOT_GENUINE:
         return False
     current = _builtins.__dict__
+    if not plain_keys(current):
+        return False  # looking a name up in it could call a key's `__eq__`
     for k, v in _SNAPSHOT.items():
         if k in _VOLATILE_BUILTINS:
             continue
@@ -125,7 +127,7 @@ def _root(package: str) -> Optional[str]:
     """The installed directory of a loaded top-level package (never imports one)."""
     if package not in _ROOTS:
         mod = sys.modules.get(package)
-        path = mod.__dict__.get("__file__") if type(mod) is types.ModuleType else None
+        path = checked(mod.__dict__).get("__file__") if type(mod) is types.ModuleType else None
         _ROOTS[package] = os.path.dirname(os.path.realpath(path)) + os.sep if type(path) is str else None
     return _ROOTS[package]
 
@@ -236,47 +238,117 @@ def _standard_library_value(v: Any) -> bool:
     return (mod, class_name(t)) in _INERT_STDLIB_VALUES and own_type(t, mod)
 
 
-def _defined_as(klass: Any, key: str, value: Any) -> bool:
+def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) -> bool:
     """A function in a library class's dictionary sits under the name its code was defined with, in
-    that class's body, or is an alias the same body made (`__radd__ = __add__`): never another
-    method or another class's method moved there (`pd.DataFrame.drop = pd.DataFrame.head`)."""
+    that class's body, or is an alias the same body made (`__radd__ = __add__`), or is a
+    decorator's wrapper around such a function: never another method or another class's method
+    moved there (`pd.DataFrame.drop = pd.DataFrame.head`, `pd.DataFrame.drop = pd.DataFrame.rename`,
+    a method whose code was given another `co_qualname`). Where a def stood is read from the library
+    file's code tree, never from the live code object or function."""
     if type(value) is staticmethod or type(value) is classmethod:
         value = value.__func__
     if type(value) is not types.FunctionType:
         return True
-    if value.__closure__ is not None:
-        return True  # a decorator's wrapper: its wrapped function is judged through the closure
-    code = value.__code__
-    qualname = getattr(code, "co_qualname", None)  # Python 3.11+: where the def stood
-    if qualname is None:
-        # Before 3.11 the code does not say where its def stood: the library file's code tree does.
-        where = enclosing_code(value)
-        if where is None:
-            return False
-        if where.co_flags & inspect.CO_OPTIMIZED:
-            return True  # made inside a library function at import, as `<locals>` says on 3.11+
-        if where.co_name == class_qualname(klass).rsplit(".", 1)[-1] and code.co_name == key:
-            return True  # its own def in this class's body
-        return class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key) is True
-    if qualname == class_qualname(klass) + "." + key or "<locals>" in qualname:
-        return True  # its own def, or made by library code at import (matplotlib's generated `set`)
-    # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
-    # the library's file compiles it, assigns that name and defines no method of that name.
-    return class_body_stores(list(class_dict(klass).values()), class_qualname(klass), key) is True
-
-
-# pandas classes propagate the attributes `_metadata` names from operand to result (`__finalize__`):
-# naming an internal one (`_mgr`) there makes an operation return another frame's data.
-_PANDAS_METADATA = {"_name"}
-
-
-def _metadata_own(klass: Any) -> bool:
-    meta = class_dict(klass).get("_metadata", _ABSENT)
-    if meta is _ABSENT:
-        return True
-    if type(meta) is not list and type(meta) is not tuple:
+    if depth > _MAX_DEPTH:
         return False
-    return all(type(m) is str and m in _PANDAS_METADATA for m in meta)
+    code = value.__code__
+    ref = reference_code(value)
+    if ref is None:
+        # Not the library's code: the standard library's contextmanager wrapper (`own` accepted
+        # nothing else); what sits here is what it wraps.
+        return code is _CONTEXTMANAGER_CODE and _wraps_defined_as(klass, key, value, package, depth)
+    where = enclosing_code(value)
+    if where is None:
+        return False
+    if where.co_flags & inspect.CO_OPTIMIZED:
+        # Made inside a library function at import: a decorator's wrapper, judged by the method it
+        # wraps; or a generated method with nothing wrapped (matplotlib's `set` lambda), which must
+        # carry this very name (or be a lambda, which no one can pick by name).
+        # A factory given what to make (pandas' `make_invalid_op("__add__")`) keeps it in a cell.
+        if _function_cells(value):
+            return _wraps_defined_as(klass, key, value, package, depth)
+        if ref.co_name == key or ref.co_name == "<lambda>" or _holds_name(value, key):
+            return True
+        # matplotlib generates hundreds of methods that call another by name (`get_fc` calling
+        # `get_facecolor`, its axis wrappers): its drawing rule leans on none of them by name.
+        return package == "matplotlib"
+    own_qualname = class_qualname(klass)
+    simple = own_qualname.rsplit(".", 1)[-1]
+    ref_qualname = getattr(ref, "co_qualname", None)
+    if _mangled(ref.co_name, simple) == key and where.co_name == simple \
+            and (ref_qualname is None or ref_qualname == own_qualname + "." + ref.co_name):
+        return True  # its own def in this class's body
+    # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
+    # the library's file compiles it, assigns that name from a name of that function.
+    return class_body_stores(list(class_dict(klass).values()), own_qualname, key, ref.co_name) is True
+
+
+def _mangled(name: str, class_name: str) -> str:
+    """`name` as a class body stores it (`def __clear` in `_AxesBase` is `_AxesBase__clear`)."""
+    if name.startswith("__") and not name.endswith("__") and class_name.strip("_"):
+        return "_" + class_name.lstrip("_") + name
+    return name
+
+
+def _function_cells(fn: types.FunctionType) -> list:
+    out = []
+    for cell in fn.__closure__ or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue
+        if v is not fn and (type(v) is types.FunctionType or type(v) is staticmethod or type(v) is classmethod):
+            out.append(v)
+    return out
+
+
+def _holds_name(fn: types.FunctionType, key: str) -> bool:
+    for cell in fn.__closure__ or ():
+        try:
+            v = cell.cell_contents
+        except ValueError:
+            continue
+        if type(v) is str and v == key:
+            return True
+        # pandas 2's `_coerce_method(float)` makes `__float__`: the factory was given `float`
+        name = real_builtin_name(v)
+        if name and key == "__" + name + "__":
+            return True
+    return False
+
+
+def _wraps_defined_as(klass: Any, key: str, wrapper: types.FunctionType, package: str, depth: int) -> bool:
+    """Some function a wrapper's closure holds is defined as `key` in `klass` or a class it inherits
+    from (a decorator may also keep helpers of its own there; the wrapped method is the one that
+    decides; matplotlib's `__init_subclass__` wraps the inherited `Artist.draw` into each subclass)."""
+    cells = _function_cells(wrapper)
+    return any(_defined_as(k, key, v, package, depth + 1) for k in mro(klass) for v in cells
+               if k is not object and not is_static_type(k))
+
+
+# Class data pandas' own code reads on the paths the rules model: `_metadata` (what `__finalize__`
+# copies from operand to result: naming `_mgr` there makes an operation return another frame's
+# data), the names `__getattr__`/`__setattr__` treat as internal or as accessors, the axis tables
+# `drop(axis=...)` resolves through, what `Index.equals`/`_shallow_copy` carry over. Each must hold
+# what the class body assigns (a list appended to, a dict rewritten in place, a new value set).
+_PANDAS_CLASS_DATA = ("_metadata", "_internal_names", "_internal_names_set", "_accessors", "_AXIS_ORDERS",
+                      "_AXIS_TO_AXIS_NUMBER", "_AXIS_LEN", "_info_axis_number", "_info_axis_name",
+                      "_comparables", "_attributes", "_names", "_hidden_attrs", "_typ", "_subtyp")
+
+
+def _class_data_own(klass: Any) -> bool:
+    d = class_dict(klass)
+    watched = [k for k in _PANDAS_CLASS_DATA if k in d]
+    if not watched:
+        return True
+    expected = class_body_data(list(d.values()), class_qualname(klass))
+    if expected is None:
+        return False
+    for k in watched:
+        live, want = d[k], expected.get(k, _ABSENT)
+        if want is _ABSENT or type(live) is not type(want) or not plain_data(live) or live != want:
+            return False
+    return True
 
 
 def own_type(cls: Any, package: str, depth: int = 0) -> bool:
@@ -291,10 +363,10 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
         if top != package and top not in _TRUSTED_BASES:
             return False
         pkg = top if top != package else package
-        if pkg == "pandas" and not _metadata_own(klass):
+        if pkg == "pandas" and not _class_data_own(klass):
             return False
         for k, v in class_dict(klass).items():
-            if type(k) is not str or not own(v, pkg, depth + 1) or not _defined_as(klass, k, v):
+            if type(k) is not str or not own(v, pkg, depth + 1) or not _defined_as(klass, k, v, pkg):
                 return False
     return True
 
@@ -337,21 +409,51 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
     """`fn` is what `module_name.name` holds and is the library's own code (for NumPy's C-level
     dispatchers: their Python implementation is)."""
     mod = sys.modules.get(module_name)
-    if type(mod) is not types.ModuleType or mod.__dict__.get(name) is not fn:
+    if type(mod) is not types.ModuleType or checked(mod.__dict__).get(name) is not fn:
         return False
     t = type(fn)
     if t is types.FunctionType:
-        return own(fn, package)
-    if t is types.BuiltinFunctionType or (is_static_type(t) and class_module(t).split(".", 1)[0] == package):
+        return _named(fn, name) and own(fn, package)
+    if t is types.BuiltinFunctionType:
+        return _true_name(fn) == name
+    if is_static_type(t) and class_module(t).split(".", 1)[0] == package:
         impl = lookup_static(t, "_implementation", None)
         if impl is not None:
             try:
                 inner = getattr(fn, "_implementation")  # a C getter on a C type
             except Exception:
                 return False
+            # A dispatcher's `__name__` is writable (`np.vdot.__name__ = 'dot'; np.dot = np.vdot`):
+            # the function it dispatches to says which one it is.
+            if _true_name(inner) != name:
+                return False
             return type(inner) is not types.FunctionType or own(inner, package)
         return True
     return False
+
+
+def _named(fn: types.FunctionType, name: str, depth: int = 0) -> bool:
+    """`fn` was compiled as `name`, or is a decorator's wrapper around such a function (pyplot's
+    `scatter` is a `wrapper` whose closure holds the `def scatter`)."""
+    if _true_name(fn) == name:
+        return True
+    return depth < _MAX_DEPTH and any(type(v) is types.FunctionType and _named(v, name, depth + 1)
+                                      for v in _function_cells(fn))
+
+
+def _true_name(fn: Any) -> str:
+    """The name a function was compiled or built with, which no assignment can change (`__name__`
+    can be: `pd.merge.__name__ = 'concat'; pd.concat = pd.merge`); '' for anything else."""
+    t = type(fn)
+    if t is types.FunctionType:
+        code = fn.__code__
+        return code.co_name if type(code) is types.CodeType else ""
+    if t is types.BuiltinFunctionType:
+        try:
+            return _BUILTIN_NAME.__get__(fn)
+        except Exception:
+            return ""
+    return ""
 
 
 __all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",

@@ -32,6 +32,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import bound_in, every_identifier
+from .library_writes import library_patch
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
@@ -108,8 +109,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     imports: Dict[str, Set[Tuple[str, Optional[str]]]] = {}
     other: Set[str] = set()
     stores: List[Tuple[str, bool]] = []
-    patch_sites: List[Tuple[int, str, bool, int]] = []
-    chain_aliases: Dict[str, str] = {}
+    parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     for index, cell in enumerate(cells):
         try:
@@ -137,9 +137,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                         other.add(alias.asname or alias.name.split(".")[0])
         other |= bound_in(tree, imports=False)
         stores.extend(_attribute_store_roots(tree))
-        sites, found_aliases = _patch_sites(tree)
-        patch_sites.extend((index, *site) for site in sites)
-        chain_aliases.update(found_aliases)
+        parsed.append((index, tree))
     # A cell that assigns to an attribute (`np.mean = ...`, `LogisticRegression.fit = ...`) may have
     # patched what any import yields: then no name is taken for the installed library's object.
     imported = set(imports)
@@ -147,118 +145,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     aliases = {} if patched else {name: next(iter(targets)) for name, targets in imports.items()
                                   if len(targets) == 1 and name not in other}
     return RecordedKernel(names, dynamic, modules, aliases, from_imports,
-                          _patch_reason(patch_sites, imported, chain_aliases,
+                          library_patch(parsed, imported,
                                         {n for n, ts in imports.items() if all(a is None for _, a in ts)}),
                           _dropped_row(last))
-
-
-# Mutating methods: `pd.DataFrame._metadata.append(...)` changes a library class in place.
-_MUTATORS = {"append", "extend", "insert", "update", "setdefault", "add", "remove", "discard", "pop", "popitem",
-             "clear", "__setitem__", "__delitem__", "__setattr__", "__delattr__", "sort", "reverse"}
-_BUILTINS_ROOTS = {"builtins", "__builtins__", "__builtin__"}
-# Namespaces of settings a notebook commonly writes (`pd.options.display.max_rows = 100`,
-# `plt.rcParams['figure.figsize'] = (8, 4)`, `os.environ[...] = ...`, `sys.path.append(...)`).
-_SETTINGS_ATTRS = {"options", "rcParams", "rc", "environ", "path", "argv"}
-
-
-def _chain(node: ast.AST) -> Tuple[str, List[str]]:
-    """The root name and the attribute names of `a.b[c].d` (subscripts and calls walked through)."""
-    attrs: List[str] = []
-    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
-        if isinstance(node, ast.Attribute):
-            attrs.append(node.attr)
-            node = node.value
-        else:
-            node = node.func if isinstance(node, ast.Call) else node.value
-    return (node.id if isinstance(node, ast.Name) else ""), attrs[::-1]
-
-
-def _plain_setting(attrs: List[str], value: Optional[ast.AST]) -> bool:
-    """A literal assigned to a lower-case public module attribute (`torch.backends.cudnn.benchmark =
-    True`), or anything written under a settings namespace: not a change to what a library's
-    functions and classes do."""
-    if any(a in _SETTINGS_ATTRS for a in attrs):
-        return True
-    if value is None or not attrs or not all(a.islower() and not a.startswith("_") for a in attrs):
-        return False
-    try:
-        ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
-
-
-def _patch_sites(tree: ast.AST) -> Tuple[List[Tuple[str, bool, int]], Dict[str, str]]:
-    """Every write into an object reached through a name, as (root name, a plain setting, line):
-    attribute and item stores and deletes, `setattr` / `delattr`, mutating method calls on an
-    attribute chain. And the names assigned from a bare chain (`D = pd.DataFrame`: D -> pd)."""
-    sites: List[Tuple[str, bool, int]] = []
-    aliases: Dict[str, str] = {}
-    # `def patch(cls): cls.x = ...` then `patch(pd.DataFrame)`: a call passing a library object to a
-    # function that writes into one of its parameters counts as a write into that object.
-    patchers: Set[str] = set()
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            a = fn.args
-            params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]}
-            inner, _ = _direct_sites(fn)
-            if any(root in params for root, _, _ in inner):
-                patchers.add(fn.name)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in patchers:
-            for arg in list(node.args) + [k.value for k in node.keywords]:
-                sites.append((_chain(arg)[0], False, node.lineno))
-    direct, found = _direct_sites(tree)
-    return sites + direct, {**aliases, **found}
-
-
-def _direct_sites(tree: ast.AST) -> Tuple[List[Tuple[str, bool, int]], Dict[str, str]]:
-    sites: List[Tuple[str, bool, int]] = []
-    aliases: Dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for t in targets:
-                if isinstance(t, (ast.Attribute, ast.Subscript)):
-                    root, attrs = _chain(t)
-                    sites.append((root, _plain_setting(attrs, node.value), node.lineno))
-                elif isinstance(t, ast.Name) and isinstance(node.value, (ast.Name, ast.Attribute)):
-                    aliases[t.id] = _chain(node.value)[0]
-        elif isinstance(node, ast.Delete):
-            for t in node.targets:
-                if isinstance(t, (ast.Attribute, ast.Subscript)):
-                    root, attrs = _chain(t)
-                    sites.append((root, _plain_setting(attrs, None), node.lineno))
-        elif isinstance(node, ast.Call):
-            f = node.func
-            if isinstance(f, ast.Name) and f.id in ("setattr", "delattr") and node.args:
-                root, attrs = _chain(node.args[0])
-                sites.append((root, False, node.lineno))
-            elif isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
-                root, attrs = _chain(f.value)
-                if attrs:  # `lst.append(1)` changes a list; `np.x.append(1)` something a module holds
-                    sites.append((root, _plain_setting(attrs, None), node.lineno))
-    return sites, aliases
-
-
-def _patch_reason(sites, imported: Set[str], aliases: Dict[str, str], modules: Set[str]) -> Optional[str]:
-    """Why an executed cell may have patched an installed library: it writes into something reached
-    from a name an import bound (directly or through `D = pd.DataFrame`), or into `builtins`. A
-    plain setting counts only below a name bound to a module by `import` (`from m import C` may
-    bind a class, whose `fit = None` is no setting)."""
-    library = set(imported) | _BUILTINS_ROOTS
-    grew = True
-    while grew:
-        grew = False
-        for name, root in aliases.items():
-            if root in library and name not in library:
-                library.add(name)
-                grew = True
-    for index, root, plain, line in sites:
-        if root in library and (root in _BUILTINS_ROOTS or not plain or root not in modules):
-            return (f"executed cell {index + 1} changes an installed library or the builtins (line {line}): the "
-                    "recorded facts cannot show how")
-    return None
 
 
 def _record_import(node, modules: Set[str], imports, from_imports) -> None:

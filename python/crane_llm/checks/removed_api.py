@@ -13,7 +13,7 @@ from typing import Optional
 
 from .abstract_values import NOTHING, Value
 from .live_adapter import LiveValue
-from .static_reads import class_module
+from .static_reads import checked, class_module
 
 _KERAS_PREDICT = ("Keras 2.6 removed it: `np.argmax(model.predict(x), axis=-1)` gives the classes "
                   "(`(model.predict(x) > 0.5).astype('int32')` for one sigmoid output)")
@@ -41,7 +41,7 @@ def _library(base: Value) -> Optional[str]:
         return None
     c = base.concrete() if base.kind() == "module" else NOTHING
     if type(c) is types.ModuleType:
-        name = c.__dict__.get("__name__")
+        name = checked(c.__dict__).get("__name__")
         top = name.split(".")[0] if type(name) is str else ""
     else:
         top = class_module(type(base.obj)).split(".")[0]

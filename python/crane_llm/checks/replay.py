@@ -13,6 +13,7 @@ import re
 import sys
 from typing import Any, Dict, Optional, Tuple
 
+from .static_reads import checked
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas
 from .live_adapter import LiveValue
@@ -41,7 +42,7 @@ def _loaded_class(dotted: str) -> Any:
     if mod is None:
         # pandas' recorded paths (pandas.core.frame) are loaded whenever pandas is.
         return None
-    return mod.__dict__.get(name)
+    return checked(mod.__dict__).get(name)
 
 
 class _Patched(Exception):

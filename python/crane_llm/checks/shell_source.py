@@ -20,6 +20,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
+from .static_reads import checked, class_module
 from .provenance import class_dict, class_module, class_name, mro
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -69,8 +70,8 @@ def _is_ipython_own_manager(manager: Any) -> bool:
         return False
     fresh = it2.TransformerManager()
     for name in ("cleanup_transforms", "line_transforms", "token_transformers"):
-        mine = manager.__dict__.get(name)
-        theirs = fresh.__dict__[name]
+        mine = checked(manager.__dict__).get(name)
+        theirs = checked(fresh.__dict__)[name]
         if type(mine) is not list or len(mine) != len(theirs):
             return False
         for a, b in zip(mine, theirs):
@@ -166,7 +167,7 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
     if InteractiveShell not in mro(cls):
         return "the shell is not IPython's"
     for attr in ("transform_cell", "run_cell", "run_cell_async", "transform_ast", "run_ast_nodes"):
-        own = InteractiveShell.__dict__.get(attr)
+        own = checked(InteractiveShell.__dict__).get(attr)
         for klass in mro(cls):
             if attr in class_dict(klass):
                 found = class_dict(klass)[attr]
@@ -240,7 +241,7 @@ def default_line_magic_names() -> FrozenSet[str]:
         from IPython.core.magic import Magics
         for obj in list(vars(core_magics).values()):
             if isinstance(obj, type) and issubclass(obj, Magics):
-                table = obj.__dict__.get("magics")
+                table = checked(obj.__dict__).get("magics")
                 if isinstance(table, dict):
                     names.update(table.get("line", {}))
     names.update(alias[0] for alias in default_aliases())
@@ -285,21 +286,21 @@ def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
         return "IPython's prefilter is unknown"
     if type(pm) is not prefilter.PrefilterManager:
         return "the shell has its own prefilter"
-    d = pm.__dict__
+    d = checked(pm.__dict__)
     checkers, transformers, handlers = d.get("_checkers"), d.get("_transformers"), d.get("_handlers")
     if type(checkers) is not list or type(transformers) is not list or type(handlers) is not dict:
         return "the shell has its own prefilter"
     if transformers or len(checkers) != len(_DEFAULT_CHECKERS) or set(handlers) != _DEFAULT_HANDLERS:
         return "the shell has its own prefilter"
     for checker, (name, priority) in zip(checkers, _DEFAULT_CHECKERS):
-        cls = prefilter.__dict__.get(name)
+        cls = checked(prefilter.__dict__).get(name)
         if type(checker) is not cls or _trait(checker, "priority") != priority:
             return "the shell has its own prefilter"
         enabled = _trait(checker, "enabled")
         if enabled is not (name != "EmacsChecker"):
             return "the shell's prefilter settings differ from IPython's defaults"
     for hname, handler in handlers.items():
-        if (type(handler).__module__ or "") != prefilter.__name__:
+        if class_module(type(handler)) != prefilter.__name__:
             return "the shell has its own prefilter"
     return None
 

@@ -4,8 +4,12 @@ from the type's C slots (no attribute lookup a user's class or metaclass could i
 from __future__ import annotations
 
 import abc
+import itertools
+import operator
 import types
 from typing import Any, Dict, Tuple
+
+from .outcome import Stop
 
 _HEAPTYPE = 1 << 9
 _MRO = type.__dict__["__mro__"]
@@ -30,11 +34,38 @@ def mro(cls: Any) -> Tuple[type, ...]:
         return ()
 
 
+class HostileKeys(Stop):
+    """A dictionary the checker would read holds a key that is not an exact `str`: looking anything
+    up in it may call that key's `__eq__` (`C.__dict__` built by `type('C', (), {K('x'): 1})`,
+    `obj.__dict__[K('x')] = 1`, `np.__dict__[K('dot')] = ...`), and Python's own lookups would."""
+
+    def __init__(self):
+        super().__init__(None, "a namespace, module, class or object dictionary holds a key that is not a plain "
+                               "string, and looking anything up in it could run its code")
+
+
+def plain_keys(d: Any) -> bool:
+    """Every key of the dict (or mappingproxy) `d` is an exact `str`: iterating keys and asking their
+    type runs nothing of theirs (all in C)."""
+    try:
+        return all(map(operator.is_, map(type, d), itertools.repeat(str)))
+    except Exception:
+        return False
+
+
+def checked(d: Any) -> Any:
+    """`d`, once every key of it is known to be an exact `str`; else HostileKeys is raised (a Stop)."""
+    if not plain_keys(d):
+        raise HostileKeys()
+    return d
+
+
 def class_dict(cls: Any) -> Dict[str, Any]:
     try:
-        return _TYPE_DICT.__get__(cls)
+        d = _TYPE_DICT.__get__(cls)
     except Exception:
         return {}
+    return checked(d)
 
 
 def class_name(cls: Any) -> str:
@@ -86,7 +117,7 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
         d = slot.__get__(obj)
     except Exception:
         return default
-    return d if type(d) is dict else default
+    return checked(d) if type(d) is dict else default
 
 
-__all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
+__all__ = ["HostileKeys", "checked", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]

@@ -16,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
+from .static_reads import checked
 from .provenance import audit, class_dict, is_static_type, mro, own
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -79,12 +80,12 @@ def own_type_loose(cls: Any) -> bool:
 
 def no_modes(torch: Any) -> bool:
     """No `__torch_function__` mode or dispatch mode is active (they run Python code on every op)."""
-    c = torch.__dict__.get("_C")
+    c = checked(torch.__dict__).get("_C")
     if type(c) is not types.ModuleType:
         return False
     try:
-        fn_stack = c.__dict__.get("_len_torch_function_stack")
-        dispatch_stack = c.__dict__.get("_len_torch_dispatch_stack")
+        fn_stack = checked(c.__dict__).get("_len_torch_function_stack")
+        dispatch_stack = checked(c.__dict__).get("_len_torch_dispatch_stack")
         if type(fn_stack) is not types.BuiltinFunctionType or type(dispatch_stack) is not types.BuiltinFunctionType:
             return False
         return fn_stack() == 0 and dispatch_stack() == 0
@@ -97,7 +98,7 @@ def tensor_class() -> Any:
     torch = torch_module()
     if torch is None:
         return None
-    cls = torch.__dict__.get("Tensor")
+    cls = checked(torch.__dict__).get("Tensor")
     if type(cls) is type or cls is None:
         return None
     memo = audit().facts
@@ -135,8 +136,8 @@ def parameter_facts(obj: Any) -> Optional[TensorFacts]:
     if torch is None or tensor_class() is None:
         return None
     nn = sys.modules.get("torch.nn.parameter")
-    param = nn.__dict__.get("Parameter") if type(nn) is types.ModuleType else None
-    if type(obj) is torch.__dict__.get("Tensor"):
+    param = checked(nn.__dict__).get("Parameter") if type(nn) is types.ModuleType else None
+    if type(obj) is checked(torch.__dict__).get("Tensor"):
         return _facts(obj)
     if param is not None and type(obj) is param and is_static_type(type(type(obj))) is False \
             and _parameter_meta_own(param) and own_type_loose(param):
@@ -164,11 +165,11 @@ def plain_module_class(class_name: str) -> Any:
     base_mod = sys.modules.get("torch.nn.modules.module")
     if type(mod) is not types.ModuleType or type(base_mod) is not types.ModuleType or tensor_class() is None:
         return None
-    cls = mod.__dict__.get(class_name)
+    cls = checked(mod.__dict__).get(class_name)
     if cls is None or not audit().pristine(cls, "torch"):
         return None
     for table in _HOOK_TABLES:
-        hooks = base_mod.__dict__.get(table)
+        hooks = checked(base_mod.__dict__).get(table)
         if type(hooks) not in (dict, collections.OrderedDict) or len(hooks):
             return None
     return cls

@@ -167,6 +167,26 @@ PATCHES = [
     "D = pd.DataFrame\nD.__getitem__ = lambda self, key: 0",
     "import pandas.core.generic\npandas.core.generic.NDFrame.__getitem__ = lambda self, key: 0",
     "def patch(cls):\n    cls.__getitem__ = lambda self, key: 0\npatch(pd.DataFrame)",
+    # Writes that reach the library other than through a name an import bound, and code run from strings.
+    "exec('pd.DataFrame.__getitem__ = lambda self, key: 0')",
+    "eval(compile('setattr(pd.DataFrame, \"__getitem__\", lambda self, key: 0)', '<s>', 'eval'))",
+    "setattr(pd.DataFrame, '__get' + 'item__', lambda self, key: 0)",
+    "setattr(*[pd.DataFrame, '__getitem__', lambda self, key: 0])",
+    "for m in [pd.DataFrame]:\n    m.__getitem__ = lambda self, key: 0",
+    "f = lambda m: setattr(m, '__getitem__', lambda self, key: 0)\nf(pd.DataFrame)",
+    "type.__setattr__(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "vars(pd)['DataFrame'].__getitem__ = lambda self, key: 0",
+    "getattr(pd, 'DataFrame').__getitem__ = lambda self, key: 0",
+    "[setattr(m, '__getitem__', lambda self, key: 0) for m in (pd.DataFrame,)]",
+    "class P:\n    def go(self, m):\n        m.__getitem__ = lambda self, key: 0\nP().go(pd.DataFrame)",
+    "__import__('pandas').DataFrame.__getitem__ = lambda self, key: 0",
+    "x = [pd.DataFrame]\nx[0].__getitem__ = lambda self, key: 0",
+    "(m := pd.DataFrame).__getitem__ = lambda self, key: 0",
+    "D, = [pd.DataFrame]\nD.__getitem__ = lambda self, key: 0",
+    "import functools\nfunctools.partial(setattr, pd.DataFrame)('__getitem__', lambda self, key: 0)",
+    "list(map(lambda m: setattr(m, '__getitem__', lambda self, key: 0), [pd.DataFrame]))",
+    "def g(m=pd.DataFrame):\n    m.__getitem__ = lambda self, key: 0\ng()",
+    "type.__setattr__(*[pd.DataFrame, '__getitem__'], lambda self, key: 0)",
 ]
 SETTINGS = [  # what notebooks commonly write that changes no library behaviour: the claim stays
     "pd.options.display.max_rows = 5\npd.set_option('display.width', 120)",
@@ -206,3 +226,25 @@ def test_settings_in_executed_cells_keep_the_replay_claims():
 @pytest.mark.parametrize("cell", PATCHES)
 def test_every_form_of_patch_is_read_as_one(cell):
     assert read_executed(["import pandas as pd\n" + cell]).patches is not None
+
+
+def test_a_patch_through_a_function_defined_in_an_earlier_cell():
+    """`def patch(m): m.x = ...` in one cell, `patch(pd.DataFrame)` (or a method of the same name)
+    in a later one: the cells are read together."""
+    assert read_executed(["import pandas as pd\ndef patch(m):\n    m.__getitem__ = 1\n",
+                          "patch(pd.DataFrame)"]).patches is not None
+    assert read_executed(["import pandas as pd\nclass P:\n    def go(self, m):\n        m.x = 1\n",
+                          "P().go(pd.DataFrame)"]).patches is not None
+    assert read_executed(["import pandas as pd", "get_ipython().run_cell('pd.DataFrame.x = 1')"]).patches is not None
+
+
+@pytest.mark.parametrize("cell", [
+    "df = pd.DataFrame({'a': [1]})\ndf['b'] = 2\ndf.loc[0, 'a'] = 3\ndf.columns = ['x', 'y']",
+    "class M:\n    def __init__(self, a):\n        self.a = a\n        setattr(self, 'b', a)\nm = M(pd.DataFrame())",
+    "lst = []\nlst.append(1)\nd = {}\nd['k'] = 1",
+    "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.set_title('x')\nplt.rcParams['figure.figsize'] = (8, 4)",
+    "def add(frame):\n    frame['c'] = 1\n    return frame\nadd(pd.read_csv('x.csv'))",
+    "import torch\ntorch.backends.cudnn.benchmark = True\nimport sys\nsys.path.append('..')",
+])
+def test_ordinary_notebook_writes_are_no_patch(cell):
+    assert read_executed(["import pandas as pd\n" + cell]).patches is None

@@ -12,6 +12,7 @@ import sys
 import types
 from typing import Any, Dict, List
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_module_function, plain_class, real_builtin_name)
@@ -58,12 +59,12 @@ def _default_print_options() -> bool:
     pd = sys.modules.get("pandas")
     try:
         if np is not None:
-            getopts = np.__dict__.get("get_printoptions")
+            getopts = checked(np.__dict__).get("get_printoptions")
             if not own_module_function("numpy", "get_printoptions", getopts, "numpy") or \
                     getopts().get("formatter") is not None:
                 return False
         if pd is not None:
-            get_option = pd.__dict__.get("get_option")
+            get_option = checked(pd.__dict__).get("get_option")
             if not own_module_function("pandas", "get_option", get_option, "pandas") or \
                     get_option("display.float_format") is not None:
                 return False
@@ -188,7 +189,7 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         # C functions of plain numbers: run for real on plain constants, their exception is certain.
         return _run_pure(obj, args, kwargs, node, f"math.{fname}", None)
     np_mod = sys.modules.get("numpy")
-    if top == "numpy" or (np_mod is not None and fname and np_mod.__dict__.get(fname) is obj):
+    if top == "numpy" or (np_mod is not None and fname and checked(np_mod.__dict__).get(fname) is obj):
         library_state_plain(interp, node)
         if fname:
             array_reductions.function_axis(fname, obj, args, kwargs, node)
@@ -239,12 +240,12 @@ def _ipython_shell(obj: Any) -> Any:
     mod = sys.modules.get("IPython.core.interactiveshell")
     if mod is None:
         return None
-    base = mod.__dict__.get("InteractiveShell")
+    base = checked(mod.__dict__).get("InteractiveShell")
     if base is None:
         return None
     if type(obj) is types.MethodType:
         owner = obj.__self__
-        if obj.__func__ is base.__dict__.get("get_ipython") and is_subclass(type(owner), base):
+        if obj.__func__ is checked(base.__dict__).get("get_ipython") and is_subclass(type(owner), base):
             return owner
         return None
     if type(obj) is types.FunctionType and own_module_function("IPython.core.getipython", "get_ipython", obj,

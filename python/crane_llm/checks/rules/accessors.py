@@ -14,6 +14,7 @@ import sys
 import types
 from typing import Any
 
+from ..static_reads import checked
 from ..abstract_values import Value
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
 from ..outcome import CertainCrash, Crash
@@ -31,7 +32,7 @@ _NEEDS = {"str": "string values", "dt": "datetime-like values", "cat": "a 'categ
 
 def _own_accessor(attr: str) -> bool:
     pd = sys.modules.get("pandas")
-    series = pd.__dict__.get("Series") if type(pd) is types.ModuleType else None
+    series = checked(pd.__dict__).get("Series") if type(pd) is types.ModuleType else None
     if series is None:
         return False
     acc = lookup_static(series, attr, None)

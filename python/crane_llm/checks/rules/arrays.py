@@ -13,6 +13,7 @@ import types
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
@@ -307,10 +308,10 @@ def _legacy_random_choice(fn: Any) -> bool:
     """`fn` is `choice` bound to an exact NumPy RandomState (what `np.random.choice` is): a method of a
     compiled class, which no notebook can replace. (A Generator's `choice` takes 2-D arrays.)"""
     mtrand = __import__("sys").modules.get("numpy.random.mtrand")
-    state_cls = mtrand.__dict__.get("RandomState") if mtrand is not None else None
+    state_cls = checked(mtrand.__dict__).get("RandomState") if mtrand is not None else None
     if state_cls is None or type(fn) is not types.MethodType or type(fn.__self__) is not state_cls:
         return False
-    own_choice = state_cls.__dict__.get("choice")  # (a compiled class: its dict cannot be written)
+    own_choice = checked(state_cls.__dict__).get("choice")  # (a compiled class: its dict cannot be written)
     return own_choice is not None and fn.__func__ is own_choice
 
 
@@ -329,7 +330,7 @@ def _float_scalar(k: Any) -> bool:
     if type(k) is float:
         return True
     np_mod = __import__("sys").modules.get("numpy")
-    return np_mod is not None and any(type(k) is np_mod.__dict__.get(t) for t in ("float16", "float32", "float64"))
+    return np_mod is not None and any(type(k) is checked(np_mod.__dict__).get(t) for t in ("float16", "float32", "float64"))
 
 
 def getitem(interp, base: Value, index: Value, node) -> Value:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass
 
+from ..static_reads import checked
 from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
@@ -115,9 +116,9 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     obj = base.obj
     cls = type(obj)
     if cls is types.ModuleType:
-        if attr not in obj.__dict__:
+        if attr not in checked(obj.__dict__):
             raise Stop(node.lineno, f"reading `.{attr}` on a module")
-        return interp.unshadow(LiveValue(obj.__dict__[attr]))
+        return interp.unshadow(LiveValue(checked(obj.__dict__)[attr]))
     is_class = issubclass(cls, type)
     found = lookup_static(obj if is_class else cls, attr, _MISSING)
     if found is _MISSING and is_class:

@@ -28,6 +28,7 @@ import os
 import sys
 from typing import Any, Dict, List
 
+from ..static_reads import checked
 from ..abstract_values import Opaque, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -115,20 +116,20 @@ def _check_pyplot() -> bool:
     if plt is None or mpl is None:
         return False
     for name in _HELPERS:
-        fn = plt.__dict__.get(name)
+        fn = checked(plt.__dict__).get(name)
         if fn is not None and not own_module_function(_PYPLOT, name, fn, "matplotlib"):
             return False
     for modname, cname in _CLASSES:
         mod = sys.modules.get(modname)
-        cls = mod.__dict__.get(cname) if mod is not None else None
+        cls = checked(mod.__dict__).get(cname) if mod is not None else None
         if cls is None or not audit().pristine(cls, "matplotlib"):
             return False
-    params = mpl.__dict__.get("rcParams")
+    params = checked(mpl.__dict__).get("rcParams")
     if params is None or not isinstance(params, dict):
         return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
     rcsetup = sys.modules.get("matplotlib.rcsetup")
-    if rcsetup is not None and backend is rcsetup.__dict__.get("_auto_backend_sentinel", object()):
+    if rcsetup is not None and backend is checked(rcsetup.__dict__).get("_auto_backend_sentinel", object()):
         # Not chosen yet: with no display to open windows on, matplotlib settles on Agg.
         return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
                                                          os.environ.get("WAYLAND_DISPLAY"))

@@ -19,6 +19,7 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass
 
@@ -62,27 +63,45 @@ def _inputs():
     return [(object(), object()), strings, valid]
 
 
+_UNBUILT = object()  # the fresh instance could not even be made
+
+
+def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
+    """What `cls(**params).fit(*data)` raises on a fresh instance: the exception, None when it
+    raises nothing, _UNBUILT when the instance cannot be made."""
+    try:
+        probe = cls(**params)
+    except Exception:
+        return _UNBUILT
+    # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
+    with warnings.catch_warnings(record=True):
+        try:
+            probe.fit(*data)
+        except Exception as exc:
+            return exc
+    return None
+
+
+def _fit_rejects(cls: type, params: Dict[str, Any], data: Tuple[Any, ...], message: Any) -> bool:
+    """A fresh instance's fit on `data` raises a ValueError whose message starts with `message`
+    (a string or a tuple of them)."""
+    raised = _fit_fresh(cls, params, data)
+    return issubclass(type(raised), ValueError) and str(raised).startswith(message)
+
+
 def _probe(cls: type, params: Dict[str, Any], n_args: int) -> Optional[Tuple[str, str]]:
     inputs = _inputs()
     if inputs is None:
         return None
     seen = set()
     for data in inputs:
+        raised = _fit_fresh(cls, params, data[:n_args])
+        if raised is None or raised is _UNBUILT:
+            return None
         try:
-            probe = cls(**params)
+            seen.add((type(raised).__name__, str(raised)))
         except Exception:
             return None
-        # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(*data[:n_args])
-            except Exception as exc:
-                try:
-                    seen.add((type(exc).__name__, str(exc)))
-                except Exception:
-                    return None
-            else:
-                return None
         if len(seen) > 1:
             return None
     (name, message), = seen
@@ -121,7 +140,7 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or type(np) is not types.ModuleType:
         return False
     arr = x.obj
-    if type(arr) is not np.__dict__.get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
+    if type(arr) is not checked(np.__dict__).get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
             arr.dtype.kind not in "biuf":
         return False
     params = _probe_params(owner)
@@ -138,22 +157,8 @@ def rejects_1d(owner: Any, x: Any) -> bool:
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
-    for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)):
-        try:
-            probe = cls(**params)
-        except Exception:
-            return False
-        with warnings.catch_warnings(record=True):
-            try:
-                probe.fit(data)
-            except ValueError as exc:
-                if not str(exc).startswith(_ONE_D):
-                    return False
-            except Exception:
-                return False
-            else:
-                return False
-    return True
+    return all(_fit_rejects(cls, params, (data,), _ONE_D)
+               for data in (np.zeros(n, dtype=dtype), np.arange(n).astype(dtype)))
 
 
 _STRINGS = "could not convert string to float"
@@ -196,7 +201,7 @@ def _plain_target(y: Any, np: Any) -> bool:
     if not isinstance(y, LiveValue):
         return False
     obj = y.obj
-    if type(obj) is np.__dict__.get("ndarray"):
+    if type(obj) is checked(np.__dict__).get("ndarray"):
         return obj.dtype.kind in "biuf"
     return type(obj) is list and len(obj) <= 100000 and is_plain_data(obj)
 
@@ -207,7 +212,7 @@ def _defect(x: Any, np: Any):
     if not isinstance(x, LiveValue):
         return None
     obj = x.obj
-    if type(obj) is np.__dict__.get("ndarray"):
+    if type(obj) is checked(np.__dict__).get("ndarray"):
         if obj.ndim != 2 or obj.dtype.kind != "f" or not 0 < obj.size <= _MAX_CELLS * 10 or \
                 obj.dtype.str not in ("<f8", "<f4"):
             return None
@@ -229,7 +234,7 @@ def _defect(x: Any, np: Any):
             if isinstance(dt, np.dtype) and dt.kind in "biuf":
                 layout.append((label, dt, False))
                 continue
-            if not (type(dt) is pd.__dict__.get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+            if not (type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
                 return None
             values = col.tolist()
             if not all(type(v) is str for v in values):
@@ -275,16 +280,68 @@ def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_a
         try:
             data = _synthetic(what, layout, variant, np)
             n = data.shape[0]
-            probe = cls(**params)
         except Exception:
             return False
         args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(n))
+        if not _fit_rejects(cls, params, args, _STRINGS if what == "strings" else _NAN):
+            return False
+    return True
+
+
+_NAMES = "The feature names should match those that were passed during fit"
+_PROBED_NAMES: Dict[Any, bool] = {}
+
+
+def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]:
+    """(fitted names, X's names) when `owner.<attr>(x)` raises scikit-learn's "feature names should
+    match" ValueError: the estimator was fitted on a DataFrame (its `feature_names_in_`), x is a
+    DataFrame whose column names, all text, differ from them in set or order. Whether this class
+    checks the names first is asked of a fresh copy fitted on made-up data with the fitted names and
+    then given made-up data with x's names; the user's estimator and x are never handed over."""
+    np = sys.modules.get("numpy")
+    params = _probe_params(owner)
+    facts = x.frame() if params is not None and type(np) is types.ModuleType else None
+    if facts is None or not facts.exact or not facts.flat or facts.columns is None:
+        return None
+    inst = instance_dict(owner.obj)
+    fitted = inst.get("feature_names_in_") if type(inst) is dict else None
+    if type(fitted) is not np.__dict__.get("ndarray") or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
+            not 0 < fitted.shape[0] <= 1000:
+        return None
+    fitted_names = fitted.tolist()
+    names = list(facts.columns)
+    if not all(type(n) is str for n in fitted_names + names) or not names or len(names) > 1000 or \
+            names == fitted_names:
+        return None
+    cls = type(owner.obj)
+    try:
+        key = (cls, attr, tuple(fitted_names), tuple(names), repr(sorted(params.items())), repr(warnings.filters))
+    except Exception:
+        return None
+    if key not in _PROBED_NAMES:
+        _PROBED_NAMES[key] = _probe_names(cls, params, attr, fitted_names, names, np)
+    return (fitted_names, names) if _PROBED_NAMES[key] else None
+
+
+def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list, np: Any) -> bool:
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return False
+    try:
+        train = pd.DataFrame(np.arange(20 * len(fitted), dtype=float).reshape(20, len(fitted)) % 7, columns=fitted)
+        target = np.array([0, 1] * 10)
+        probe = cls(**params)
+        with warnings.catch_warnings(record=True):
+            probe.fit(train, target)
+    except Exception:
+        return False
+    for variant in (0, 1):
+        data = pd.DataFrame(np.zeros((3, len(names))) if variant == 0 else np.ones((2, len(names))), columns=names)
         with warnings.catch_warnings(record=True):
             try:
-                probe.fit(*args)
+                getattr(probe, attr)(*((data, np.zeros(len(data))) if attr == "score" else (data,)))
             except ValueError as exc:
-                text = str(exc)
-                if not (text.startswith(_STRINGS) if what == "strings" else text.startswith(_NAN)):
+                if not str(exc).startswith(_NAMES):
                     return False
             except Exception:
                 return False

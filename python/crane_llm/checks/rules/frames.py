@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
@@ -133,7 +134,7 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
         col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
         dt = col.dtype
         if type(col) is not series_cls or len(col) > 100000 or not (
-                type(dt) is pd.__dict__.get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+                type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
             return None
         values = col.tolist()
     except Exception:
@@ -155,7 +156,7 @@ def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Val
     np = sys.modules.get("numpy")
     target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
     to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
-        (np is not None and target is np.__dict__.get("int64"))
+        (np is not None and target is checked(np.__dict__).get("int64"))
     source = getattr(owner, "text_of", None)
     if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
             _text_not_integer(*source) is True:
@@ -246,9 +247,9 @@ def _int_row_index(f: FrameFacts) -> bool:
     if idx is None or np is None or pd is None:
         return False
     try:
-        if type(idx) is pd.__dict__.get("RangeIndex"):
+        if type(idx) is checked(pd.__dict__).get("RangeIndex"):
             return True
-        return type(idx) is pd.__dict__.get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
+        return type(idx) is checked(pd.__dict__).get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
     except Exception:
         return False
 

@@ -7,6 +7,7 @@ import sys
 import types
 import warnings
 
+from ..static_reads import checked
 from ..outcome import Stop
 from ..provenance import class_module, own_module_function, plain_class
 
@@ -25,7 +26,7 @@ def _warnings_plain() -> bool:
         if f[0] not in ("default", "ignore", "always", "module", "once"):
             return False
     for attr in ("showwarning", "formatwarning", "_showwarnmsg"):
-        fn = warnings.__dict__.get(attr)
+        fn = checked(warnings.__dict__).get(attr)
         if type(fn) is not types.FunctionType or (fn.__module__ != "warnings" and fn.__module__ != "IPython.core.interactiveshell"):
             return False
     return True
@@ -45,7 +46,7 @@ def _numpy_errstate_plain() -> bool:
     np = sys.modules.get("numpy")
     if np is None:
         return True
-    geterr = np.__dict__.get("geterr")
+    geterr = checked(np.__dict__).get("geterr")
     if geterr is None or not own_module_function("numpy", "geterr", geterr, "numpy"):
         return False
     try:

@@ -15,6 +15,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..static_reads import checked, class_dict, class_name
 from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -152,12 +153,12 @@ def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> V
     dtype = None
     for k, v in kwargs.items():
         c = v.concrete()
-        if k == "dtype" and type(c) is torch.__dict__.get("dtype"):
+        if k == "dtype" and type(c) is checked(torch.__dict__).get("dtype"):
             dtype = str(c)[6:]
         else:
             raise Stop(node.lineno, f"torch.{fname} with `{k}=`")
     if dtype is None:
-        get_default = torch.__dict__.get("get_default_dtype")
+        get_default = checked(torch.__dict__).get("get_default_dtype")
         if not _torch_own(get_default, "get_default_dtype") and \
                 not own_module_function("torch", "get_default_dtype", get_default, "torch"):
             raise Stop(node.lineno, "the default dtype")
@@ -217,13 +218,13 @@ def parameters_call(owner: Value, attr: str, args: List[Value], kwargs: Dict[str
     if attr != "parameters" or args or kwargs or not isinstance(owner, LiveValue):
         return None
     obj = owner.obj
-    inst = plain_module(obj, type(obj).__name__)
+    inst = plain_module(obj, class_name(type(obj)))  # (read from the type's slot: no metaclass runs)
     base_mod = sys.modules.get("torch.nn.modules.module")
-    base = base_mod.__dict__.get("Module") if type(base_mod) is types.ModuleType else None
+    base = checked(base_mod.__dict__).get("Module") if type(base_mod) is types.ModuleType else None
     if inst is None or "parameters" in inst or base is None:
         return None
-    fn = type(obj).__dict__.get("parameters", base.__dict__.get("parameters"))
-    if fn is not base.__dict__.get("parameters") or type(fn) is not types.FunctionType or \
+    fn = class_dict(type(obj)).get("parameters", checked(base.__dict__).get("parameters"))
+    if fn is not checked(base.__dict__).get("parameters") or type(fn) is not types.FunctionType or \
             not fn.__code__.co_flags & 0x20:  # CO_GENERATOR
         return None
     return FactValue("generator")
@@ -272,7 +273,7 @@ def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, nam
 def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
     """Calling `nn.Linear` / `nn.Conv2d` on a tensor: the input's feature size or channels must fit."""
     library_state_plain(interp, node)
-    cls_name = type(obj).__name__
+    cls_name = class_name(type(obj))  # (the type's slot: a metaclass of the user's runs nothing)
     if cls_name == "CrossEntropyLoss" and _default_cross_entropy(obj):
         return cross_entropy(interp, args, kwargs, node, name)
     found = module_weight(obj, cls_name) if cls_name in ("Linear", "Conv2d") else None
