@@ -18,6 +18,7 @@ The slice serves the prompt only; no check relies on it.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
@@ -66,15 +67,19 @@ def reads(code: str) -> Set[str]:
     return _names_read(tree) if tree is not None else set()
 
 
+@dataclass(eq=False)
 class _Unit:
     """One top-level statement of a run: the names it writes (by the lineage) and reads."""
 
-    def __init__(self, cell: int, first: int, last: int, reads: Set[str], stmt: Optional[ast.stmt] = None) -> None:
-        self.cell, self.first, self.last, self.reads, self.stmt = cell, first, last, reads, stmt
-        self.writes: Set[str] = set()
-        self.assigns: Set[str] = set()  # certainly rebound here: what it held before no longer matters
-        self.unknown = False
-        self.kept = False
+    cell: int
+    first: int
+    last: int
+    reads: Set[str]
+    stmt: Optional[ast.stmt] = None
+    writes: Set[str] = field(default_factory=set)
+    assigns: Set[str] = field(default_factory=set)  # certainly rebound here: what it held before no longer matters
+    unknown: bool = False
+    kept: bool = False
 
 
 def _units(cell: int, code: str, effects: List[Dict[str, Any]]) -> List[_Unit]:

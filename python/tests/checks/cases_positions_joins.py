@@ -256,8 +256,32 @@ GROUPBY_SUM: List[Pair] = [
          "t = sales.groupby('region').sum()\nsales.groupby('ok')", "KeyError"),
 ]
 
+NM = ("import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LinearRegression, LogisticRegression\n"
+      "from sklearn.preprocessing import StandardScaler\nfrom sklearn.ensemble import RandomForestClassifier\n"
+      "frame = pd.DataFrame(np.arange(40.0).reshape(10, 4) % 7, columns=['a', 'b', 'c', 'd'])\ny = np.array([0, 1] * 5)\n"
+      "reg = LinearRegression().fit(frame, y)\nclf = LogisticRegression().fit(frame, y)\n"
+      "sc = StandardScaler().fit(frame)\nrf = RandomForestClassifier(n_estimators=3, random_state=0).fit(frame, y)\n"
+      "other = frame.rename(columns={'a': 'A'})\narr = frame.to_numpy()")
+
+FEATURE_NAMES: List[Pair] = [
+    Pair("feature-names", NM, "reg.predict(frame[['b', 'a', 'c', 'd']])", "reg.predict(frame[['a', 'b', 'c', 'd']])",
+         "ValueError"),
+    Pair("feature-names", NM, "p = clf.predict(other)", "p = clf.predict(frame)", "ValueError"),
+    Pair("feature-names", NM, "p = clf.predict_proba(frame[['d', 'c', 'b', 'a']])", "p = clf.predict_proba(frame)",
+         "ValueError"),
+    Pair("feature-names", NM, "z = sc.transform(other)", "z = sc.transform(arr)", "ValueError"),
+    Pair("feature-names", NM, "p = rf.predict(other)", "p = rf.predict(frame.copy())", "ValueError"),
+    Pair("feature-names", NM, "s = reg.score(frame[['a', 'c', 'b', 'd']], y)", "s = reg.score(frame, y)", "ValueError"),
+    Pair("feature-names", NM, "X2 = frame.drop(columns=['d'])\np = reg.predict(X2)", "X2 = frame.drop(columns=['d'])\np = 1",
+         "ValueError"),
+    Pair("feature-names", NM, "d = clf.decision_function(other)", "d = clf.decision_function(frame)", "ValueError"),
+    Pair("feature-names", NM, "X2 = frame.rename(columns={'d': 'e'})\np = rf.predict_proba(X2)",
+         "X2 = frame.rename(columns={'d': 'd'})\np = rf.predict_proba(X2)", "ValueError"),
+    Pair("feature-names", NM, "z = sc.transform(frame[['a', 'b', 'd', 'c']])", "z = sc.transform(frame)", "ValueError"),
+]
+
 PAIRS: List[Pair] = (ILOC + JOIN + CONSTRUCT + ARRAYS + FIT_1D + FIT_DATA + UNFITTED_OWN + ASTYPE + TORCH_LOSS
-                     + GROUPBY_SUM)
+                     + GROUPBY_SUM + FEATURE_NAMES)
 
 NO_CLAIM = [
     # tz-naive joined with tz-aware rows: TypeError, from the indexes, not the shared column
@@ -285,6 +309,8 @@ NO_CLAIM = [
     # a pipeline holding the notebook's own estimator: its fit is not asked about
     ("from sklearn.pipeline import make_pipeline\nclass Mine(StandardScaler):\n    pass\n"
      "make_pipeline(Mine()).fit(y)", SK1),
+    # column names that are not all text: scikit-learn raises TypeError, not the names ValueError
+    ("reg.predict(pd.DataFrame(np.zeros((2, 4)), columns=['a', 'b', 'c', 0]))", NM),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
     # a forest whose base tree is the notebook's own class

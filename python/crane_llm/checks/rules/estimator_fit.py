@@ -286,3 +286,65 @@ def _probe_data(cls: type, params: Dict[str, Any], what: str, layout: Any, one_a
         if not _fit_rejects(cls, params, args, _STRINGS if what == "strings" else _NAN):
             return False
     return True
+
+
+_NAMES = "The feature names should match those that were passed during fit"
+_PROBED_NAMES: Dict[Any, bool] = {}
+
+
+def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]:
+    """(fitted names, X's names) when `owner.<attr>(x)` raises scikit-learn's "feature names should
+    match" ValueError: the estimator was fitted on a DataFrame (its `feature_names_in_`), x is a
+    DataFrame whose column names, all text, differ from them in set or order. Whether this class
+    checks the names first is asked of a fresh copy fitted on made-up data with the fitted names and
+    then given made-up data with x's names; the user's estimator and x are never handed over."""
+    np = sys.modules.get("numpy")
+    params = _probe_params(owner)
+    facts = x.frame() if params is not None and type(np) is types.ModuleType else None
+    if facts is None or not facts.exact or not facts.flat or facts.columns is None:
+        return None
+    inst = instance_dict(owner.obj)
+    fitted = inst.get("feature_names_in_") if type(inst) is dict else None
+    if type(fitted) is not np.__dict__.get("ndarray") or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
+            not 0 < fitted.shape[0] <= 1000:
+        return None
+    fitted_names = fitted.tolist()
+    names = list(facts.columns)
+    if not all(type(n) is str for n in fitted_names + names) or not names or len(names) > 1000 or \
+            names == fitted_names:
+        return None
+    cls = type(owner.obj)
+    try:
+        key = (cls, attr, tuple(fitted_names), tuple(names), repr(sorted(params.items())), repr(warnings.filters))
+    except Exception:
+        return None
+    if key not in _PROBED_NAMES:
+        _PROBED_NAMES[key] = _probe_names(cls, params, attr, fitted_names, names, np)
+    return (fitted_names, names) if _PROBED_NAMES[key] else None
+
+
+def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list, np: Any) -> bool:
+    pd = sys.modules.get("pandas")
+    if pd is None:
+        return False
+    try:
+        train = pd.DataFrame(np.arange(20 * len(fitted), dtype=float).reshape(20, len(fitted)) % 7, columns=fitted)
+        target = np.array([0, 1] * 10)
+        probe = cls(**params)
+        with warnings.catch_warnings(record=True):
+            probe.fit(train, target)
+    except Exception:
+        return False
+    for variant in (0, 1):
+        data = pd.DataFrame(np.zeros((3, len(names))) if variant == 0 else np.ones((2, len(names))), columns=names)
+        with warnings.catch_warnings(record=True):
+            try:
+                getattr(probe, attr)(*((data, np.zeros(len(data))) if attr == "score" else (data,)))
+            except ValueError as exc:
+                if not str(exc).startswith(_NAMES):
+                    return False
+            except Exception:
+                return False
+            else:
+                return False
+    return True

@@ -175,6 +175,14 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
                 raise Crash(CertainCrash(raised, node.lineno, node.col_offset,
                                          f"{label} ({facts.class_name}) has not been fitted, so `.{attr}()` raises "
                                          f"{raised}.", "not-fitted", _names(owner)))
+        names = estimator_fit.names_mismatch(owner, args[0], attr) if facts.fitted and len(args) == (
+            2 if attr == "score" else 1) and not kwargs else None
+        if names is not None:
+            fitted, given = names
+            raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                     f"{label} ({facts.class_name}) was fitted on the columns {fitted[:8]} and is given "
+                                     f"{given[:8]}: scikit-learn wants the same names in the same order.",
+                                     "feature-names", _names(owner, args[0])))
         if facts.fitted and facts.n_features is not None and args and not facts.class_name.startswith(
                 _NO_FEATURE_CHECK):
             n = _columns(args[0])
