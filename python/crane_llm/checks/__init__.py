@@ -35,7 +35,7 @@ from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
-from .static_reads import HostileKeys, checked, plain_keys
+from .static_reads import HostileKeys, checked, new_epoch, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
 
@@ -209,6 +209,7 @@ class ReadCell:
 def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> ReadCell:
     """The cell as `shell` (found by itself when `namespace` is the running shell's `user_ns`)
     will compile it, parsed once."""
+    new_epoch()  # every dictionary read while the cell is prepared is looked at afresh
     if not builtins_untouched():  # first: preparing the cell imports IPython's transformer by name
         return ReadCell(None, Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED)), None, None)
     shell = shell if shell is not None else _running_shell(namespace)
@@ -233,6 +234,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
+    if read is None:
+        new_epoch()
     if type(namespace) is dict and not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
     was_enabled = gc.isenabled()

@@ -27,10 +27,12 @@ import importlib.util
 import marshal
 import math
 import os
+import re
 import sys
 import types
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
+from .outcome import Stop
 from .static_reads import checked, is_static_type, lookup_static, mro, plain_keys
 
 _PYC_HEADER = 16
@@ -102,7 +104,11 @@ _SIGNATURES: Dict[Tuple[str, int], Optional[ast.arguments]] = {}
 def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
     """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names."""
     g = fn.__globals__
-    if type(g) is not dict or not plain_keys(g):
+    if type(g) is not dict:
+        return None
+    try:
+        checked(g)
+    except Stop:
         return None
     name = g.get("__name__")
     mod = sys.modules.get(name) if type(name) is str else None
@@ -163,7 +169,21 @@ def same_code(fn: types.FunctionType, mod: types.ModuleType) -> Optional[types.C
     always read from the reference, never from `fn`'s code; two equal references made in different
     places (one line, two identical lambdas) leave it unknown."""
     code = fn.__code__
-    if type(code) is not types.CodeType or not _plain_const(code):
+    if type(code) is not types.CodeType:
+        return None
+    hit = _SAME.get(id(code))
+    if hit is not None and hit[0] is code and hit[1] is mod:
+        return hit[2]
+    found = _same_code(code, mod)
+    _SAME[id(code)] = (code, mod, found)  # (code objects cannot change; the entry holds both alive)
+    return found
+
+
+_SAME: Dict[int, Tuple[Any, Any, Optional[types.CodeType]]] = {}
+
+
+def _same_code(code: types.CodeType, mod: types.ModuleType) -> Optional[types.CodeType]:
+    if not _plain_const(code):
         return None
     ref = _reference(mod)
     found = None
@@ -345,31 +365,49 @@ def _stores_from(body: types.CodeType, name: str, source: str) -> bool:
     """Some statement of the class body stores `name` from an expression that names `source`:
     `name = source`, `name = <...>.source`, `get_axes = axes.fget`, `table = _make_axes_method(mtable.table)`
     (the loads since the previous store, in its bytecode)."""
-    key = (id(body), name, source)
-    found = _ALIASES.get(key)
-    if found is None:
-        found = False
-        loads: List[Any] = []
-        copies = 0  # `__add__ = __iadd__ = union` copies the value once per extra target
-        for ins in dis.get_instructions(body):
-            op = ins.opname
-            if op == "STORE_NAME" and ins.argval == name and source in loads:
-                found = True
-                break
-            if op in _LOADS:
-                loads.append(ins.argval)
-            elif op == "COPY" or op == "DUP_TOP":
-                copies += 1
-            elif op == "STORE_NAME" or op == "STORE_ATTR" or op == "STORE_SUBSCR" or op == "POP_TOP":
-                if copies:
-                    copies -= 1
-                else:
-                    loads = []  # a statement ends: its loads say nothing of the next one
-        _ALIASES[key] = found
-    return found
+    return source in _body_stores(body).get(name, ())
 
 
-_ALIASES: Dict[Tuple[int, str, str], bool] = {}
+def _body_stores(body: types.CodeType) -> Dict[str, Set[Any]]:
+    """Each name a class body stores, with the names loaded by the statements that store it."""
+    return _body_statements(body)[0]
+
+
+def _body_statements(body: types.CodeType) -> Tuple[Dict[str, Set[Any]], Dict[str, List[int]]]:
+    """What the class body's bytecode says of its statements: each stored name with the names its
+    statements load, and the first source line of each statement storing it."""
+    hit = _STATEMENTS.get(id(body))
+    if hit is not None:
+        return hit
+    out: Dict[str, Set[Any]] = {}
+    starts: Dict[str, List[int]] = {}
+    loads: List[Any] = []
+    first: Optional[int] = None
+    copies = 0  # `__add__ = __iadd__ = union` copies the value once per extra target
+    for ins in dis.get_instructions(body):
+        op = ins.opname
+        positions = getattr(ins, "positions", None)  # (3.11+: the store's own place is its target's)
+        if first is None and type(ins.starts_line) is int and op != "SETUP_ANNOTATIONS":
+            first = ins.starts_line
+        if op == "STORE_NAME":
+            out.setdefault(ins.argval, set()).update(loads)
+            line = positions.lineno if positions is not None and positions.lineno else first
+            if line is not None:
+                starts.setdefault(ins.argval, []).append(line)
+        if op in _LOADS:
+            loads.append(ins.argval)
+        elif op == "COPY" or op == "DUP_TOP":
+            copies += 1
+        elif op == "STORE_NAME" or op == "STORE_ATTR" or op == "STORE_SUBSCR" or op == "POP_TOP":
+            if copies:
+                copies -= 1
+            else:
+                loads, first = [], None  # a statement ends: its loads say nothing of the next one
+    _STATEMENTS[id(body)] = (out, starts)  # (reference code objects live as long as the process)
+    return out, starts
+
+
+_STATEMENTS: Dict[int, Tuple[Dict[str, Set[Any]], Dict[str, List[int]]]] = {}
 
 
 def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, Any]]:
@@ -387,32 +425,57 @@ def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, A
         mod = library_module(v)
         key = (mod.__dict__["__file__"], qualname)
         if key not in _CLASS_DATA:
-            node = _class_node(_reference(mod), qualname)
+            node = _class_node(_reference(mod), qualname, body)
             _CLASS_DATA[key] = None if node is None else _body_data(node, checked(mod.__dict__))
         return _CLASS_DATA[key]
     return None
 
 
 _CLASS_DATA: Dict[Tuple[str, str], Optional[Dict[str, Any]]] = {}
-_TREES: Dict[str, Optional[ast.Module]] = {}
 
 
-def _class_node(ref: _ModuleReference, qualname: str) -> Optional[ast.ClassDef]:
-    if ref.filename not in _TREES:
+def _class_node(ref: _ModuleReference, qualname: str, body: types.CodeType) -> Optional[ast.ClassDef]:
+    """The class statement with only the statements of its body that store a name without a def,
+    each parsed from its own lines, found by the line its bytecode starts on (a class of ten
+    thousand lines costs a tenth of a second to parse whole)."""
+    lines = ref.lines()
+    node = ast.ClassDef(name=qualname.rsplit(".", 1)[-1], bases=[], keywords=[], body=[], decorator_list=[])
+    found = []
+    for name, starts in _body_statements(body)[1].items():
+        for start in starts:
+            stmt = _statement_at(lines, start, name)
+            if stmt is not None:
+                found.append((start, stmt))
+    node.body.extend(stmt for _, stmt in sorted(found, key=lambda p: p[0]))
+    return node
+
+
+def _statement_at(lines: List[str], start: int, name: str) -> Optional[ast.stmt]:
+    """The assignment to `name` whose lines begin at `start`; an unreadable one stands as an
+    assignment of an unknown value (the class data it gives is then not accepted)."""
+    i = start - 1
+    # (before 3.11 the bytecode gives the line of the value's first instruction: the target is on it
+    # or a few lines above, `_hidden_attrs = (` then the value)
+    for back in range(i, max(i - 20, -1), -1):
+        if 0 <= back < len(lines) and re.match(r"\s*" + re.escape(name) + r"\s*[:=]", lines[back]):
+            i = back
+            break
+    if not (0 <= i < len(lines)):
+        return None
+    head = lines[i].strip()
+    if head.startswith(("def ", "async def ", "class ", "@")):
+        return None
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    for j in range(i + 1, min(i + _SIGNATURE_SPAN, len(lines)) + 1):
         try:
-            _TREES[ref.filename] = ast.parse("\n".join(ref.lines()))
+            stmts = ast.parse("\n".join(line[indent:] for line in lines[i:j])).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            _TREES[ref.filename] = None
-    scope: Any = _TREES[ref.filename]
-    for part in qualname.split("."):
-        found = None
-        for stmt in getattr(scope, "body", ()):
-            if isinstance(stmt, ast.ClassDef) and stmt.name == part:
-                found = stmt
-        if found is None:
-            return None
-        scope = found
-    return scope
+            continue
+        if len(stmts) == 1 and isinstance(stmts[0], (ast.Assign, ast.AnnAssign)):
+            return stmts[0]
+        break
+    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                      value=ast.Call(func=ast.Name(id="?", ctx=ast.Load()), args=[], keywords=[]))
 
 
 _CONTAINER_MAKERS = {"set": set, "frozenset": frozenset, "list": list, "tuple": tuple}

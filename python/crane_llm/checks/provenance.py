@@ -23,7 +23,7 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from .library_code import class_body_data, class_body_stores, enclosing_code, genuine, plain_data, reference_code
-from .static_reads import (checked, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
+from .static_reads import (checked, new_epoch, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
 
 _IO = sys.modules.get("_io")
@@ -402,6 +402,7 @@ def audit() -> Audit:
 
 def new_audit() -> None:
     """Start a check: classes are audited afresh."""
+    new_epoch()
     _current[0] = Audit()
 
 

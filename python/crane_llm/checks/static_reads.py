@@ -53,9 +53,28 @@ def plain_keys(d: Any) -> bool:
         return False
 
 
+# One check's memo of dictionaries found plain, by the identity of their owner (held here, so the
+# identity cannot be reused): no user code runs during a check, so none of them changes in it.
+_SEEN: Dict[int, Tuple[Any, bool]] = {}
+
+
+def new_epoch() -> None:
+    """A check starts: every dictionary is looked at afresh."""
+    _SEEN.clear()
+
+
+def _plain_once(owner: Any, d: Any) -> bool:
+    hit = _SEEN.get(id(owner))
+    if hit is not None and hit[0] is owner:
+        return hit[1]
+    ok = plain_keys(d)
+    _SEEN[id(owner)] = (owner, ok)
+    return ok
+
+
 def checked(d: Any) -> Any:
     """`d`, once every key of it is known to be an exact `str`; else HostileKeys is raised (a Stop)."""
-    if not plain_keys(d):
+    if not _plain_once(d, d):
         raise HostileKeys()
     return d
 
@@ -65,7 +84,9 @@ def class_dict(cls: Any) -> Dict[str, Any]:
         d = _TYPE_DICT.__get__(cls)
     except Exception:
         return {}
-    return checked(d)
+    if not _plain_once(cls, d):
+        raise HostileKeys()
+    return d
 
 
 def class_name(cls: Any) -> str:
@@ -120,4 +141,4 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
     return checked(d) if type(d) is dict else default
 
 
-__all__ = ["HostileKeys", "checked", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
+__all__ = ["HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]

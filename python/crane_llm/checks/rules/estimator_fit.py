@@ -305,7 +305,7 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
         return None
     inst = instance_dict(owner.obj)
     fitted = inst.get("feature_names_in_") if type(inst) is dict else None
-    if type(fitted) is not np.__dict__.get("ndarray") or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
+    if type(fitted) is not checked(np.__dict__).get("ndarray") or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
             not 0 < fitted.shape[0] <= 1000:
         return None
     fitted_names = fitted.tolist()
