@@ -17,7 +17,7 @@ from typing import Any, List, Optional
 from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
-from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,  # noqa: F401
+from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,
                           ndarray_type, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
 from .dtypes import dtype_category

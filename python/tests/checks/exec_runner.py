@@ -258,6 +258,10 @@ def _main(src: str, out: str) -> None:
             warnings.filters[:] = base_filters
             if base_err is not None:
                 np.seterr(**base_err)
+            # As Jupyter's inline backend does after every cell: no figure outlives the case.
+            plt = sys.modules.get("matplotlib.pyplot")
+            if plt is not None:
+                plt.close("all")
         changed = _same_world(world, _world())
         if changed:
             raise RuntimeError(f"case left the world changed ({changed}): {case}")

@@ -189,3 +189,38 @@ def test_scatter_of_float_points_from_recorded_facts_is_not_passed():
     facts = dict(KMEANS, X=dict(KMEANS["X"], dtype="float64"))  # a float may be NaN or infinite
     o = run_checks_on_facts(KMEANS_CELL, facts, executed=KMEANS_EXECUTED)
     assert o.crash is None and o.stopped_at.line == 1
+
+
+def _user_axes_namespace(**overrides):
+    # An earlier cell's figure whose current Axes is the notebook's own subclass: pyplot's calls go
+    # through its methods, so they are user code.
+    from matplotlib.axes import Axes
+
+    class LoudAxes(Axes):
+        def set_title(self, *args, **kwargs):
+            raise RuntimeError("the notebook's own set_title ran")
+
+    fig = plt.figure()
+    fig.add_subplot(axes_class=LoudAxes)
+    return dict(_user_namespace(), fig=fig, **overrides)
+
+
+def test_an_open_figure_with_the_notebooks_own_axes_stops_the_reading():
+    cell = "plt.title('t')\na + np.ones(4)"
+    ns = _user_axes_namespace()
+    try:
+        o = run_checks(cell, ns)
+        assert o.crash is None and o.stopped_at is not None and o.stopped_at.line == 1, o
+        with pytest.raises(RuntimeError, match="own set_title"):  # what really happens: line 1 raises
+            exec(compile(cell, "<cell>", "exec"), dict(ns))
+    finally:
+        plt.close("all")
+
+
+def test_with_no_figure_open_the_same_cell_is_still_claimed():
+    plt.close("all")
+    o = run_checks("plt.title('t')\na + np.ones(4)", _user_namespace())
+    assert o.crash is not None and o.crash.exception == "ValueError" and o.crash.line == 2
+    with pytest.raises(ValueError):
+        exec(compile("plt.title('t')\na + np.ones(4)", "<cell>", "exec"), _user_namespace())
+    plt.close("all")

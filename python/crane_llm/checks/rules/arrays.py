@@ -14,7 +14,8 @@ from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import checked
-from ..live_adapter import LiveValue, is_simple_constant, ndarray_type
+from ..class_facts import ndarray_type
+from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value

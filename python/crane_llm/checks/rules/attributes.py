@@ -12,7 +12,8 @@ import types
 from dataclasses import dataclass
 
 from ..static_reads import checked
-from ..live_adapter import _MISSING, LiveValue, _is_data_descriptor, ndarray_type, pandas_types, pristine_pandas
+from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
+from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
 from . import accessors, estimators, tensors

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types, pristine_pandas
+from ..class_facts import pristine_pandas
+from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, FactValue, Opaque, Value
 

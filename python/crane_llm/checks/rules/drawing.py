@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import OrderedDict
 from typing import Any, Dict, List
 
-from ..static_reads import checked
+from ..static_reads import checked, class_dict
 from ..abstract_values import Opaque, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -124,6 +125,8 @@ def _check_pyplot() -> bool:
         cls = checked(mod.__dict__).get(cname) if mod is not None else None
         if cls is None or not audit().pristine(cls, "matplotlib"):
             return False
+    if not _no_figure_open():
+        return False
     params = checked(mpl.__dict__).get("rcParams")
     if params is None or not isinstance(params, dict):
         return False
@@ -134,6 +137,16 @@ def _check_pyplot() -> bool:
         return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
                                                          os.environ.get("WAYLAND_DISPLAY"))
     return type(backend) is str and backend.lower() in _BACKENDS
+
+
+def _no_figure_open() -> bool:
+    """pyplot holds no figure. An open one may carry the notebook's own Axes, artists or callbacks,
+    which pyplot's calls run (`plt.title` is the current Axes' `set_title`, `plt.show` draws every
+    artist). Jupyter's inline backend closes its figures after each cell, so this is the usual case."""
+    helpers = sys.modules.get("matplotlib._pylab_helpers")
+    gcf = checked(helpers.__dict__).get("Gcf") if helpers is not None else None
+    figs = class_dict(gcf).get("figs") if isinstance(gcf, type) else None
+    return type(figs) in (OrderedDict, dict) and len(figs) == 0
 
 
 def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:

@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import checked
-from ..live_adapter import LiveValue, is_simple_constant, pandas_types, pristine_pandas
+from ..class_facts import pandas_types, pristine_pandas
+from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
