@@ -4,7 +4,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from crane_llm.prompt import build_prompt, estimate_tokens
-from crane_llm.prompt.build import _cell_block, _compose
+from crane_llm.prompt.build import _cell_block, _compose, is_crane_llm_cell
 
 code = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300)
 cells = st.lists(code, max_size=12).map(
@@ -14,9 +14,12 @@ cells = st.lists(code, max_size=12).map(
 
 @settings(max_examples=300, deadline=None)
 @example(executed=[], runinfo="0" * 88, target="", budget=0)  # the runtime information itself is cut
+# A `%%crane_llm` cell never ran its body: it is not sent at all, so it is not counted as dropped.
+@example(executed=[{"executionCount": 1, "cellId": "c0", "code": "%%crane_llm"}], runinfo=None, target="", budget=0)
 @given(cells, st.one_of(st.none(), code), code, st.integers(min_value=0, max_value=1500))
 def test_drops_the_fewest_oldest_cells_that_fit(executed, runinfo, target, budget):
     prompt = build_prompt(executed, runinfo, target, budget)
+    executed = [c for c in executed if not is_crane_llm_cell(c["code"])]  # the cells the prompt sends
     k = len(prompt["dropped"])
     assert [d["position"] for d in prompt["dropped"]] == list(range(1, k + 1))
     assert prompt["estimatedTokens"] == estimate_tokens(prompt["text"])
