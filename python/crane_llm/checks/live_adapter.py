@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import types
 from inspect import getattr_static
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
@@ -20,6 +20,7 @@ from .provenance import (audit, class_dict, class_module, class_name, instance_d
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,
                           ndarray_type, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
+from .probe_state import class_data
 from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
@@ -232,7 +233,7 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
     if not is_estimator_class(cls):
         return None
     inst = instance_dict(obj)
-    if inst is None:
+    if inst is None or not own_instance_state(cls, inst) or class_data(cls) is None:
         return None
     fitted: Optional[bool]
     try:
@@ -248,6 +249,22 @@ def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
         return EstimatorFacts(cls=cls, fitted=fitted if own_only else None, n_features=None, meta=True)
     n = inst.get("n_features_in_")
     return EstimatorFacts(cls=cls, fitted=fitted, n_features=n if type(n) is int else None, meta=False)
+
+
+# Instance attributes scikit-learn looks up by name on the estimator itself, not on its class.
+_INSTANCE_HOOKS = ("_metadata_request", "_sklearn_output_config")
+
+
+def own_instance_state(cls: Any, inst: Dict[str, Any]) -> bool:
+    """An estimator's own attributes shadow nothing its class defines: an instance's
+    `_parameter_constraints`, `_validate_params`, `_decision_function` or `__sklearn_is_fitted__`
+    would be what scikit-learn's code reads or calls for it, while a fresh probe of the class (and
+    the checker's reading of the class) sees the class's."""
+    for k in inst:
+        if type(k) is not str or (k.startswith("__") and k.endswith("__")) or k in _INSTANCE_HOOKS or \
+                lookup_static(cls, k, _MISSING) is not _MISSING:
+            return False
+    return True
 
 
 def _wraps_estimator(v: Any) -> bool:

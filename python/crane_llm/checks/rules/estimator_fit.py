@@ -22,6 +22,7 @@ from typing import Any, Dict, Optional, Tuple
 from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass
+from ..probe_state import probe_state
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
 _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
@@ -45,8 +46,10 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
     if type(params) is not dict or not all(is_plain_data(v) for v in params.values()):
         return None
     try:
-        key = (cls, n_args, repr(sorted(params.items())), repr(warnings.filters))
+        key = (cls, n_args, repr(sorted(params.items())), probe_state(cls))
     except Exception:
+        return None
+    if key[-1] is None:
         return None
     if key not in _PROBED:
         _PROBED[key] = _probe(cls, params, n_args)
@@ -148,8 +151,10 @@ def rejects_1d(owner: Any, x: Any) -> bool:
         return False
     cls = type(owner.obj)
     try:
-        key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), repr(warnings.filters))
+        key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), probe_state(cls))
     except Exception:
+        return False
+    if key[-1] is None:
         return False
     if key not in _PROBED_1D:
         _PROBED_1D[key] = _probe_1d(cls, params, arr.shape[0], arr.dtype, np)
@@ -189,8 +194,10 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     what, layout = shape
     cls = type(owner.obj)
     try:
-        key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), repr(warnings.filters))
+        key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), probe_state(cls))
     except Exception:
+        return None
+    if key[-1] is None:
         return None
     if key not in _PROBED_DATA:
         _PROBED_DATA[key] = _probe_data(cls, params, what, layout, y is None, np)
@@ -315,8 +322,10 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
         return None
     cls = type(owner.obj)
     try:
-        key = (cls, attr, tuple(fitted_names), tuple(names), repr(sorted(params.items())), repr(warnings.filters))
+        key = (cls, attr, tuple(fitted_names), tuple(names), repr(sorted(params.items())), probe_state(cls))
     except Exception:
+        return None
+    if key[-1] is None:
         return None
     if key not in _PROBED_NAMES:
         _PROBED_NAMES[key] = _probe_names(cls, params, attr, fitted_names, names, np)

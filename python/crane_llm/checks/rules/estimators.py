@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional
 from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
+from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import EstimatorFacts, FactValue, Value
 from . import estimator_fit
@@ -73,7 +74,9 @@ def unfitted_error(owner: Value, facts: EstimatorFacts, attr: str) -> Optional[s
             return None
         if not all(is_plain_data(v) for v in params.values()):
             return None
-    key = (cls, attr, repr(sorted(params.items())))
+    key = (cls, attr, repr(sorted(params.items())), probe_state(cls))
+    if key[-1] is None:
+        return None
     if key not in _PROBED:
         _PROBED[key] = _probe(cls, params, attr)
     return _PROBED[key]
@@ -95,7 +98,9 @@ def unfitted_attribute(owner: Value, attr: str, node) -> None:
         return
     if not all(is_plain_data(v) for v in params.values()):
         return
-    key = (cls, "." + attr, repr(sorted(params.items())))
+    key = (cls, "." + attr, repr(sorted(params.items())), probe_state(cls))
+    if key[-1] is None:
+        return
     if key not in _PROBED:
         _PROBED[key] = _probe_attribute(cls, params, attr)
     if _PROBED[key] == "NotFittedError":
