@@ -434,6 +434,86 @@ def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, A
 _CLASS_DATA: Dict[Tuple[str, str], Optional[Dict[str, Any]]] = {}
 
 
+def class_generated_names(klass_functions: Any, qualname: str) -> Optional[Tuple[Dict[str, str], Dict[str, str]]]:
+    """What matplotlib's source says the methods it generates for the class `qualname` call by
+    name: ({alias: target}, {name: "axis.method"}). The first from `@_api.define_aliases({...})`
+    over the class statement (`set_fc` calls `set_facecolor`), the second from
+    `name = _axis_method_wrapper("xaxis", "get_ticklocs")` in its body (`get_xticks` calls
+    `self.xaxis.get_ticklocs`). None when the class statement cannot be found (found as
+    class_body_data finds it)."""
+    for v in klass_functions:
+        if type(v) is not types.FunctionType:
+            continue
+        body = enclosing_code(v)
+        if body is None or body.co_name != qualname.rsplit(".", 1)[-1]:
+            continue
+        mod = library_module(v)
+        key = (mod.__dict__["__file__"], qualname)
+        if key not in _GENERATED:
+            ref = _reference(mod)
+            _GENERATED[key] = (_decorator_aliases(ref.lines(), body), _axis_wrappers(ref.lines(), body))
+        return _GENERATED[key]
+    return None
+
+
+_GENERATED: Dict[Tuple[str, str], Tuple[Dict[str, str], Dict[str, str]]] = {}
+
+
+def _decorator_aliases(lines: List[str], body: types.CodeType) -> Dict[str, str]:
+    name = body.co_name
+    at = next((i for i in range(max(body.co_firstlineno - 1, 0), min(body.co_firstlineno + 80, len(lines)))
+               if re.match(r"\s*class\s+" + re.escape(name) + r"\b", lines[i])), None)
+    if at is None:
+        return {}
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    node = None
+    for i in range(at - 1, max(at - 80, -1), -1):
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped.startswith("@") or len(line) - len(line.lstrip()) != indent:
+            continue  # (the parse below says whether what lies between belongs to the decorators)
+        try:
+            tree = ast.parse("\n".join(x[indent:] for x in lines[i:at + 1]) + "\n    pass")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if len(tree.body) == 1 and isinstance(tree.body[0], ast.ClassDef):
+            node = tree.body[0]
+    out: Dict[str, str] = {}
+    for deco in node.decorator_list if node is not None else ():
+        fn = deco.func if isinstance(deco, ast.Call) else None
+        named = (isinstance(fn, ast.Attribute) and fn.attr == "define_aliases") or \
+            (isinstance(fn, ast.Name) and fn.id == "define_aliases")
+        if not named or len(deco.args) != 1 or deco.keywords:
+            continue
+        try:
+            table = ast.literal_eval(deco.args[0])
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if type(table) is not dict:
+            continue
+        for prop, aliases in table.items():
+            if type(prop) is str and type(aliases) in (list, tuple):
+                for alias in aliases:
+                    if type(alias) is str:
+                        for prefix in ("get_", "set_"):
+                            out[prefix + alias] = prefix + prop
+    return out
+
+
+def _axis_wrappers(lines: List[str], body: types.CodeType) -> Dict[str, str]:
+    out: Dict[str, str] = {}
+    for name, starts in _body_statements(body)[1].items():
+        if len(starts) != 1:
+            continue
+        stmt = _statement_at(lines, starts[0], name)
+        value = stmt.value if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+                value.func.id == "_axis_method_wrapper" and len(value.args) == 2 and \
+                all(isinstance(a, ast.Constant) and type(a.value) is str for a in value.args):
+            out[name] = value.args[0].value + "." + value.args[1].value
+    return out
+
+
 def _class_node(ref: _ModuleReference, qualname: str, body: types.CodeType) -> Optional[ast.ClassDef]:
     """The class statement with only the statements of its body that store a name without a def,
     each parsed from its own lines, found by the line its bytecode starts on (a class of ten
@@ -603,5 +683,5 @@ def _same_items(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-__all__ = ["class_body_data", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
+__all__ = ["class_body_data", "class_generated_names", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
            "same_defaults"]

@@ -16,13 +16,14 @@ import contextlib
 import builtins as _builtins
 import functools
 import inspect
+import operator
 import os
 import sys
 import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
-from .library_code import class_body_data, class_body_stores, enclosing_code, genuine, plain_data, reference_code
+from .library_code import class_body_data, class_body_stores, class_generated_names, enclosing_code, genuine, plain_data, reference_code
 from .static_reads import (checked, new_epoch, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
 
@@ -269,9 +270,9 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
             return _wraps_defined_as(klass, key, value, package, depth)
         if ref.co_name == key or ref.co_name == "<lambda>" or _holds_name(value, key):
             return True
-        # matplotlib generates hundreds of methods that call another by name (`get_fc` calling
-        # `get_facecolor`, its axis wrappers): its drawing rule leans on none of them by name.
-        return package == "matplotlib"
+        # matplotlib generates methods that call another by name (`get_fc` calling `get_facecolor`,
+        # its axis wrappers): one sits here only if the class's source makes it under this name.
+        return package == "matplotlib" and _generated_here(klass, key, value)
     own_qualname = class_qualname(klass)
     simple = own_qualname.rsplit(".", 1)[-1]
     ref_qualname = getattr(ref, "co_qualname", None)
@@ -281,6 +282,38 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
     # Taken in by the class body (`rename = Index.set_names`, `table = mtable.table`): the body, as
     # the library's file compiles it, assigns that name from a name of that function.
     return class_body_stores(list(class_dict(klass).values()), own_qualname, key, ref.co_name) is True
+
+
+_ATTRGETTER_REDUCE = operator.attrgetter.__reduce__
+
+
+def _generated_here(klass: Any, key: str, fn: types.FunctionType) -> bool:
+    """A matplotlib method generated to call another by name (the name in its one closure cell: a
+    string for an alias, an attrgetter for an axis wrapper) calls the one the class's source names
+    for `key` (moved to another key, `set_c` in `Text.set_text`, it would call `set_color`)."""
+    cells = fn.__closure__ or ()
+    if len(cells) != 1:
+        return False
+    try:
+        v = cells[0].cell_contents
+    except ValueError:
+        return False
+    made = class_generated_names(list(class_dict(klass).values()), class_qualname(klass))
+    if made is None:
+        return False
+    aliases, wrappers = made
+    if type(v) is str:
+        target = aliases.get(key)
+        return target is not None and target == v
+    if type(v) is operator.attrgetter:
+        try:
+            reduced = _ATTRGETTER_REDUCE(v)  # (attrgetter, ('xaxis.get_ticklocs',)), made in C
+        except Exception:
+            return False
+        target = wrappers.get(key)
+        return target is not None and type(reduced) is tuple and len(reduced) == 2 and type(reduced[1]) is tuple \
+            and len(reduced[1]) == 1 and type(reduced[1][0]) is str and reduced[1][0] == target
+    return False
 
 
 def _mangled(name: str, class_name: str) -> str:

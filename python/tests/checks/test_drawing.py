@@ -224,3 +224,49 @@ def test_with_no_figure_open_the_same_cell_is_still_claimed():
     with pytest.raises(ValueError):
         exec(compile("plt.title('t')\na + np.ones(4)", "<cell>", "exec"), _user_namespace())
     plt.close("all")
+
+
+def _moved(cls_path, key, source_key):
+    """Put the generated method `source_key` of a matplotlib class at `key` (as a notebook could)."""
+    import importlib
+
+    modname, cname = cls_path.rsplit(".", 1)
+    cls = getattr(importlib.import_module(modname), cname)
+    owner = next(k for k in cls.__mro__ if source_key in k.__dict__)
+    return cls, owner.__dict__[source_key]
+
+
+# matplotlib's generated methods call another by name: `Text.set_c` calls `self.set_color`, the axis
+# wrapper `get_xgridlines` calls `self.xaxis.get_gridlines`. Moved to the key `plt.title` reaches,
+# they make line 1 raise; the checker must not pass over it and claim line 2.
+MOVED = [("matplotlib.text.Text", "set_text", "set_c", ValueError),
+         ("matplotlib.axes.Axes", "set_title", "get_xgridlines", TypeError)]
+
+
+@pytest.mark.parametrize("cls_path,key,source_key,raised", MOVED)
+def test_a_generated_method_moved_to_another_key_stops_the_reading(monkeypatch, cls_path, key, source_key, raised):
+    cell = "plt.title('t')\na + np.ones(4)"
+    plt.close("all")
+    cls, moved = _moved(cls_path, key, source_key)
+    monkeypatch.setattr(cls, key, moved)
+    o = run_checks(cell, _user_namespace())
+    assert o.crash is None and o.stopped_at is not None and o.stopped_at.line == 1, o
+    with pytest.raises(raised):  # what really happens: line 1 raises
+        exec(compile(cell, "<cell>", "exec"), _user_namespace())
+    plt.close("all")
+
+
+def test_generated_methods_in_their_own_places_are_the_librarys():
+    """The twin: every generated alias and axis wrapper as matplotlib made them is accepted (the
+    claim above, `test_with_no_figure_open_the_same_cell_is_still_claimed`, depends on it)."""
+    from matplotlib.axes._base import _AxesBase
+    from matplotlib.text import Text
+
+    from crane_llm.checks import provenance
+    from crane_llm.checks.library_code import class_generated_names
+
+    aliases, _ = class_generated_names(list(Text.__dict__.values()), "Text")
+    assert aliases["set_c"] == "set_color" and aliases["get_size"] == "get_fontsize"
+    aliases, wrappers = class_generated_names(list(_AxesBase.__dict__.values()), "_AxesBase")
+    assert aliases["set_fc"] == "set_facecolor" and wrappers["get_xticks"] == "xaxis.get_ticklocs"
+    assert provenance.own_type(Text, "matplotlib") and provenance.own_type(_AxesBase, "matplotlib")
