@@ -434,13 +434,15 @@ def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, A
 _CLASS_DATA: Dict[Tuple[str, str], Optional[Dict[str, Any]]] = {}
 
 
-def class_generated_names(klass_functions: Any, qualname: str) -> Optional[Tuple[Dict[str, str], Dict[str, str]]]:
+def class_generated_names(klass_functions: Any, qualname: str) -> Optional[Tuple[Dict[str, str], Dict[str, str], Dict[str, Any]]]:
     """What matplotlib's source says the methods it generates for the class `qualname` call by
-    name: ({alias: target}, {name: "axis.method"}). The first from `@_api.define_aliases({...})`
-    over the class statement (`set_fc` calls `set_facecolor`), the second from
-    `name = _axis_method_wrapper("xaxis", "get_ticklocs")` in its body (`get_xticks` calls
-    `self.xaxis.get_ticklocs`). None when the class statement cannot be found (found as
-    class_body_data finds it)."""
+    name: ({alias: target}, {name: "axis.method"}, {name: (factory, place, strings)}). The first
+    from `@_api.define_aliases({...})` over the class statement (`set_fc` calls `set_facecolor`),
+    the second from `name = _axis_method_wrapper("xaxis", "get_ticklocs")` in its body
+    (`get_xticks` calls `self.xaxis.get_ticklocs`), the third from `getter, setter =
+    factory("view", "viewLim", "intervalx")` in its body (the name's place among the targets,
+    None for one target; the string arguments). None when the class statement cannot be found
+    (found as class_body_data finds it)."""
     for v in klass_functions:
         if type(v) is not types.FunctionType:
             continue
@@ -451,12 +453,13 @@ def class_generated_names(klass_functions: Any, qualname: str) -> Optional[Tuple
         key = (mod.__dict__["__file__"], qualname)
         if key not in _GENERATED:
             ref = _reference(mod)
-            _GENERATED[key] = (_decorator_aliases(ref.lines(), body), _axis_wrappers(ref.lines(), body))
+            _GENERATED[key] = (_decorator_aliases(ref.lines(), body), _axis_wrappers(ref.lines(), body),
+                               _factory_stores(ref.lines(), body))
         return _GENERATED[key]
     return None
 
 
-_GENERATED: Dict[Tuple[str, str], Tuple[Dict[str, str], Dict[str, str]]] = {}
+_GENERATED: Dict[Tuple[str, str], Tuple[Dict[str, str], Dict[str, str], Dict[str, Any]]] = {}
 
 
 def _decorator_aliases(lines: List[str], body: types.CodeType) -> Dict[str, str]:
@@ -497,6 +500,29 @@ def _decorator_aliases(lines: List[str], body: types.CodeType) -> Dict[str, str]
                     if type(alias) is str:
                         for prefix in ("get_", "set_"):
                             out[prefix + alias] = prefix + prop
+    return out
+
+
+def _factory_stores(lines: List[str], body: types.CodeType) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for name, starts in _body_statements(body)[1].items():
+        if len(starts) != 1:
+            continue
+        stmt = _statement_at(lines, starts[0], name)
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and not value.keywords and
+                value.func.id != "_axis_method_wrapper" and  # (a class whose `__set_name__` makes it: below)
+                all(isinstance(a, ast.Constant) and type(a.value) is str for a in value.args)):
+            continue
+        strings = frozenset(a.value for a in value.args)
+        if isinstance(target, ast.Name) and target.id == name:
+            out[name] = (value.func.id, None, strings)
+        elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
+            names = [t.id for t in target.elts]
+            if names.count(name) == 1:
+                out[name] = (value.func.id, names.index(name), strings)
     return out
 
 

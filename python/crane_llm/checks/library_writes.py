@@ -33,10 +33,12 @@ _MUTATORS = {"append", "extend", "insert", "update", "setdefault", "add", "remov
 _SETTINGS_ATTRS = {"options", "rcParams", "rc", "environ", "path", "argv"}
 
 
-def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modules: Set[str]) -> Optional[str]:
+def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modules: Set[str],
+                  dynamic: bool = True) -> Optional[str]:
     """Why the executed cells may have changed an installed library, or None. `imported`: names an
     import bound; `modules`: those bound to a module by `import` (a plain setting counts only below
-    one of them: `from m import C` may bind a class, whose `fit = None` is no setting)."""
+    one of them: `from m import C` may bind a class, whose `fit = None` is no setting); `dynamic`:
+    some cell may bind names the parser does not see (then no name is known to hold a new value)."""
     trees = list(cells)
     reaching = set(imported) | _BUILTINS_ROOTS
     functions = _functions(trees)
@@ -46,8 +48,11 @@ def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modu
         for _, tree in trees:
             _spread(tree, reaching, functions)
         grew = len(reaching) != before
+    containers = set() if dynamic else _containers(trees)
+    rebound = _rebound_elsewhere(trees)
     for index, tree in trees:
-        found = _first_write(tree, reaching, modules)
+        fresh = {} if dynamic else _fresh_names(tree, rebound)
+        found = _first_write(tree, reaching, modules, lambda n, at: n in containers or n in fresh.get(id(at), ()))
         if found is not None:
             what, line = found
             return (f"executed cell {index + 1} changes an installed library or the builtins: it {what} (line "
@@ -60,6 +65,10 @@ def _functions(trees) -> Dict[str, List[ast.AST]]:
     out: Dict[str, List[ast.AST]] = {}
     for _, tree in trees:
         for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                for stmt in node.body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        stmt._in_class = True  # (its first parameter may be `self`, whatever the call)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out.setdefault(node.name, []).append(node)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
@@ -141,15 +150,56 @@ def _spread(tree: ast.AST, reaching: Set[str], functions: Dict[str, List[ast.AST
             args = list(node.args) + [k.value for k in node.keywords]
             if not any(reaches(x, reaching) for x in args):
                 continue
-            # Every function this call may run with a library-reaching argument: its callee, and
-            # functions handed to it alongside (`map(f, [pd])`, `functools.partial(f, pd)`).
-            callees = [node.func] + args
-            for c in callees:
+            # Every function this call may run with a library-reaching argument: its callee (the
+            # parameters those arguments land in), and functions handed to it alongside (`map(f,
+            # [pd])`, `functools.partial(f, pd)`: every parameter).
+            f = node.func
+            if isinstance(f, ast.Lambda):
+                reaching.update(_receiving(f, node, reaching, (0,)))
+            elif isinstance(f, (ast.Name, ast.Attribute)):
+                # (through an attribute, or a method taken by name: the first parameter may be `self`)
+                for fn in functions.get(f.id if isinstance(f, ast.Name) else f.attr, ()):
+                    shifts = (0,) if isinstance(f, ast.Name) and not getattr(fn, "_in_class", False) else (0, 1)
+                    reaching.update(_receiving(fn, node, reaching, shifts))
+            for c in args:
                 if isinstance(c, ast.Lambda):
                     reaching.update(_params(c))
                 name = c.id if isinstance(c, ast.Name) else c.attr if isinstance(c, ast.Attribute) else None
                 for fn in functions.get(name or "", ()):
                     reaching.update(_params(fn))
+
+
+def _receiving(fn: ast.AST, call: ast.Call, reaching: Set[str], shifts: Tuple[int, ...]) -> List[str]:
+    """The parameters of `fn` that a library-reaching argument of `call` may land in, the call's
+    positions counted from each of `shifts` (1: a bound method's `self` comes first). Every one
+    when a decorator may rearrange them or a `*args` / `**kwargs` hides where they land."""
+    if getattr(fn, "decorator_list", None) or any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return _params(fn)
+    a = fn.args
+    positional = [x.arg for x in a.posonlyargs + a.args]
+    by_keyword = {x.arg for x in a.args + a.kwonlyargs}
+    out: List[str] = []
+    for i, arg in enumerate(call.args):
+        if not reaches(arg, reaching):
+            continue
+        for shift in shifts:
+            j = i + shift
+            if j < len(positional):
+                out.append(positional[j])
+            elif a.vararg is not None:
+                out.append(a.vararg.arg)
+            else:
+                return _params(fn)  # (a call that would not bind: read as reaching every parameter)
+    for k in call.keywords:
+        if reaches(k.value, reaching):
+            if k.arg in by_keyword:
+                out.append(k.arg)
+            elif a.kwarg is not None:
+                out.append(a.kwarg.arg)
+            else:
+                return _params(fn)
+    return out
 
 
 def _chain(node: ast.AST) -> Tuple[ast.AST, List[str]]:
@@ -178,7 +228,9 @@ def _plain_setting(root: ast.AST, attrs: List[str], value: Optional[ast.AST], mo
     return True
 
 
-def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str]) -> Optional[Tuple[str, int]]:
+def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value) -> Optional[Tuple[str, int]]:
+    """The first write into something library-reaching; `new_value(name, node)`: the bare name
+    certainly holds a container the notebook built when `node` runs (a write into it is no patch)."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
@@ -186,7 +238,8 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str]) -> Option
             for t in targets:
                 for sub in ast.walk(t):  # (`a, pd.x = ...` unpacks into a store too)
                     if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, (ast.Store, ast.Del)) \
-                            and reaches(sub.value, reaching):
+                            and reaches(sub.value, reaching) and \
+                            not (isinstance(sub.value, ast.Name) and new_value(sub.value.id, node)):
                         root, attrs = _chain(sub)
                         if not _plain_setting(root, attrs, value, modules):
                             return "writes into a library object", node.lineno
@@ -207,14 +260,123 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str]) -> Option
                     return f"calls `{f.attr}` on a library object", node.lineno
             elif isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
                 root, attrs = _chain(f.value)
-                # `lst.append(1)` changes a list; `np.x.append(1)` something a module or class holds
-                if (attrs or not isinstance(root, ast.Name)) and reaches(f.value, reaching) \
+                # `lst.append(1)` changes the notebook's list; `np.x.append(1)` and `x = pd.DataFrame._metadata;
+                # x.append(...)` something a module or class holds
+                if reaches(f.value, reaching) and not (isinstance(f.value, ast.Name) and new_value(f.value.id, node)) \
                         and not _plain_setting(root, attrs, None, modules):
                     return "changes a library object in place", node.lineno
             for a in args + [k.value for k in node.keywords]:
                 if isinstance(a, ast.Name) and a.id in _WRITERS:
                     return f"hands `{a.id}` to other code", node.lineno
     return None
+
+
+def _new_container(value: Optional[ast.AST]) -> bool:
+    """An expression that builds a new object of the notebook's: a display, a comprehension, a
+    constant, an f-string."""
+    return isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+                              ast.GeneratorExp, ast.Constant, ast.JoinedStr))
+
+
+def _bindings(tree: ast.AST):
+    """(name, node) for every way `tree` binds a name in any scope (a plain `name = <new container>`
+    and `name += ...` included, as node ast.Assign / ast.AugAssign)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            yield node.id, node
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                yield (a.asname or a.name.split(".")[0]), node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name, node
+        elif isinstance(node, ast.arg):
+            yield node.arg, node
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for n in node.names:
+                yield n, node
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield node.name, node
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) if hasattr(ast, "MatchAs") else False:
+            if node.name:
+                yield node.name, node
+        elif hasattr(ast, "MatchMapping") and isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, node
+
+
+def _containers(trees) -> Set[str]:
+    """Names every binding of which, in every cell and scope, is `name = <new container>` (or
+    `name += ...`, `del name`): whatever they hold is a container the notebook built (a list of
+    library classes, `models = [LinearRegression, Ridge]`, is the notebook's list)."""
+    plain: Dict[str, bool] = {}
+    for _, tree in trees:
+        direct = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _new_container(node.value):
+                direct.update(id(t) for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and _new_container(node.value) and isinstance(node.target, ast.Name):
+                direct.add(id(node.target))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                direct.add(id(node.target))
+            elif isinstance(node, ast.Delete):
+                direct.update(id(t) for t in node.targets if isinstance(t, ast.Name))
+        for name, node in _bindings(tree):
+            plain[name] = plain.get(name, True) and id(node) in direct
+    return {n for n, ok in plain.items() if ok}
+
+
+def _rebound_elsewhere(trees) -> Set[str]:
+    """Names some function may rebind in the notebook's namespace (`global n`): a call anywhere may
+    change what they hold."""
+    return {n for _, tree in trees for node in ast.walk(tree) if isinstance(node, (ast.Global, ast.Nonlocal))
+            for n in node.names}
+
+
+def _fresh_names(tree: ast.AST, rebound: Set[str]) -> Dict[int, Set[str]]:
+    """id(statement) -> the names that certainly hold a container the notebook built when that
+    statement of the cell starts: bound so by an earlier statement of the same straight-line
+    code (`metrics = {}` after `from sklearn import metrics`), with nothing binding them between."""
+    out: Dict[int, Set[str]] = {}
+    _fresh_block(getattr(tree, "body", []), set(), rebound, out)
+    return out
+
+
+def _fresh_block(body: List[ast.stmt], fresh: Set[str], rebound: Set[str], out: Dict[int, Set[str]]) -> Set[str]:
+    fresh = set(fresh)
+    for stmt in body:
+        bound = {n for n, _ in _bindings(stmt)}
+        here = fresh - bound  # (`x[0] = (x := pd)`: a binding inside the statement runs first)
+        for node in ast.walk(stmt):
+            out[id(node)] = here
+        if isinstance(stmt, (ast.If, ast.With, ast.AsyncWith, ast.Try, ast.For, ast.AsyncFor, ast.While)) or \
+                (hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)):
+            # (`here` lacks every name bound anywhere in the statement: a loop's later rounds, a
+            # branch not taken, a `try` body cut short)
+            for block in _blocks(stmt):
+                _fresh_block(block, here, rebound, out)
+        _run_later(stmt, out)
+        fresh = here
+        if isinstance(stmt, ast.Assign) and _new_container(stmt.value):
+            fresh |= {t.id for t in stmt.targets if isinstance(t, ast.Name) and t.id not in rebound}
+    return fresh
+
+
+def _run_later(stmt: ast.AST, out: Dict[int, Set[str]]) -> None:
+    """Function, lambda and class bodies run at another time: nothing is fresh in them."""
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            for inner in ast.walk(node):
+                out[id(inner)] = set()
+
+
+def _blocks(stmt: ast.stmt) -> List[List[ast.stmt]]:
+    out = []
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, field, None)
+        if isinstance(block, list) and block:
+            out.append(block)
+    for handler in getattr(stmt, "handlers", []) or []:
+        out.append(handler.body)
+    return out
 
 
 __all__ = ["library_patch", "reaches"]

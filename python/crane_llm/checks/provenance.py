@@ -266,13 +266,16 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
         # wraps; or a generated method with nothing wrapped (matplotlib's `set` lambda), which must
         # carry this very name (or be a lambda, which no one can pick by name).
         # A factory given what to make (pandas' `make_invalid_op("__add__")`) keeps it in a cell.
+        made_by = _factory_made(klass, key, value, ref, where) if package == "matplotlib" else None
+        if made_by is not None:
+            return made_by
         if _function_cells(value):
             return _wraps_defined_as(klass, key, value, package, depth)
         if ref.co_name == key or ref.co_name == "<lambda>" or _holds_name(value, key):
             return True
         # matplotlib generates methods that call another by name (`get_fc` calling `get_facecolor`,
         # its axis wrappers): one sits here only if the class's source makes it under this name.
-        return package == "matplotlib" and _generated_here(klass, key, value)
+        return package == "matplotlib" and _generated_here(klass, key, value, ref, where)
     own_qualname = class_qualname(klass)
     simple = own_qualname.rsplit(".", 1)[-1]
     ref_qualname = getattr(ref, "co_qualname", None)
@@ -287,21 +290,41 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
 _ATTRGETTER_REDUCE = operator.attrgetter.__reduce__
 
 
-def _generated_here(klass: Any, key: str, fn: types.FunctionType) -> bool:
+def _generated_names(klass: Any) -> Any:
+    return class_generated_names(list(class_dict(klass).values()), class_qualname(klass))
+
+
+def _factory_made(klass: Any, key: str, fn: types.FunctionType, ref: types.CodeType, where: types.CodeType) -> Any:
+    """None when the class's body does not assign `key` from a factory of strings; else whether
+    `fn` is what that factory made for it: `get_view_interval, set_view_interval =
+    _make_getset_interval("view", "viewLim", "intervalx")` (the def at the target's place among the
+    factory's defs, its strings among the call's, a sibling it calls, the setter's getter, made by
+    the same call)."""
+    made = _generated_names(klass)
+    made_by = made[2].get(key) if made is not None else None
+    if made_by is None:
+        return None
+    factory, place, strings = made_by
+    held = _cell_values(fn)
+    defs = [c for c in where.co_consts if type(c) is types.CodeType]
+    texts = [v for v in held if type(v) is str]
+    siblings = [v for v in held if type(v) is not str]
+    return where.co_name == factory and all(v in strings for v in texts) and \
+        (place is None or (place < len(defs) and (defs[place] is ref or defs[place] == ref))) and \
+        all(type(f) is types.FunctionType and any(f.__code__ == d for d in defs) and
+            [c for c in _cell_values(f) if type(c) is str] == texts for f in siblings)
+
+
+def _generated_here(klass: Any, key: str, fn: types.FunctionType, ref: types.CodeType, where: types.CodeType) -> bool:
     """A matplotlib method generated to call another by name (the name in its one closure cell: a
     string for an alias, an attrgetter for an axis wrapper) calls the one the class's source names
     for `key` (moved to another key, `set_c` in `Text.set_text`, it would call `set_color`)."""
-    cells = fn.__closure__ or ()
-    if len(cells) != 1:
+    held = _cell_values(fn)
+    made = _generated_names(klass)
+    if made is None or len(held) != 1:
         return False
-    try:
-        v = cells[0].cell_contents
-    except ValueError:
-        return False
-    made = class_generated_names(list(class_dict(klass).values()), class_qualname(klass))
-    if made is None:
-        return False
-    aliases, wrappers = made
+    aliases, wrappers, _ = made
+    v = held[0]
     if type(v) is str:
         target = aliases.get(key)
         return target is not None and target == v
@@ -314,6 +337,16 @@ def _generated_here(klass: Any, key: str, fn: types.FunctionType) -> bool:
         return target is not None and type(reduced) is tuple and len(reduced) == 2 and type(reduced[1]) is tuple \
             and len(reduced[1]) == 1 and type(reduced[1][0]) is str and reduced[1][0] == target
     return False
+
+
+def _cell_values(fn: types.FunctionType) -> list:
+    out = []
+    for cell in fn.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            out.append(None)
+    return out
 
 
 def _mangled(name: str, class_name: str) -> str:

@@ -265,8 +265,30 @@ def test_generated_methods_in_their_own_places_are_the_librarys():
     from crane_llm.checks import provenance
     from crane_llm.checks.library_code import class_generated_names
 
-    aliases, _ = class_generated_names(list(Text.__dict__.values()), "Text")
+    aliases, _, _ = class_generated_names(list(Text.__dict__.values()), "Text")
     assert aliases["set_c"] == "set_color" and aliases["get_size"] == "get_fontsize"
-    aliases, wrappers = class_generated_names(list(_AxesBase.__dict__.values()), "_AxesBase")
+    aliases, wrappers, _ = class_generated_names(list(_AxesBase.__dict__.values()), "_AxesBase")
     assert aliases["set_fc"] == "set_facecolor" and wrappers["get_xticks"] == "xaxis.get_ticklocs"
     assert provenance.own_type(Text, "matplotlib") and provenance.own_type(_AxesBase, "matplotlib")
+
+
+def test_a_factory_made_getter_and_setter_stay_in_their_places(monkeypatch):
+    """`get_view_interval, set_view_interval = _make_getset_interval("view", "viewLim", "intervalx")`
+    in XAxis's body (ConfusionMatrixDisplay.plot's rule audits XAxis): the pair swapped, or YAxis's
+    getter put in XAxis, or into the setter's closure, is not matplotlib's XAxis any more."""
+    from matplotlib.axis import XAxis, YAxis
+
+    from crane_llm.checks import provenance
+
+    assert provenance.own_type(XAxis, "matplotlib")
+    getter, setter = XAxis.__dict__["get_view_interval"], XAxis.__dict__["set_view_interval"]
+    for key, value in (("get_view_interval", setter), ("set_view_interval", getter),
+                       ("get_view_interval", YAxis.__dict__["get_view_interval"])):
+        monkeypatch.setattr(XAxis, key, value)
+        assert not provenance.own_type(XAxis, "matplotlib"), key
+        monkeypatch.undo()
+    cell = next(c for c in setter.__closure__ if callable(c.cell_contents))
+    monkeypatch.setattr(cell, "cell_contents", YAxis.__dict__["get_view_interval"])
+    assert not provenance.own_type(XAxis, "matplotlib")
+    monkeypatch.undo()
+    assert provenance.own_type(XAxis, "matplotlib")

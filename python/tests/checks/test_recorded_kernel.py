@@ -192,6 +192,11 @@ SETTINGS = [  # what notebooks commonly write that changes no library behaviour:
     "pd.options.display.max_rows = 5\npd.set_option('display.width', 120)",
     "import os\nos.environ['X_SETTING'] = '1'\nimport sys\nsys.path.append('.')",
     "import numpy as np\nnp.random.seed(0)\nframe = df\nframe.columns = ['a', 'b', 'c']",
+    # a name that is both a library alias and, from then on, the notebook's own dict
+    "from sklearn import metrics\nmetrics = {}\nmetrics['acc'] = 0.9",
+    # a function given a module writes into another of its parameters
+    "def train(model, data, mod):\n    data['x'] = 1\n    return model\ntrain(1, {}, np)",
+    "models = [LinearRegression, LogisticRegression]\nmodels.append(StandardScaler)",
 ]
 
 
@@ -248,3 +253,63 @@ def test_a_patch_through_a_function_defined_in_an_earlier_cell():
 ])
 def test_ordinary_notebook_writes_are_no_patch(cell):
     assert read_executed(["import pandas as pd\n" + cell]).patches is None
+
+
+# The replay's precision: writes into the notebook's own containers, and parameters that receive
+# no library object, are no patch; each hostile twin (the same shape reaching a library object) is.
+PRECISE = [
+    ("from sklearn import metrics\nmetrics = {}\nmetrics['acc'] = 0.9",
+     "from sklearn import metrics\nmetrics = {}\nmetrics = pd.DataFrame\nmetrics.x = 0.9"),
+    ("from sklearn import metrics\nif True:\n    metrics = {}\n    metrics['acc'] = 0.9",
+     "from sklearn import metrics\nmetrics = {}\nfor i in range(2):\n    metrics['acc'] = 0.9\n    metrics = pd.DataFrame._metadata"),
+    ("from sklearn import metrics\nmetrics = []\nmetrics.append(0.9)",
+     "from sklearn import metrics\nmetrics = []\ndef f():\n    global metrics\n    metrics = pd.DataFrame._metadata\nf()\nmetrics.append(0.9)"),
+    ("from sklearn import metrics\nmetrics = []\nmetrics.append(0.9)",
+     "from sklearn import metrics\nmetrics = []\ng = lambda: metrics.append(0.9)\nmetrics = pd.DataFrame._metadata\ng()"),
+    ("from sklearn import metrics\nmetrics = {}\nmetrics['a'] = 1",
+     "from sklearn import metrics\nmetrics = {}\nmetrics['a'] = (metrics := pd.DataFrame._AXIS_TO_AXIS_NUMBER)"),
+    ("def train(model, data, mod):\n    data['x'] = 1\ntrain(1, {}, np)",
+     "def train(model, data, mod):\n    mod.x = 1\ntrain(1, {}, np)"),
+    ("def train(model, data, mod):\n    data['x'] = 1\ntrain(1, {}, mod=np)",
+     "def train(model, data, mod):\n    data['x'] = 1\ntrain(1, mod={}, data=pd.DataFrame._AXIS_TO_AXIS_NUMBER)"),
+    ("def train(model, data, mod):\n    data['x'] = 1\ntrain(1, {}, np)",
+     "def train(model, data, mod):\n    data['x'] = 1\ntrain(*[1, pd.DataFrame._AXIS_TO_AXIS_NUMBER], np)"),
+    ("def train(model, data, mod):\n    data['x'] = 1\ntrain(1, {}, np)",
+     "import functools\n@functools.wraps(print)\ndef train(model, data, mod):\n    data['x'] = 1\ntrain(1, {}, np)"),
+    # (through an attribute the receiver may be a class or an instance: both bindings are read)
+    ("class T:\n    def go(self, mod, data):\n        data['x'] = 1\nT().go(np, {})",
+     "class T:\n    def go(self, data, mod):\n        mod.x = 1\nT().go({}, np)"),
+    ("class T:\n    def go(self, mod, data):\n        data['x'] = 1\nT().go(np, {})",
+     "class T:\n    def go(self, data, mod):\n        data['x'] = 1\ngo = T().go\ngo(pd.DataFrame._AXIS_TO_AXIS_NUMBER, 1)"),
+    ("def f(*rest):\n    rest[0]['x'] = 1\nf({}, 1)", "def f(*rest):\n    rest[0]['x'] = 1\nf(1, np)"),
+    ("models = [pd.DataFrame]\nmodels.append(1)", "models = [pd.DataFrame]\nmodels[0].x = 1"),
+    ("models = [pd.DataFrame]\nmodels.append(1)", "models = pd.DataFrame._metadata\nmodels.append('_mgr')"),
+    ("x = []\nx.append('_mgr')", "x = pd.DataFrame._metadata\nx.append('_mgr')"),
+    ("def add(l):\n    l.append(1)\nadd([])", "def add(l):\n    l.append('_mgr')\nadd(pd.DataFrame._metadata)"),
+    ("from sklearn import metrics\nmetrics = {}\nmetrics['acc'] = 0.9",
+     "from sklearn import metrics\nmetrics = {}\nglobals()['metrics'] = pd.DataFrame\nmetrics.x = 0.9"),
+]
+
+
+@pytest.mark.parametrize("plain,hostile", PRECISE)
+def test_the_notebooks_own_values_are_no_patch_and_their_hostile_twins_are(plain, hostile):
+    assert read_executed(["import pandas as pd\nimport numpy as np\n" + plain]).patches is None
+    assert read_executed(["import pandas as pd\nimport numpy as np\n" + hostile]).patches is not None
+
+
+def test_a_library_container_changed_through_a_name_is_a_patch():
+    """`x = pd.DataFrame._metadata; x.append('_mgr')` (or through a parameter) changes what pandas
+    copies into every result: really run, `df2['b']` no longer raises KeyError; the replay claims nothing."""
+    setups = ["_m = pd.DataFrame._metadata\n_m.append('_mgr')",
+              "def _add(l):\n    l.append('_mgr')\n_add(pd.DataFrame._metadata)"]
+    from exec_runner import run_batch
+    from soundness_corpus import DF
+
+    cases = [{"setup": DF + s, "cell": "df2 = df[['a']]\ndf2['b']", "replay": True, "replay_executed": True,
+              "teardown": "pd.DataFrame._metadata.remove('_mgr')\n"} for s in setups]
+    cases.append({"setup": DF, "cell": "df2 = df[['a']]\ndf2['b']", "replay": True, "replay_executed": True})
+    *attacks, twin = run_batch(cases)
+    for setup, r in zip(setups, attacks):
+        assert r["setup_error"] is None and (r["raised"] or {}).get("exception") != "KeyError", (setup, r)
+        assert r["replay_claim"] is None and r["claim"] is None, (setup, r)
+    assert twin["replay_claim"] is not None and twin["raised"]["exception"] == "KeyError", twin
