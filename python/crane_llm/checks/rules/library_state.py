@@ -8,6 +8,7 @@ import types
 import warnings
 
 from ..static_reads import checked
+from ..library_code import genuine, library_module
 from ..outcome import Stop
 from ..provenance import class_module, own_module_function, plain_class
 
@@ -19,17 +20,27 @@ def _warnings_plain() -> bool:
     if type(filters) is not list:
         return False
     for f in filters:
-        if type(f) is not tuple or len(f) != 5:
+        # (an action of a `str` subclass would answer the comparisons below with its own `__eq__`,
+        # while the warnings machinery compares the text in C)
+        if type(f) is not tuple or len(f) != 5 or type(f[0]) is not str:
             return False
         if f[0] == "error" and plain_class(f[2]) and class_module(f[2]).startswith("IPython."):
             continue  # IPython's own (its completer's provisional API): no library raises it
         if f[0] not in ("default", "ignore", "always", "module", "once"):
             return False
     for attr in ("showwarning", "formatwarning", "_showwarnmsg"):
+        # The standard library's own function of that name (or IPython's), by its code and globals:
+        # `__module__` is anyone's to write (`raiser.__module__ = 'warnings'`).
         fn = checked(warnings.__dict__).get(attr)
-        if type(fn) is not types.FunctionType or (fn.__module__ != "warnings" and fn.__module__ != "IPython.core.interactiveshell"):
+        if type(fn) is not types.FunctionType or fn.__code__.co_name != attr or not genuine(fn):
+            return False
+        mod = library_module(fn)
+        if mod is None or checked(mod.__dict__).get("__name__") not in _WARNING_MODULES:
             return False
     return True
+
+
+_WARNING_MODULES = ("warnings", "_py_warnings", "IPython.core.interactiveshell")
 
 
 def library_state_plain(interp, node) -> None:
