@@ -7,11 +7,12 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 
 import json
 import platform
+import sys
 import time
 from typing import Any, Dict, List, Optional
 
 from ..version import __version__
-from ..checks import ReadCell, read_cell, run_checks
+from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage.log import ExecutionLog
@@ -48,6 +49,22 @@ def _shell():
 
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
+    """The facts about `request['source']`; see `_gather`. A notebook's trace or profile function
+    does not run while they are gathered (the checks then claim nothing: see checks/tracing.py)."""
+    # Taken off inline (C calls only): a helper function's own frame would be traced first.
+    trace, profile = sys.gettrace(), sys.getprofile()
+    sys.settrace(None)
+    sys.setprofile(None)
+    tracing.TAKEN.append(trace is not None or profile is not None)
+    try:
+        return _gather(request, namespace, shell)
+    finally:
+        tracing.TAKEN.pop()
+        sys.settrace(trace)
+        sys.setprofile(profile)
+
+
+def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
     """The facts about `request['source']` against `namespace`, as a check-result dict.
 
     The whole gathering has one time budget (`budgetSeconds`, else the setting): each stage
