@@ -320,9 +320,11 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, maybe_defined: Iterable[str],
                   executed: Optional[Sequence[str]]) -> Outcome:
     new_audit()  # the installed classes are audited afresh (see replay.fact_value)
-    values = {name: fact_value(name, f) for name, f in facts.items()}
-    unsure = set(maybe_defined)
     kernel = read_executed(executed) if executed is not None else None
+    # What the executed cells may have set on objects: readable only when none writes out of sight.
+    written = kernel.written if kernel is not None and kernel.dynamic is None else None
+    values = {name: fact_value(name, f, written) for name, f in facts.items()}
+    unsure = set(maybe_defined)
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:

@@ -274,6 +274,15 @@ def patched_libraries() -> List[Dict]:
     patch("sklearn.utils.validation.check_is_fitted", "lambda *a, **k: None", ["lr.predict(X)"])
     patch("StandardScaler.transform", "lambda self, X, copy=None: X", ["StandardScaler().transform(X)"])
     patch("pd.Series.__len__", "lambda s: 'x'", ["len(df['a']) + 1"])
+    # ConfusionMatrixDisplay's labels: its plot(), matplotlib's tick labels, scikit-learn's confusion_matrix.
+    cmd = ("import matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt\nimport matplotlib.axis\n"
+           "import sklearn.metrics\nfrom sklearn import metrics\nfrom sklearn.metrics import ConfusionMatrixDisplay\n"
+           "cm3 = np.ones((3, 3), dtype=int)\nya = np.array(['a', 'b', 'c'])\n")
+    plot_cells = ["ConfusionMatrixDisplay(cm3, display_labels=['a', 'b']).plot()",
+                  "cm = metrics.confusion_matrix(ya, ya)\nConfusionMatrixDisplay(cm, display_labels=['a', 'b']).plot()"]
+    patch("ConfusionMatrixDisplay.plot", "lambda self, **k: self", plot_cells, extra=cmd)
+    patch("matplotlib.axis.Axis.set_ticklabels", "lambda self, labels, **k: []", plot_cells, extra=cmd)
+    patch("sklearn.metrics.confusion_matrix", "lambda a, b: np.ones((2, 2), dtype=int)", plot_cells[1:], extra=cmd)
     # Process-wide switches that make library calls raise.
     for cell in ["np.ones(3) / 0\nundefined_w", "np.ones(3) / np.zeros(3)\nlst[9]", "df['a'] / 0\nundefined_w"]:
         out.append(_c(cell, DF + "np.seterr(all='raise')\n"))
