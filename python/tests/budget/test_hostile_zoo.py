@@ -242,3 +242,20 @@ def test_a_trace_function_does_not_run_during_a_check():
     assert after is tracer
     assert CALLS == ["gather"]  # the call into the check itself, before it takes the function off
     assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
+
+
+def test_a_c_level_profiler_stays_on():
+    """cProfile's profiler is no notebook code and cannot be put back through `sys`: it is left
+    on (the checks still claim nothing under it), and the check completes."""
+    import cProfile
+    import sys
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        reply, _ = _check("undefined_name\n", {})
+        after = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert after is profiler
+    assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
