@@ -500,11 +500,11 @@ def history_case(rng: random.Random) -> dict:
     return {"setup": POOL_SETUP + CELL_BREAK + rng.choice(HISTORY_LAST), "cell": cell, "replay_executed": True}
 
 
-# Keras models whose executed cells the replay reads: layers named like the names no Keras 3 model
-# has, then a last cell that may give the model one of them (or patch Keras, undone by KERAS_UNDO).
+# Keras models whose executed cells the replay reads, then a last cell that may give the model one
+# of the names no Keras 3 model has (or patch Keras, undone by KERAS_UNDO).
 KERAS_SETUP = ("import numpy as np\nimport keras" + CELL_BREAK
-               + "seq = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name='load')])\n"
-               "inp = keras.Input((3,))\nfun = keras.Model(inp, keras.layers.Dense(1, name='predict_classes')(inp))\n"
+               + "seq = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
+               "inp = keras.Input((3,))\nfun = keras.Model(inp, keras.layers.Dense(1, name='out')(inp))\n"
                "X = np.ones((4, 3))")
 KERAS_LAST = ["", "seq.load = None", "def give(m):\n    m.predict_proba = len\ngive(fun)",
               # registered: the runner restores a setup's models by pickling them, which needs the class by name
