@@ -28,6 +28,8 @@ import types
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from . import tracing
+from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
@@ -234,8 +236,13 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
+    if tracing.installed():
+        return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
     if read is None:
         new_epoch()
+    hooked = notebook_abc_hook()
+    if hooked:
+        return Outcome(stopped_at=CheckStop(None, hooked))
     if type(namespace) is dict and not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
     was_enabled = gc.isenabled()

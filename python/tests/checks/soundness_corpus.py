@@ -419,6 +419,39 @@ def hostile_objects() -> List[Dict]:
     return [_c(cell, HOSTILE) for cell in cells]
 
 
+def run_hooks_and_finalizers() -> List[Dict]:
+    """Code of the notebook's that runs before or between the cell's lines without the cell calling
+    it: event callbacks, trace and profile functions, `__del__` and weak-reference callbacks of an
+    object a rebinding frees. Each next to the twin without the hook, whose crash stays certain."""
+    out = []
+    for event, sig in (("pre_run_cell", "info"), ("pre_execute", "")):
+        register = (f"get_ipython().events.register('{event}', lambda {sig}: "
+                    "get_ipython().user_ns.update(undefined_e=1))")
+        unregister = f"get_ipython().events.callbacks['{event}'].pop()\n"
+        out.append(_c("undefined_e", shell=register, teardown=unregister))
+        out.append(_c("lst[9]", shell=register, teardown=unregister))
+    out.append(_c("undefined_e"))
+    tracer = ("import sys\ndef _tr(frame, ev, arg):\n    frame.f_globals['zz_t'] = 1\n"
+              "sys.{0}(_tr)")
+    for setter in ("settrace", "setprofile"):
+        out.append(_c("zz_t", shell=tracer.format(setter), teardown=f"import sys\nsys.{setter}(None)\n"))
+        out.append(_c("del zz_t\nzz_t", shell=tracer.format(setter), teardown=f"import sys\nsys.{setter}(None)\n"))
+    dying = DF + "class O:\n    def __del__(self):\n        globals()['zz_d'] = 1\n"
+    for cell in ["del o\nzz_d", "o = None\nzz_d", "(o := 1)\nzz_d", "def o():\n    pass\nzz_d",
+                 "import math as o\nzz_d", "del holder\nzz_d", "holder = 0\nzz_d", "del arr\nzz_d",
+                 "frame = 0\nzz_d", "named = 0\nzz_d"]:
+        out.append(_c(cell, dying + "o = O()\nholder = [1, {'k': (O(),)}]\narr = np.array([O()], dtype=object)\n"
+                                    "frame = df.copy()\nframe.attrs['o'] = O()\nnamed = pd.Series([1], name=O())\n"))
+    out.append(_c("del w\nzz_w", DF + "import weakref\nclass W:\n    pass\nw = W()\n"
+                                       "weakref.finalize(w, lambda: globals().update(zz_w=1))\n"))
+    # Twins: what dropping frees runs nothing, so the crash after it is certain.
+    plain = DF + "class P:\n    pass\np = P()\nholder = [1, {'k': (2.0, 'x')}]\n"
+    for cell in ["del p\nzz_d", "p = None\nzz_d", "holder = 0\nzz_d", "del lst\nzz_d", "df = df.dropna()\nzz_d",
+                 "X = X * 2\nzz_d", "del d\nlst[9]"]:
+        out.append(_c(cell, plain))
+    return out
+
+
 def interpreter_flags() -> List[Dict]:
     cells = ["assert undefined_a", "assert False\nundefined_b", "assert 1 / 0\nlst[9]", "assert lst[9]\nundefined_c",
              "assert False, undefined_m\nlst.nope", "x = __debug__\nx.nope", "assert df['zz']\ndf.nope",
@@ -433,7 +466,7 @@ def interpreter_flags() -> List[Dict]:
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins()
-            + hostile_objects() + interpreter_flags())
+            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
