@@ -57,10 +57,10 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
       const first = (await live.textContent())!.length;
       await expect.poll(async () => (await live.textContent())!.length).toBeGreaterThan(first + 12);
       await expect(side.locator('.crane-raw-full')).toContainText('explanation');
-      // The model step counts the tokens as they stream, under the cell and in the sidebar alike.
+      // The model step estimates the tokens as they stream, under the cell and in the sidebar alike.
       for (const where of [box, side.locator('.crane-sidebar-verdict')]) {
         const label = where.locator('[data-step="model"] .crane-step-label');
-        const counted = async () => Number((await label.textContent())?.match(/answering: ([\d,]+) tokens so far/)?.[1].replace(/,/g, '') ?? -1);
+        const counted = async () => Number((await label.textContent())?.match(/answering: about ([\d,]+) tokens? so far/)?.[1].replace(/,/g, '') ?? -1);
         const now = await counted();
         expect(now).toBeGreaterThan(0);
         await expect.poll(counted).toBeGreaterThanOrEqual(now + 2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRequest, CheckResult, CheckState, Verdict } from '@crane-llm/core';
-import { ASKING_LABEL, NOT_SENT_TEXT, NOTHING_CERTAIN_TEXT, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
+import { ASKING_LABEL, NOT_SENT_TEXT, NOTHING_CERTAIN_TEXT, answeredDetail, budgetDetail, runCheck, type CheckEffects, type ModelAnswer, type ProviderInfo } from './run-check';
 
 /**
  * The check flow with its effects replaced by plain functions: what it asks for, in which order,
@@ -142,7 +142,7 @@ describe('runCheck', () => {
     expect(end.verdict).toBe(predicted);
   });
 
-  it('the model step counts the tokens as they stream, then says how many the provider reported', async () => {
+  it('the model step estimates the tokens as they stream (one a piece), then says how many the provider reported', async () => {
     const h = harness({
       answer: async onText => {
         for (const piece of ['{"crash"', ': ', 'true}']) onText(piece);
@@ -151,8 +151,8 @@ describe('runCheck', () => {
     });
     const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
     const labels = h.states.map(s => s.steps.find(x => x.id === 'model')?.label).filter(Boolean);
-    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 1 tokens so far');
-    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: 3 tokens so far');
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: about 1 token so far');
+    expect(labels).toContain('fake-model at 127.0.0.1:9 is answering: about 3 tokens so far');
     // Once answered, the label no longer counts: the provider's count is in the detail.
     expect(end.steps.find(x => x.id === 'model')).toEqual({
       id: 'model',
@@ -169,10 +169,13 @@ describe('runCheck', () => {
       [{ prompt_tokens: 800, completion_tokens: 9, total_tokens: 809 }, { input: 800, output: 9 }], // Chat Completions
       [null, null] // a server that reports none
     ] as const) {
-      const h = harness({ answer: async () => ({ verdict: predicted, raw: '{}', problem: null, usage }) });
+      const h = harness({ answer: async onText => (onText('{'), onText('}'), { verdict: predicted, raw: '{}', problem: null, usage }) });
       const end = await runCheck(cell, { useLlm: true, includeRuntimeInfo: true }, h.effects, h.emit);
       expect(end.usage).toEqual(expected);
+      // The provider's own count when it reported one, else the estimate from the streamed pieces.
+      expect(end.steps.find(x => x.id === 'model')?.detail).toBe(`answered (${expected ? expected.output : 'about 2'} tokens)`);
     }
+    expect(answeredDetail({ verdict: predicted, raw: '{}', problem: null, usage: null }, predicted, 0)).toBe('answered');
     const off = harness();
     expect((await runCheck(cell, { useLlm: false, includeRuntimeInfo: true }, off.effects, off.emit)).usage).toBeUndefined();
   });

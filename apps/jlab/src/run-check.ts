@@ -55,28 +55,36 @@ export interface ModelAnswer {
   cutAtLimit?: number | null;
 }
 
-/** The model step's label while the answer streams (twin of the magic's answering_label). */
-export function answeringLabel(model: string, host: string, tokens: number): string {
-  return `${model} at ${host} is answering: ${tokens.toLocaleString('en')} tokens so far`;
+/**
+ * The model step's label while the answer streams (twin of the magic's answering_label). The count
+ * is of streamed pieces, an estimate of the tokens: OpenAI, llama.cpp and Ollama send one token a
+ * piece, other servers may group several; only the provider's count once answered is exact.
+ */
+export function answeringLabel(model: string, host: string, pieces: number): string {
+  return `${model} at ${host} is answering: about ${pieces.toLocaleString('en')} token${pieces === 1 ? '' : 's'} so far`;
 }
 
 /**
  * The model step's label once the answer is in (twin of the magic's asked_label): no longer the
  * running count, which counts streamed pieces and would read as stuck next to the provider's own
- * count in the detail ("answering: 9 tokens so far — cut at the output limit of 16 tokens").
+ * count in the detail ("answering: about 9 tokens so far — cut at the output limit of 16 tokens").
  */
 export function askedLabel(model: string, host: string): string {
   return `Asked ${model} at ${host}`;
 }
 
-/** "answered (412 tokens)", or why the answer is not a verdict (twin of the magic's answered_detail). */
+/**
+ * "answered (412 tokens)", the provider's count, or why the answer is not a verdict (twin of the
+ * magic's answered_detail); a provider that reports no usage leaves the estimate, "about 412 tokens".
+ */
 export function answeredDetail(answer: ModelAnswer, verdict: Verdict, pieces: number): string {
   const usage = answer.usage ?? {};
   const reported = [usage.output_tokens, usage.completion_tokens].find(n => typeof n === 'number' && n > 0) as number | undefined;
-  const said = `${(reported ?? pieces).toLocaleString('en')} tokens`;
+  const count = reported !== undefined ? `${reported.toLocaleString('en')} tokens` : pieces ? `about ${pieces.toLocaleString('en')} tokens` : '';
+  const said = count ? `answered (${count})` : 'answered';
   if (answer.cutAtLimit) return `cut at the output limit of ${answer.cutAtLimit.toLocaleString('en')} tokens`;
-  if (verdict.kind === 'unreadable') return `answered (${said}), but not with a readable verdict`;
-  return `answered (${said})`;
+  if (verdict.kind === 'unreadable') return `${said}, but not with a readable verdict`;
+  return said;
 }
 
 /**
@@ -268,7 +276,7 @@ export async function runCheck<Provider extends ProviderInfo, Built>(
     }
     update(s => stepStarted(s, 'model', `Waiting for ${info.model ?? 'the model'} at ${info.host}`));
     const sentAt = new Date();
-    let pieces = 0; // streamed pieces: one token each from OpenAI and llama.cpp
+    let pieces = 0; // streamed pieces: about one token each (see answeringLabel)
     const answer = await effects.predict({
       prompt,
       provider: info,

@@ -122,10 +122,10 @@ describe('verdict rendering', () => {
     let s = rawReceived(stepStarted(started('c'), 'model', 'Waiting for m'), 'a');
     r.render(s);
     const cancel = host.querySelector('.crane-cancel');
-    s = rawReceived(stepStarted(s, 'model', 'm is answering: 5 tokens so far'), 'b');
+    s = rawReceived(stepStarted(s, 'model', 'm is answering: about 5 tokens so far'), 'b');
     r.render(s);
     expect(host.querySelector('.crane-cancel')).toBe(cancel);
-    expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe('m is answering: 5 tokens so far');
+    expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe('m is answering: about 5 tokens so far');
     expect(host.querySelector('.crane-raw-live')!.textContent).toBe('ab');
   });
 });
@@ -150,7 +150,7 @@ describe('the token count while an answer streams', () => {
       s = stepStarted(rawReceived(s, piece), 'model', answeringLabel('m', 'h', pieces));
       views.forEach(v => v.render(s));
       for (const host of hosts) {
-        expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe(`m at h is answering: ${pieces} tokens so far`);
+        expect(host.querySelector('[data-step="model"] .crane-step-label')!.textContent).toBe(`m at h is answering: about ${pieces} token${pieces === 1 ? '' : 's'} so far`);
         expect(host.querySelector('.crane-raw-live')!.textContent).toBe(rawTail(text));
       }
     }

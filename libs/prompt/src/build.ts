@@ -19,8 +19,7 @@ const CELLS_ITEM_SOME_RAISED = `- [Executed Cells]: the cells that have already 
 // does not depend on are replaced by a marker (python/crane_llm/lineage/slice.py).
 const CELLS_RAN = 'the cells that have already run, in the order they ran;';
 const CELLS_RAN_SLICE =
-  'the cells that have already run that the target cell depends on, in the order they ran ' +
-  '(`# ... N lines left out` stands for lines it does not depend on);';
+  'the cells already run that the target depends on, in the order they ran (`# ...` marks lines left out);';
 const SHARED_HEAD = HEAD_LINES + CELLS_ITEM;
 const RUNINFO_ITEM = `- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 `;

@@ -28,6 +28,8 @@ import types
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from . import tracing
+from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
@@ -234,8 +236,13 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
+    if tracing.installed():
+        return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
     if read is None:
         new_epoch()
+    hooked = notebook_abc_hook()
+    if hooked:
+        return Outcome(stopped_at=CheckStop(None, hooked))
     if type(namespace) is dict and not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
     was_enabled = gc.isenabled()
@@ -316,9 +323,11 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
 def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, maybe_defined: Iterable[str],
                   executed: Optional[Sequence[str]]) -> Outcome:
     new_audit()  # the installed classes are audited afresh (see replay.fact_value)
-    values = {name: fact_value(name, f) for name, f in facts.items()}
-    unsure = set(maybe_defined)
     kernel = read_executed(executed) if executed is not None else None
+    # What the executed cells may have set on objects: readable only when none writes out of sight.
+    written = kernel.written if kernel is not None and kernel.dynamic is None else None
+    values = {name: fact_value(name, f, written) for name, f in facts.items()}
+    unsure = set(maybe_defined)
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:

@@ -22,6 +22,7 @@ from . import rules
 from .static_reads import checked
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
+from .finalizers import may_run_code_when_freed
 from .outcome import CertainCrash, Crash, Stop
 from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
@@ -167,7 +168,7 @@ class Interpreter:
         if current.kind() not in ("int", "float", "str", "bool", "complex", "tuple"):
             raise Stop(node.lineno, f"an in-place change of `{target.id}`")
         result = rules.operators.binop(self, current, right, node.op, node)
-        self.bind(target.id, result)
+        self.bind(target.id, result, node)
 
     def s_Delete(self, node):
         for target in node.targets:
@@ -183,7 +184,7 @@ class Interpreter:
                 raise Crash(CertainCrash("NameError", target.lineno, target.col_offset,
                                          f"`{target.id}` is not defined here, so `del {target.id}` raises NameError.",
                                          "undefined-name", [target.id]))
-            self.bind(target.id, DELETED)
+            self.bind(target.id, DELETED, target)
 
     def _deletable(self, name: str, node) -> bool:
         """`del name` needs the name in the current scope itself: builtins do not count."""
@@ -205,13 +206,13 @@ class Interpreter:
         for alias in node.names:
             top = alias.name.split(".")[0]
             if self._recorded_elsewhere(alias.name):
-                self.bind(alias.asname or top, Opaque("module"))
+                self.bind(alias.asname or top, Opaque("module"), node)
                 continue
             module = self._loaded_module(alias.name, node)
             if alias.asname:
-                self.bind(alias.asname, LiveValue(module))
+                self.bind(alias.asname, LiveValue(module), node)
             else:
-                self.bind(top, LiveValue(self._loaded_module(top, node)))
+                self.bind(top, LiveValue(self._loaded_module(top, node)), node)
 
     def _recorded_elsewhere(self, name: str) -> bool:
         """Replay: a module the recorded kernel had loaded that this process has not: importing it
@@ -229,7 +230,7 @@ class Interpreter:
                          or f"{node.module}.{alias.name}" in self.recorded.modules)
                 if alias.name == "*" or not known:
                     raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}`")
-                self.bind(alias.asname or alias.name, Opaque())
+                self.bind(alias.asname or alias.name, Opaque(), node)
             return
         module = self._loaded_module(node.module or "", node)
         if node.module == "__future__" and any(a.name == "annotations" for a in node.names):
@@ -244,7 +245,7 @@ class Interpreter:
                 if sub is None or type(sub) is not types.ModuleType:
                     raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}` may run its code")
                 found = sub
-            self.bind(alias.asname or alias.name, LiveValue(found))
+            self.bind(alias.asname or alias.name, LiveValue(found), node)
 
     def _star_import(self, module: types.ModuleType, node) -> None:
         """`from m import *` binds `m.__all__`, or m's public names; later names the checker cannot
@@ -259,7 +260,7 @@ class Interpreter:
         for n in names:
             if n not in d:
                 raise Stop(node.lineno, f"`from {node.module} import *`, which may run the module's code")
-            self.bind(n, LiveValue(d[n]))
+            self.bind(n, LiveValue(d[n]), node)
 
     def _import_is_real(self, node) -> None:
         """An import statement calls `__import__` from the builtins: only Python's own is modelled."""
@@ -275,7 +276,7 @@ class Interpreter:
 
     def s_FunctionDef(self, node):
         self._function_header(node)
-        self.bind(node.name, UserFunction(node.name))
+        self.bind(node.name, UserFunction(node.name), node)
 
     s_AsyncFunctionDef = s_FunctionDef
 
@@ -322,18 +323,28 @@ class Interpreter:
                     raise Stop(stmt.lineno, f"the body of class `{node.name}`")
         finally:
             self._pop()
-        self.bind(node.name, UserFunction(node.name))
+        self.bind(node.name, UserFunction(node.name), node)
 
     # ---- bindings ---------------------------------------------------------------------------
-    def bind(self, name: str, value: Any) -> None:
+    def bind(self, name: str, value: Any, node: Any = None) -> None:
         if self.scopes:
             self.scopes[-1][name] = value
-        else:
-            self.bound[name] = value
+            return
+        if name not in self.bound:
+            self._drops(name, node)
+        self.bound[name] = value
+
+    def _drops(self, name: str, node: Any) -> None:
+        """Rebinding or deleting a kernel name may free its object, and freeing runs its class's
+        `__del__` and its weak references' callbacks: after that, nothing is known."""
+        old = self.lookup(name)
+        if isinstance(old, LiveValue) and may_run_code_when_freed(old.obj):
+            raise Stop(getattr(node, "lineno", None),
+                       f"rebinding `{name}` may free an object that runs code when it is freed")
 
     def assign(self, target: ast.AST, value: Value, stmt) -> None:
         if isinstance(target, ast.Name):
-            self.bind(target.id, value)
+            self.bind(target.id, value, target)
         elif isinstance(target, (ast.Tuple, ast.List)):
             parts = rules.containers.unpack(self, value, target, stmt)
             for sub, part in zip(target.elts, parts):
@@ -453,6 +464,8 @@ class Interpreter:
             if self.scope_kinds[i] == "class":
                 self.scopes[i][target] = value
                 return value
+        if target not in self.bound:
+            self._drops(target, node)
         self.bound[target] = value
         return value
 

@@ -11,6 +11,8 @@ relevant. The executed cells themselves add what the facts cannot:
   them again cannot fail;
 - `aliases`: names whose only binding anywhere is one top-level import (`import numpy as np`,
   `from sklearn.linear_model import LogisticRegression`), so the name is that module or object;
+- `written`: every attribute name some executed cell stores or deletes on any object, or None
+  when a cell mentions `__class__` at all (an object may then pass for a type it is not);
 - `dropped_row`: when the last cell the kernel ran was `df.drop([label], inplace=True)` alone
   (rows, one plain label), that name and label: whether that drop removed the rows or raised
   KeyError, the label is not in the row index now (re-running a cell that drops rows is a
@@ -40,7 +42,8 @@ _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__bu
 _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "ex", "ev", "safe_execfile",
                   "modules", "magic", "__dict__"}
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
-_INERT_MAGICS = {"matplotlib", "config", "pip", "conda"}
+# `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
+_INERT_MAGICS = {"matplotlib", "config", "pip", "conda", "tensorflow_version"}
 # Modules that put names into the user's namespace when imported.
 _INJECTING_MODULES = {"pyforest", "pylab", "IPython"}
 # Well-known libraries a notebook imports; any other module not in the standard library may be
@@ -68,6 +71,7 @@ class RecordedKernel:
     # patched one), or None. The recorded facts cannot show a patch, so no claim is made then.
     patches: Optional[str] = None
     dropped_row: Optional[Tuple[str, Any]] = None
+    written: Optional[FrozenSet[str]] = frozenset()
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -109,6 +113,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     imports: Dict[str, Set[Tuple[str, Optional[str]]]] = {}
     other: Set[str] = set()
     stores: List[Tuple[str, bool]] = []
+    written: Optional[FrozenSet[str]] = frozenset()
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     for index, cell in enumerate(cells):
@@ -137,6 +142,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                         other.add(alias.asname or alias.name.split(".")[0])
         other |= bound_in(tree, imports=False)
         stores.extend(_attribute_store_roots(tree))
+        written = _written_attributes(tree, written)
         parsed.append((index, tree))
     # A cell that assigns to an attribute (`np.mean = ...`, `LogisticRegression.fit = ...`) may have
     # patched what any import yields: then no name is taken for the installed library's object.
@@ -147,7 +153,25 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     return RecordedKernel(names, dynamic, modules, aliases, from_imports,
                           library_patch(parsed, imported,
                                         {n for n, ts in imports.items() if all(a is None for _, a in ts)}),
-                          _dropped_row(last))
+                          _dropped_row(last), written)
+
+
+def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Optional[FrozenSet[str]]:
+    if so_far is None:
+        return None
+    found = set(so_far)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            if node.attr == "__class__":
+                return None
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                found.add(node.attr)
+        elif isinstance(node, ast.Name) and node.id == "__class__" \
+                or isinstance(node, ast.Constant) and node.value == "__class__":
+            return None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__class__":
+            return None
+    return frozenset(found)
 
 
 def _record_import(node, modules: Set[str], imports, from_imports) -> None:

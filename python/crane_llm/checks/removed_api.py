@@ -1,4 +1,4 @@
-"""APIs the libraries removed: what a claim says instead of a did-you-mean.
+"""APIs the libraries removed (or never had): what a claim says instead of a did-you-mean.
 
 A near name is the wrong hint for an attribute a library took away: `predict_classes` is not a
 misspelt `predict_step`, and pandas' own `_append` is private. When the missing attribute is one of
@@ -12,6 +12,7 @@ import types
 from typing import Optional
 
 from .abstract_values import NOTHING, Value
+from .keras_models import RecordedKerasModel
 from .live_adapter import LiveValue
 from .static_reads import checked, class_module
 
@@ -24,6 +25,8 @@ REMOVED = {
     ("keras", "fit_generator"): "Keras removed it: `model.fit` takes the generator itself",
     ("keras", "evaluate_generator"): "Keras removed it: `model.evaluate` takes the generator itself",
     ("keras", "predict_generator"): "Keras removed it: `model.predict` takes the generator itself",
+    # Never a method, but what notebooks write for the loader function.
+    ("keras", "load"): "`keras.models.load_model(path)` is what loads a saved model",
     ("pandas", "append"): "pandas 2.0 removed `.append`: `pd.concat([df, other])` joins them",
     ("pandas", "iteritems"): "pandas 2.0 removed `.iteritems`: use `.items()`",
     ("numpy", "float"): _NUMPY_ALIAS.format("float"),
@@ -37,6 +40,8 @@ _LIBRARIES = {"keras": "keras", "tensorflow": "keras", "tf_keras": "keras", "pan
 
 
 def _library(base: Value) -> Optional[str]:
+    if isinstance(base, RecordedKerasModel):
+        return "keras"
     if not isinstance(base, LiveValue):
         return None
     c = base.concrete() if base.kind() == "module" else NOTHING

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from .static_reads import checked
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas
+from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .live_adapter import LiveValue
 from .provenance import audit
 from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
@@ -69,18 +70,21 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
         return None
 
 
-def fact_value(name: str, facts: Any) -> Value:
-    """One variable's recorded facts as a Value."""
+def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None) -> Value:
+    """One variable's recorded facts as a Value. `written`: the attribute names the executed cells
+    may have set on objects (None: unknown), which decides what a Keras model may have gained."""
     try:
-        return _fact_value(name, facts)
+        return _fact_value(name, facts, written)
     except _Patched:
         return Opaque()
 
 
-def _fact_value(name: str, facts: Any) -> Value:
+def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]]) -> Value:
     if not isinstance(facts, dict):
         return Opaque()
     t = _type_name(facts.get("type"))
+    if t in KERAS3_MODELS:
+        return RecordedKerasModel(t, written).named(name)
     if t in ("int", "float", "str", "bool") and "value" in facts:
         v = facts["value"]
         if type(v).__name__ == t:

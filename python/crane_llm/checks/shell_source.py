@@ -16,12 +16,13 @@ import __future__
 import builtins as _builtins
 import keyword
 import sys
+import types
 from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from .static_reads import checked, class_module
-from .provenance import class_dict, class_module, class_name, mro
+from .provenance import class_dict, class_module, class_name, mro, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
@@ -159,6 +160,9 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
             hooks = _shell_dict(shell, name)
         if type(hooks) is not list or hooks:
             return "the shell has its own input transformers"
+    why = _pre_run_hooks_unknown(shell)
+    if why:
+        return why
     try:
         from IPython.core.interactiveshell import InteractiveShell
     except ImportError:
@@ -175,6 +179,36 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
                     return "the shell's cell handling was replaced"
                 break
     return None
+
+
+# Packages whose own `pre_execute` / `pre_run_cell` callbacks are known to leave the namespace and
+# the libraries as they are (IPython's warning registry and display publisher, autoreload, the
+# kernel's, our recorder).
+_TRUSTED_HOOK_PACKAGES = ("IPython", "ipykernel", "crane_llm")
+
+
+def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
+    """Why the callbacks the shell runs before each cell may change what the cell sees (a
+    notebook's `shell.events.register('pre_run_cell', ...)` may define names), or None."""
+    events = _shell_dict(shell, "events")
+    callbacks = _shell_dict(events, "callbacks") if events is not None else None
+    if type(callbacks) is not dict:
+        return "the shell's event callbacks are unknown"
+    for event in ("pre_execute", "pre_run_cell"):
+        hooks = callbacks.get(event, [])
+        if type(hooks) is not list:
+            return "the shell's event callbacks are unknown"
+        for hook in hooks:
+            if not _trusted_hook(hook):
+                return f"a `{event}` callback of the notebook's runs before the cell"
+    return None
+
+
+def _trusted_hook(hook: Any) -> bool:
+    fn = hook.__func__ if type(hook) is types.MethodType else hook
+    if type(fn) is not types.FunctionType:
+        return False
+    return any(own(fn, package) for package in _TRUSTED_HOOK_PACKAGES)
 
 
 def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: FrozenSet[str],

@@ -7,11 +7,12 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 
 import json
 import platform
+import sys
 import time
 from typing import Any, Dict, List, Optional
 
 from ..version import __version__
-from ..checks import ReadCell, read_cell, run_checks
+from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage.log import ExecutionLog
@@ -22,6 +23,14 @@ from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
 from .history import execution_log
+
+
+# How much of a cell one second of the budget reads: Python parses it twice and the used names walk
+# it once, at ~3 µs a character each on a busy machine; 2 s read cells of up to 100,000 characters,
+# and so does any shorter budget (the checks' own deadline stops them between statements).
+CELL_CHARS_PER_SECOND = 50_000
+CELL_CHARS_MIN = 100_000
+_TOO_LONG = "the cell (%d characters) is too long to read within the check's budget"
 
 
 class Reply:
@@ -48,6 +57,29 @@ def _shell():
 
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
+    """The facts about `request['source']`; see `_gather`. A notebook's trace or profile function
+    does not run while they are gathered (the checks then claim nothing: see checks/tracing.py)."""
+    # Taken off inline (C calls only): a helper function's own frame would be traced first.
+    # A C-level profiler (cProfile) is no notebook code, and `sys` could not put it back: left on.
+    trace, profile = sys.gettrace(), sys.getprofile()
+    trace = trace if callable(trace) else None
+    profile = profile if callable(profile) else None
+    if trace is not None:
+        sys.settrace(None)
+    if profile is not None:
+        sys.setprofile(None)
+    tracing.TAKEN.append(trace is not None or profile is not None)
+    try:
+        return _gather(request, namespace, shell)
+    finally:
+        tracing.TAKEN.pop()
+        if trace is not None:
+            sys.settrace(trace)
+        if profile is not None:
+            sys.setprofile(profile)
+
+
+def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
     """The facts about `request['source']` against `namespace`, as a check-result dict.
 
     The whole gathering has one time budget (`budgetSeconds`, else the setting): each stage
@@ -75,10 +107,17 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     started = time.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
-    read = read_cell(source, namespace, shell)
-    # The names are read before the checks walk the tree, so nothing they do to it can change
-    # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
-    reads = kernel_reads(source, namespace, shell, read.tree)
+    if len(source) > max(CELL_CHARS_MIN, budget.seconds * CELL_CHARS_PER_SECOND):
+        # Python's parser cannot be interrupted: a cell it could not read within the budget is not
+        # read at all (no checks, no used names; the prompt cuts the cell to its own budget).
+        read = ReadCell(None, Outcome(stopped_at=CheckStop(None, _TOO_LONG % len(source))), None, None)
+        reads: List[Any] = []
+        cut.append("the reading of the cell (%d characters)" % len(source))
+    else:
+        read = read_cell(source, namespace, shell)
+        # The names are read before the checks walk the tree, so nothing they do to it can change
+        # them; a cell the checks do not walk (a syntax error, a shell rewrite) is read on its own.
+        reads = kernel_reads(source, namespace, shell, read.tree)
     if checks_on:
         outcome = _bounded_checks(source, namespace, deadline, shell, read)
         if outcome.stopped_at is not None and "time budget" in outcome.stopped_at.reason:

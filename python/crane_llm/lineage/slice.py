@@ -10,7 +10,8 @@ lineage cannot tell (it did not parse, it ran a script, a star import, `exec`/`g
 `%reset`) is kept, and so is everything it reads: a slice may keep too much, never too little of
 what the lineage can see. Inside a kept cell, a statement the target does not depend on is left
 out, with a marker line saying how many lines were (`slice_runs`), when nothing it does escapes
-the lineage (see READING_METHODS); anything unsure stays.
+the lineage (see READING_METHODS), and so are the display-only lines in its loops and the
+docstrings of what it defines (`_inner_cuts`); anything unsure stays.
 
 The slice serves the prompt only; no check relies on it.
 """
@@ -28,24 +29,123 @@ from .log import ExecutionLog, Run
 WRITES = ("assign", "modify", "delete")
 
 
-class _Reads(ast.NodeVisitor):
-    """Every name the code loads, function and class bodies included (what they use from the
-    notebook's globals when called later); over-approximate on purpose."""
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
-    def __init__(self) -> None:
+
+def _own_names(fn: ast.AST) -> Set[str]:
+    """The names local to a function: its parameters and every name its body binds (Python makes
+    such a name local for the whole body), less those it declares global. Nested functions,
+    lambdas, classes and comprehensions bind in their own scopes, so are not looked into."""
+    a = fn.args  # type: ignore[attr-defined]
+    names = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]}
+    declared_global: Set[str] = set()
+    body = [fn.body] if isinstance(fn, ast.Lambda) else list(fn.body)  # type: ignore[attr-defined]
+    stack: List[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)  # binds in the function, even inside a comprehension
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.Global):
+            declared_global.update(node.names)
+        elif type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None):
+            names.add(node.name)  # type: ignore[attr-defined]
+        elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
+            names.add(node.rest)  # type: ignore[attr-defined]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            # Decorators, defaults and bases run here; the body is its own scope.
+            stack.extend(node.decorator_list)
+            if isinstance(node, ast.ClassDef):
+                stack.extend(node.bases + [k.value for k in node.keywords])
+            else:
+                stack.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+            continue
+        if isinstance(node, ast.Lambda):
+            stack.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+            continue
+        if isinstance(node, _COMPREHENSIONS):
+            stack.extend(n for n in ast.walk(node) if isinstance(n, ast.NamedExpr))
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return names - declared_global
+
+
+class _Reads(ast.NodeVisitor):
+    """Every notebook (global) name the code loads, function and class bodies included (what they
+    use from the notebook's globals when called later); over-approximate on purpose, except that a
+    name a function (or comprehension) binds itself is its own, never the notebook's: a parameter
+    `df` does not read the notebook's `df`."""
+
+    def __init__(self, local: frozenset = frozenset()) -> None:
         self.names: Set[str] = set()
+        self.local = local
 
     def visit_Name(self, node: ast.Name) -> None:
-        if not isinstance(node.ctx, ast.Store):
+        if not isinstance(node.ctx, ast.Store) and node.id not in self.local:
             self.names.add(node.id)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
-        if isinstance(node.target, ast.Name):  # `x += 1` reads x before writing it
+        if isinstance(node.target, ast.Name) and node.target.id not in self.local:  # `x += 1` reads x before writing it
             self.names.add(node.target.id)
         self.generic_visit(node)
 
     def visit_Global(self, node: ast.Global) -> None:
         self.names.update(node.names)
+
+    def _scope(self, nodes: List[ast.AST], local: frozenset) -> None:
+        inner = _Reads(local)
+        for node in nodes:
+            inner.visit(node)
+        self.names |= inner.names
+
+    def _function(self, node: ast.AST) -> None:
+        a = node.args  # type: ignore[attr-defined]
+        # Evaluated where the function is defined: decorators, defaults, annotations.
+        outer: List[ast.AST] = list(getattr(node, "decorator_list", [])) + list(a.defaults)
+        outer += [d for d in a.kw_defaults if d is not None]
+        outer += [p.annotation for p in a.posonlyargs + a.args + a.kwonlyargs + [v for v in (a.vararg, a.kwarg) if v]
+                  if p.annotation is not None]
+        if getattr(node, "returns", None) is not None:
+            outer.append(node.returns)  # type: ignore[attr-defined]
+        for n in outer:
+            self.visit(n)
+        body = [node.body] if isinstance(node, ast.Lambda) else list(node.body)  # type: ignore[attr-defined]
+        globals_declared = _declared_global(node)
+        self._scope(body, frozenset((self.local | _own_names(node)) - globals_declared))
+        self.names |= globals_declared
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def _comprehension(self, node: ast.AST) -> None:
+        generators = node.generators  # type: ignore[attr-defined]
+        self.visit(generators[0].iter)  # the first iterable is read where the comprehension is
+        own = {n.id for g in generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        rest: List[ast.AST] = [n for n in (getattr(node, "elt", None), getattr(node, "key", None), getattr(node, "value", None)) if n is not None]
+        rest += [g.iter for g in generators[1:]] + [i for g in generators for i in g.ifs]
+        self._scope(rest, frozenset(self.local | own))
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+def _declared_global(node: ast.AST) -> Set[str]:
+    """Names a function body declares global, nested functions' declarations not included."""
+    out: Set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Global):
+            out.update(n.names)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)) and n is not node:
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def _names_read(node: ast.AST) -> Set[str]:
@@ -195,7 +295,7 @@ def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
     stack: List[ast.AST] = [stmt]
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Global, ast.Nonlocal, ast.Await, ast.Yield, ast.YieldFrom)):
+        if isinstance(node, (ast.Global, ast.Nonlocal, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
             return False
         if isinstance(node, ast.ImportFrom) and node.module == "__future__":
             return False  # it changes how the rest of the cell compiles
@@ -204,6 +304,8 @@ def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
             if isinstance(func, ast.Name):
                 if func.id not in READING_FUNCTIONS or func.id in user_names:
                     return False
+                if func.id == "print" and any(k.arg in ("file", None) for k in node.keywords):
+                    return False  # print(..., file=f) writes to a file a later cell may read
             elif isinstance(func, ast.Attribute):
                 root = root_name(func.value)
                 drawing = func.attr in DRAWING_METHODS and not (root is not None and root in needed)
@@ -215,24 +317,95 @@ def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
     return True
 
 
-def _marker(count: int) -> str:
+def _marker(count: int, indent: str = "") -> str:
     # Short: the prompt's instructions say what these lines stand for.
-    return "# ... %d line%s left out" % (count, "" if count == 1 else "s")
+    return "%s# ... %d line%s left out" % (indent, count, "" if count == 1 else "s")
 
 
-def _cut(code: str, units: List[_Unit], user_names: Set[str], needed: Set[str]) -> Tuple[str, int]:
+def _docstring(body: List[ast.stmt]) -> Optional[ast.stmt]:
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return first
+    return None
+
+
+# The bodies of these run once, when the cell ran, and nothing in them can steer whether a sibling
+# ran: not `try` (a statement that raised picks the handler) nor `with` (a context manager may
+# swallow what raised), which stay whole.
+_LOOPS_AND_BRANCHES = (ast.For, ast.AsyncFor, ast.While, ast.If)
+
+
+def _displays_only(stmt: ast.stmt) -> bool:
+    """An expression statement, or an `if` made only of them: it binds nothing and cannot break
+    out of a loop."""
+    if isinstance(stmt, ast.If):
+        return all(_displays_only(s) for s in stmt.body + stmt.orelse)
+    return isinstance(stmt, ast.Expr)
+
+
+def _inner_cuts(stmt: ast.stmt, user_names: Set[str], needed: Set[str], docstrings: bool) -> List[ast.stmt]:
+    """Statements inside a kept top-level statement that the target cannot depend on:
+    - in the bodies of its loops and branches (the cell finished, so they ran without raising), an
+      expression statement (or an `if` of them) whose every call only reads (a `print` or a plot
+      in a loop): it binds nothing, and the values the loop computes are the same without it;
+    - the docstring of a function or class it defines (a constant: it changes nothing but `__doc__`,
+      which `docstrings` is False for when the notebook reads it).
+    A function's other statements stay: they run again when the target calls it."""
+    out: List[ast.stmt] = []
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if docstrings:
+            for node in ast.walk(stmt):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    doc = _docstring(node.body)
+                    if doc is not None:
+                        out.append(doc)
+        return out
+    if not isinstance(stmt, _LOOPS_AND_BRANCHES):
+        return out
+    for child in list(stmt.body) + list(stmt.orelse):
+        if _displays_only(child) and _only_reads(child, user_names, needed):
+            out.append(child)
+        else:
+            out.extend(_inner_cuts(child, user_names, needed, docstrings))
+    return out
+
+
+def _alone_on_its_lines(stmt: ast.stmt, lines: List[str], source: List[str]) -> bool:
+    """Whether the statement's lines hold nothing else (no `;` neighbour) and read as the kernel ran them."""
+    first, last = stmt.lineno - 1, (getattr(stmt, "end_lineno", None) or stmt.lineno) - 1
+    end_col = getattr(stmt, "end_col_offset", None)
+    if last >= len(lines) or end_col is None or lines[first:last + 1] != source[first:last + 1]:
+        return False
+    # Byte offsets: compared on the encoded line.
+    head = lines[first].encode("utf-8")[:stmt.col_offset].decode("utf-8", "replace")
+    tail = lines[last].encode("utf-8")[end_col:].decode("utf-8", "replace").strip()
+    return not head.strip() and (not tail or tail.startswith("#"))
+
+
+def _cut(code: str, units: List[_Unit], user_names: Set[str], needed: Set[str],
+         docstrings: bool = True) -> Tuple[str, int]:
     """The cell's code with the statements the target does not depend on replaced by markers, and
     the number of lines left out. Unsure (the cell's text is not the code the lineage read, a
     statement kept for effects off its lines): the code whole."""
     lines = code.split("\n")
+    source = python_source(code)
     if (any(u.first == 0 for u in units) or code.lstrip().startswith("%%")
-            or len(python_source(code).rstrip("\n").split("\n")) != len(code.rstrip("\n").split("\n"))):
+            or len(source.rstrip("\n").split("\n")) != len(code.rstrip("\n").split("\n"))):
         return code, 0
-    keep = [None] * len(lines)  # True: kept, False: left out, None: blank or comment, decided below
+    source_lines = source.split("\n")
+    keep: List[Optional[bool]] = [None] * len(lines)  # True: kept, False: left out, None: blank or comment, decided below
     for u in units:
         droppable = not u.kept and u.stmt is not None and _only_reads(u.stmt, user_names, needed)
+        inner: Set[int] = set()
+        if not droppable and u.stmt is not None:
+            for stmt in _inner_cuts(u.stmt, user_names, needed, docstrings):
+                if _alone_on_its_lines(stmt, lines, source_lines):
+                    inner.update(range(stmt.lineno - 1, getattr(stmt, "end_lineno", None) or stmt.lineno))
         for n in range(u.first - 1, min(u.last, len(lines))):
-            keep[n] = keep[n] or not droppable  # a line shared with a kept statement stays
+            if n in inner:
+                keep[n] = bool(keep[n])
+            else:
+                keep[n] = keep[n] or not droppable  # a line shared with a kept statement stays
     # A comment or blank line goes with the statement after it (comments say what comes next);
     # after the last statement, with the one before.
     following = None
@@ -257,8 +430,10 @@ def _cut(code: str, units: List[_Unit], user_names: Set[str], needed: Set[str]) 
         while end < len(lines) and not keep[end]:
             end += 1
         # Left out only when the marker is shorter than what it stands for: the prompt only shrinks.
-        if any(line.strip() for line in lines[n:end]) and len(_marker(end - n)) < len("\n".join(lines[n:end])):
-            out.append(_marker(end - n))
+        written = [line for line in lines[n:end] if line.strip()]
+        indent = min((line[:len(line) - len(line.lstrip())] for line in written), key=len, default="")
+        if written and len(_marker(end - n, indent)) < len("\n".join(lines[n:end])):
+            out.append(_marker(end - n, indent))
             left_out += end - n
         else:
             out.extend(lines[n:end])
@@ -289,15 +464,21 @@ def slice_runs(executed: List[Dict[str, Any]], target: str) -> List[Dict[str, An
     statements the target does not depend on are left out, a marker line saying how many lines
     (then "linesLeftOut" counts them). A statement is left out only when the lineage sees all it
     does (it binds, changes or deletes no name still needed, and every call it makes is known to
-    only read); imports, and anything unsure, stay."""
+    only read), and inside the statements kept, what `_inner_cuts` finds; anything unsure stays, and
+    a cell that raised is sent whole (its heading names the line that raised)."""
     codes = [r.get("code", "") for r in executed]
     walked = _walk(codes, target)
     if walked is None:
         return list(executed)
     units, needed = walked
     user_names = _user_names(codes)
+    # Docstrings are left out unless the notebook may read them (`__doc__`, `help`, `inspect.getdoc`).
+    docstrings = not any(word in text for text in codes + [target] for word in ("__doc__", "help", "getdoc", "docopt"))
     out = []
     for i in sorted({u.cell for u in units if u.kept}):
-        code, left_out = _cut(codes[i], [u for u in units if u.cell == i], user_names, needed)
+        if executed[i].get("raised"):  # its heading names the line that raised: its lines stay as they ran
+            out.append(executed[i])
+            continue
+        code, left_out = _cut(codes[i], [u for u in units if u.cell == i], user_names, needed, docstrings)
         out.append(dict(executed[i], code=code, linesLeftOut=left_out) if left_out else executed[i])
     return out

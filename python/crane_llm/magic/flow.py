@@ -150,7 +150,7 @@ class Check:
         where = settings.provider_host or "the provider"
         self._update(st.step_started(self.state, "model", "Waiting for %s at %s" % (model, where)))
         last_draw = [time.monotonic()]
-        received = [0]  # streamed pieces: one token each from OpenAI and llama.cpp
+        received = [0]  # streamed pieces: about one token each (see answering_label)
 
         def on_text(piece: str) -> None:
             received[0] += 1
@@ -187,8 +187,11 @@ class Check:
         return self.state
 
 
-def answering_label(model: str, where: str, tokens: int) -> str:
-    return "%s at %s is answering: %s tokens so far" % (model, where, "{:,}".format(tokens))
+def answering_label(model: str, where: str, pieces: int) -> str:
+    """The model step's label while the answer streams (twin of run-check.ts answeringLabel). The
+    count is of streamed pieces, an estimate of the tokens: OpenAI, llama.cpp and Ollama send one
+    token a piece, other servers may group several; only the provider's count once answered is exact."""
+    return "%s at %s is answering: about {:,} token%s so far".format(pieces) % (model, where, "" if pieces == 1 else "s")
 
 
 def asked_label(model: str, where: str) -> str:
@@ -198,15 +201,17 @@ def asked_label(model: str, where: str) -> str:
 
 
 def answered_detail(result: Dict[str, Any], pieces: int) -> str:
-    """"answered (412 tokens)", or why the answer is not a verdict (twin of run-check.ts)."""
+    """"answered (412 tokens)", the provider's count, or why the answer is not a verdict (twin of
+    run-check.ts); a provider that reports no usage leaves the estimate, "about 412 tokens"."""
     usage = result.get("usage") or {}
-    tokens = usage.get("output_tokens") or usage.get("completion_tokens") or pieces
-    said = "{:,} tokens".format(tokens)
+    reported = usage.get("output_tokens") or usage.get("completion_tokens")
+    count = "{:,} tokens".format(reported) if reported else "about {:,} tokens".format(pieces) if pieces else ""
+    said = "answered (%s)" % count if count else "answered"
     if result.get("cutAtLimit"):
         return "cut at the output limit of {:,} tokens".format(result["cutAtLimit"])
     if result["parsed"]["kind"] == "unreadable":
-        return "answered (%s), but not with a readable verdict" % said
-    return "answered (%s)" % said
+        return "%s, but not with a readable verdict" % said
+    return said
 
 
 def no_key_message(host: str, checks_ran: bool) -> str:

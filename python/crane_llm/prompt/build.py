@@ -21,8 +21,7 @@ _CELLS_ITEM_SOME_RAISED = """- [Executed Cells]: the cells that have already run
 # With `--context slice`, the cells are only those the target depends on, and lines inside them it
 # does not depend on are replaced by a marker (python/crane_llm/lineage/slice.py).
 _CELLS_RAN = "the cells that have already run, in the order they ran;"
-_CELLS_RAN_SLICE = ("the cells that have already run that the target cell depends on, in the order they ran "
-                    "(`# ... N lines left out` stands for lines it does not depend on);")
+_CELLS_RAN_SLICE = "the cells already run that the target depends on, in the order they ran (`# ...` marks lines left out);"
 _SHARED_HEAD = _HEAD_LINES + _CELLS_ITEM
 _RUNINFO_ITEM = """- [Current relevant runtime information]: facts about the live objects the target cell uses (types, shapes, dtypes, columns, fitted state, values), read from the running kernel just now,
 """

@@ -274,7 +274,7 @@ def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Opti
     elif shell is None:
         try:
             tree = parse_cell(source)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
             return None
     else:
         try:
@@ -286,8 +286,11 @@ def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Opti
         except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
             return None
     reads = _Reads()
-    for stmt in tree.body:
-        reads.visit(stmt)
+    try:
+        for stmt in tree.body:
+            reads.visit(stmt)
+    except RecursionError:  # an expression nested deeper than the visitor's stack (`a+a+...+a`)
+        return None
     return [(name, reads.attributes[name]) for name in reads.order]
 
 

@@ -14,7 +14,10 @@ from ..deadline import Deadline as CheckDeadline
 from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
+from ..checks.abc_hooks import notebook_abc_hook
+from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, mro
+from ..checks.static_reads import instance_dict
 from .safe import cut, loaded, number, one_of, plain_type
 
 _FUNCTION_TYPES = (
@@ -52,6 +55,15 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
         return {"kind": "unavailable", "reason": cut(type(exc).__name__ + ": " + str(exc), 200)}
 
 
+ATTRS_NOT_PLAIN = "its `attrs` hold objects that pandas would copy (running their code) as it is read"
+
+
+def _attrs_plain(value: Any) -> bool:
+    """The frame's or series' `attrs` are empty or plain data: deep-copying them runs no code."""
+    attrs = instance_dict(value, {}).get("_attrs")
+    return attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))
+
+
 def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     t = type(value)
     if not plain_type(t):  # a user metaclass may hook every look at the class: look no further
@@ -66,6 +78,9 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     if dict in bases:
         return dict_summary(value)
 
+    hooked = notebook_abc_hook()  # library code below asks isinstance against the standard ABCs
+    if hooked:
+        return {"kind": "unavailable", "reason": hooked}
     np = loaded("numpy")
     if np is not None:
         if t is np.ndarray or t is np.memmap:
@@ -77,6 +92,9 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
     pd = loaded("pandas")
     if pd is not None and np is not None:
+        if (t is pd.DataFrame or t is pd.Series) and not _attrs_plain(value):
+            # pandas deep-copies `attrs` into every frame or series it derives (a column, a sample)
+            return {"kind": "unavailable", "reason": ATTRS_NOT_PLAIN}
         if t is pd.DataFrame:
             from .frame_info import dataframe_summary
 

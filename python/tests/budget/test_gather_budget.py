@@ -97,3 +97,26 @@ def test_the_steps_say_what_was_cut_in_the_same_words_as_jupyterlab():
     facts = {"budget": {"seconds": 2, "source": "default (2 s)", "ranOut": True,
                         "cut": ["runtime information for df, model"], "warning": None}}
     assert budget_detail(facts) == "; the time budget of 2 s ran out, so the kernel left out runtime information for df, model"
+
+
+def test_a_cell_too_long_to_parse_within_the_budget_is_not_read():
+    """Python's parser cannot be interrupted: a 1.2 MB cell would take seconds to parse twice and
+    walk; it is not read at all, the reply says so, and a cell under the limit is still read."""
+    huge = "x = 1\n" * 200_000 + "x.nope\n"
+    started = time.monotonic()
+    reply = _valid(gather(_request(huge, budget=2.0), {}))
+    assert time.monotonic() - started < 2.0
+    assert reply["checks"]["crash"] is None and "too long" in reply["checks"]["stoppedAt"]["reason"]
+    assert reply["budget"]["ranOut"] and "reading of the cell" in reply["budget"]["cut"][0]
+    twin = _valid(gather(_request("x = 1\n" * 2_000 + "x.nope\n", budget=2.0), {}))
+    assert twin["checks"]["crash"]["exception"] == "AttributeError"
+
+
+@pytest.mark.parametrize("terms", [600, 3_000])
+def test_an_expression_nested_deeper_than_the_stack_gets_an_answer(terms):
+    """`a + a + ... + a` nests one level per term: the used names' visitor and the checks run out of
+    stack, never out of the reply (the shell itself runs 600 terms and refuses 3,000)."""
+    source = "x = " + " + ".join(["a"] * terms) + "\nundefined_after"
+    reply = _valid(gather(_request(source, budget=2.0), {"a": 1}))
+    assert reply["problem"] is None
+    assert reply["checks"]["crash"] is None

@@ -150,3 +150,112 @@ def test_one_name_at_a_time(mode):
         if seconds >= BUDGET + 1:
             slow.append((name, seconds))
     assert slow == []
+
+
+class _Counted:
+    """Counts what pandas' attrs propagation, `copy` and hashing would call."""
+
+    def __deepcopy__(self, memo):
+        if ARMED[0]:
+            CALLS.append("__deepcopy__")
+        return self
+
+    def __copy__(self):
+        if ARMED[0]:
+            CALLS.append("__copy__")
+        return self
+
+
+def _library_paths_namespace():
+    frame = pd.DataFrame({"a": [1.0, 2.0], "t": ["x", "y"]})
+    frame.attrs["note"] = _Counted()
+    series = pd.Series(pd.arrays.SparseArray([0, 1, 0]))
+    series.attrs["note"] = _Counted()
+    plain = pd.DataFrame({"a": [1.0, 2.0]})
+    plain.attrs["source"] = {"file": "data.csv", "rows": [1, 2]}  # plain data: summarised as usual
+    return {"frame": frame, "series": series, "plain": plain, "sparse": pd.Series(pd.arrays.SparseArray([0, 1, 0]))}
+
+
+def test_frame_attrs_are_not_copied():
+    """pandas deep-copies `attrs` into every frame it derives (a column, a sample): a frame whose
+    attrs hold a notebook's objects is not read; one with plain attrs still is."""
+    namespace = _library_paths_namespace()
+    reply, _ = _check("frame\nseries\nplain\n", namespace)
+    assert CALLS == [], "\n".join(sorted(set(WHERE)))
+    kinds = {v["name"]: v["summary"]["kind"] for v in reply["runtimeInfo"]["variables"]}
+    assert kinds == {"frame": "unavailable", "series": "unavailable", "plain": "dataframe"}
+
+
+def test_a_notebook_abc_hook_stops_library_reads():
+    """`isinstance(x, Mapping)` inside pandas calls the `__subclasshook__` of every Mapping subclass
+    a notebook defined: with one defined, no library code is run on the variables, and the checks
+    claim nothing (the twin without the hook summarises and claims)."""
+    import collections.abc
+
+    namespace = _library_paths_namespace()
+    del namespace["frame"], namespace["series"]
+    source = "sparse\nplain['zz']\n"
+    reply, _ = _check(source, namespace)
+    assert reply["checks"]["crash"]["exception"] == "KeyError"
+    twin, _ = _check("sparse\n", namespace)
+    assert {v["summary"]["kind"] for v in twin["runtimeInfo"]["variables"]} == {"series"}
+
+    class NotebookMapping(collections.abc.Mapping):
+        __getitem__ = __len__ = __iter__ = None
+
+        @classmethod
+        def __subclasshook__(cls, other):
+            if ARMED[0]:
+                CALLS.append("__subclasshook__")
+            return NotImplemented
+
+    try:
+        reply, _ = _check(source, namespace)
+        assert CALLS == [], "\n".join(sorted(set(WHERE)))
+        assert reply["checks"]["crash"] is None
+        assert "__subclasshook__" in reply["checks"]["stoppedAt"]["reason"]
+        summary = _check("sparse\n", namespace)[0]["runtimeInfo"]["variables"][0]["summary"]
+        assert summary["kind"] == "unavailable" and "__subclasshook__" in summary["reason"]
+    finally:
+        # The class stays a Mapping subclass as long as anything refers to it: without its own
+        # hook it is harmless to the tests that follow.
+        del NotebookMapping.__subclasshook__
+
+
+def test_a_trace_function_does_not_run_during_a_check():
+    """A notebook's `sys.settrace` function would run with every line of the check: it is taken off
+    while the check runs (and put back), and the checks claim nothing (it runs with the cell too)."""
+    import sys
+
+    def tracer(frame, event, arg):
+        if ARMED[0]:
+            CALLS.append(frame.f_code.co_name)
+        return None
+
+    namespace = _library_paths_namespace()
+    sys.settrace(tracer)
+    try:
+        reply, _ = _check("plain['zz']\n", namespace)
+        after = sys.gettrace()
+    finally:
+        sys.settrace(None)
+    assert after is tracer
+    assert CALLS == ["gather"]  # the call into the check itself, before it takes the function off
+    assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
+
+
+def test_a_c_level_profiler_stays_on():
+    """cProfile's profiler is no notebook code and cannot be put back through `sys`: it is left
+    on (the checks still claim nothing under it), and the check completes."""
+    import cProfile
+    import sys
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        reply, _ = _check("undefined_name\n", {})
+        after = sys.getprofile()
+    finally:
+        profiler.disable()
+    assert after is profiler
+    assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]

@@ -274,6 +274,15 @@ def patched_libraries() -> List[Dict]:
     patch("sklearn.utils.validation.check_is_fitted", "lambda *a, **k: None", ["lr.predict(X)"])
     patch("StandardScaler.transform", "lambda self, X, copy=None: X", ["StandardScaler().transform(X)"])
     patch("pd.Series.__len__", "lambda s: 'x'", ["len(df['a']) + 1"])
+    # ConfusionMatrixDisplay's labels: its plot(), matplotlib's tick labels, scikit-learn's confusion_matrix.
+    cmd = ("import matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt\nimport matplotlib.axis\n"
+           "import sklearn.metrics\nfrom sklearn import metrics\nfrom sklearn.metrics import ConfusionMatrixDisplay\n"
+           "cm3 = np.ones((3, 3), dtype=int)\nya = np.array(['a', 'b', 'c'])\n")
+    plot_cells = ["ConfusionMatrixDisplay(cm3, display_labels=['a', 'b']).plot()",
+                  "cm = metrics.confusion_matrix(ya, ya)\nConfusionMatrixDisplay(cm, display_labels=['a', 'b']).plot()"]
+    patch("ConfusionMatrixDisplay.plot", "lambda self, **k: self", plot_cells, extra=cmd)
+    patch("matplotlib.axis.Axis.set_ticklabels", "lambda self, labels, **k: []", plot_cells, extra=cmd)
+    patch("sklearn.metrics.confusion_matrix", "lambda a, b: np.ones((2, 2), dtype=int)", plot_cells[1:], extra=cmd)
     # Process-wide switches that make library calls raise.
     for cell in ["np.ones(3) / 0\nundefined_w", "np.ones(3) / np.zeros(3)\nlst[9]", "df['a'] / 0\nundefined_w"]:
         out.append(_c(cell, DF + "np.seterr(all='raise')\n"))
@@ -410,6 +419,39 @@ def hostile_objects() -> List[Dict]:
     return [_c(cell, HOSTILE) for cell in cells]
 
 
+def run_hooks_and_finalizers() -> List[Dict]:
+    """Code of the notebook's that runs before or between the cell's lines without the cell calling
+    it: event callbacks, trace and profile functions, `__del__` and weak-reference callbacks of an
+    object a rebinding frees. Each next to the twin without the hook, whose crash stays certain."""
+    out = []
+    for event, sig in (("pre_run_cell", "info"), ("pre_execute", "")):
+        register = (f"get_ipython().events.register('{event}', lambda {sig}: "
+                    "get_ipython().user_ns.update(undefined_e=1))")
+        unregister = f"get_ipython().events.callbacks['{event}'].pop()\n"
+        out.append(_c("undefined_e", shell=register, teardown=unregister))
+        out.append(_c("lst[9]", shell=register, teardown=unregister))
+    out.append(_c("undefined_e"))
+    tracer = ("import sys\ndef _tr(frame, ev, arg):\n    frame.f_globals['zz_t'] = 1\n"
+              "sys.{0}(_tr)")
+    for setter in ("settrace", "setprofile"):
+        out.append(_c("zz_t", shell=tracer.format(setter), teardown=f"import sys\nsys.{setter}(None)\n"))
+        out.append(_c("del zz_t\nzz_t", shell=tracer.format(setter), teardown=f"import sys\nsys.{setter}(None)\n"))
+    dying = DF + "class O:\n    def __del__(self):\n        globals()['zz_d'] = 1\n"
+    for cell in ["del o\nzz_d", "o = None\nzz_d", "(o := 1)\nzz_d", "def o():\n    pass\nzz_d",
+                 "import math as o\nzz_d", "del holder\nzz_d", "holder = 0\nzz_d", "del arr\nzz_d",
+                 "frame = 0\nzz_d", "named = 0\nzz_d"]:
+        out.append(_c(cell, dying + "o = O()\nholder = [1, {'k': (O(),)}]\narr = np.array([O()], dtype=object)\n"
+                                    "frame = df.copy()\nframe.attrs['o'] = O()\nnamed = pd.Series([1], name=O())\n"))
+    out.append(_c("del w\nzz_w", DF + "import weakref\nclass W:\n    pass\nw = W()\n"
+                                       "weakref.finalize(w, lambda: globals().update(zz_w=1))\n"))
+    # Twins: what dropping frees runs nothing, so the crash after it is certain.
+    plain = DF + "class P:\n    pass\np = P()\nholder = [1, {'k': (2.0, 'x')}]\n"
+    for cell in ["del p\nzz_d", "p = None\nzz_d", "holder = 0\nzz_d", "del lst\nzz_d", "df = df.dropna()\nzz_d",
+                 "X = X * 2\nzz_d", "del d\nlst[9]"]:
+        out.append(_c(cell, plain))
+    return out
+
+
 def interpreter_flags() -> List[Dict]:
     cells = ["assert undefined_a", "assert False\nundefined_b", "assert 1 / 0\nlst[9]", "assert lst[9]\nundefined_c",
              "assert False, undefined_m\nlst.nope", "x = __debug__\nx.nope", "assert df['zz']\ndf.nope",
@@ -421,10 +463,25 @@ def interpreter_flags() -> List[Dict]:
     return out
 
 
+def ambiguous_keys() -> List[Dict]:
+    """A key that names both a column and a row index level: groupby and sort_values raise ValueError
+    on it, so the reading must not go on past them to claim a later line."""
+    setup = DF + "dfi = df.set_index(pd.Index([7, 8, 9], name='a'))\n"
+    cells = ["dfi.groupby('a')\ndfi['zz']", "g = dfi.groupby('a').sum()\nundefined_g",
+             "dfi.sort_values('a')\ndfi['zz']", "dfi.sort_values(by=['b', 'a'])\nundefined_s",
+             "dfi.groupby('b').sum()\ndfi.sort_values('a')\nlst[9]"]
+    out = [_c(cell, setup) for cell in cells]
+    # A repeated column label: groupby's grouper is 2-D (ValueError), sort_values' key not unique.
+    dup = DF + "dfd = pd.DataFrame([[1, 2, 3]], columns=['a', 'a', 'b'])\n"
+    out += [_c(cell, dup) for cell in ["dfd.groupby('a')\ndfd['zz']", "dfd.sort_values('a')\ndfd['zz']",
+                                       "dfd.groupby('b')\nundefined_d"]]
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
-            + replaced_builtins()
-            + hostile_objects() + interpreter_flags())
+            + replaced_builtins() + ambiguous_keys()
+            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

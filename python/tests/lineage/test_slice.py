@@ -136,6 +136,52 @@ def test_the_prompt_says_the_cells_are_a_slice_with_lines_left_out():
 
     executed = slice_runs([{"code": "df = load()\nsummary_table = df.describe().transpose()"}], "df.mean()")
     sliced = build_prompt(executed, None, "df.mean()", context="slice")
-    assert "the cells that have already run that the target cell depends on" in sliced["instructions"]
+    assert "the cells already run that the target depends on" in sliced["instructions"]
     assert "# ... 1 line left out" in sliced["text"]
     assert "depends on" not in build_prompt(executed, None, "df.mean()")["instructions"]
+
+
+def test_a_functions_own_names_do_not_read_the_notebooks():
+    # `df` is f's parameter, `rows` its local, `x` the comprehension's: none reads the notebook's.
+    codes = ["df = load()", "rows = 3", "x = 9",
+             "def f(df):\n    rows = len(df)\n    return [x * rows for x in df]"]
+    assert slice_indices(codes, "f(other)") == [3]
+    # A free name, a global declaration and a default argument do read the notebook's.
+    assert slice_indices(["df = load()", "def g():\n    return df.mean()"], "g()") == [0, 1]
+    assert slice_indices(["rows = 1", "def h():\n    global rows\n    rows = 2"], "h()") == [0, 1]
+    assert slice_indices(["df = load()", "def k(d=df):\n    return d"], "k()") == [0, 1]
+    # A nested function sees its enclosing function's names, not the notebook's.
+    assert slice_indices(["n = 1", "def outer(n):\n    def inner():\n        return n\n    return inner"], "outer(2)") == [1]
+    assert {"n"} <= reads("def outer():\n    def inner():\n        return n\n    return inner")
+
+
+def test_display_only_statements_inside_a_kept_loop_are_left_out_but_not_inside_try_or_with():
+    cell = ("totals = []\nfor part in parts:\n    totals.append(part.sum())\n"
+            "    print('the running totals so far are', totals)\n    if len(totals) > 2:\n        display(part.describe())")
+    [code] = sliced_code([cell], "sum(totals)")
+    assert code == "totals = []\nfor part in parts:\n    totals.append(part.sum())\n    # ... 3 lines left out"
+    # In a try, a statement that raised picks the handler; a with's manager may swallow what raised.
+    guarded = "try:\n    print('a long enough message to be worth a marker', parts[0])\n    y = 1\nexcept IndexError:\n    y = 2"
+    assert sliced_code([guarded], "y + 1") == [guarded]
+    # An assignment expression binds a name: it stays.
+    walrus = "for part in parts:\n    print('a long enough message for a marker', (seen := part))\n    y = part"
+    assert sliced_code([walrus], "y + seen") == [walrus]
+
+
+def test_print_to_a_file_is_not_only_reading():
+    cell = "y = 1\nprint('a long enough line to be written to the log file', file=log)"
+    assert sliced_code(["log = open('log.txt', 'w')", cell], "y")[-1] == cell
+
+
+def test_docstrings_of_kept_functions_and_classes_are_left_out_unless_the_notebook_reads_them():
+    cell = ('def train(model):\n    """Fit the model on the training set and return it,\n'
+            '    with its history kept for the plots below.\n    """\n    return model.fit()')
+    [code] = sliced_code([cell], "train(m)")
+    assert code == "def train(model):\n    # ... 3 lines left out\n    return model.fit()"
+    assert sliced_code([cell], "print(train.__doc__)") == [cell]
+
+
+def test_a_cell_that_raised_is_sent_whole_its_heading_names_the_line():
+    cell = "df = load()\nsummary_of_everything = df.describe().transpose()\ndf['b']"
+    [run] = slice_runs([{"code": cell, "raised": {"exception": "KeyError", "line": 3}}], "df.mean()")
+    assert run["code"] == cell and "linesLeftOut" not in run

@@ -19,8 +19,8 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
-from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, drawing,  # noqa: F401
-               estimators, frames, operators, tensors)
+from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, displays,  # noqa: F401
+               drawing, estimators, frames, operators, tensors)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -134,6 +134,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
             return Opaque()
+        if isinstance(owner, displays.ConfusionDisplay) and func.attr == "plot":
+            return displays.plot(interp, owner, args, kwargs, node)
         made = tensors.parameters_call(owner, func.attr, args, kwargs)
         if made is not None:
             return made
@@ -167,6 +169,9 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         if is_estimator_class(obj):
             library_state_plain(interp, node)
             return estimators.construct(interp, obj, args, kwargs, node)
+        if displays.is_confusion_display(obj):
+            library_state_plain(interp, node)
+            return displays.construct(interp, obj, args, kwargs, node)
         if categoricals.is_pandas_categorical(obj):
             return categoricals.construct(interp, obj, args, kwargs, node)
         if obj is frames.pandas_types()[0]:

@@ -81,7 +81,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
     arr = base.array()
     if arr is not None and attr == "shape" and arr.shape is not None and None not in arr.shape:
         return LiveValue(tuple(arr.shape))
-    if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython", "groupby"):
+    if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython", "groupby",
+                "confusion-display"):
         return BoundMethod(base, attr)
     raise Stop(node.lineno, f"reading `.{attr}` on {owner}")
 

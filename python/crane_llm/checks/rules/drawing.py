@@ -102,7 +102,7 @@ def _passable(fname: str, args: List[Any], kwargs: Dict[str, Any]) -> bool:
     return False
 
 
-def _pyplot_plain(interp, node) -> bool:
+def pyplot_plain(interp, node) -> bool:
     """pyplot's helpers and the classes they drive are matplotlib's own; the backend draws off screen."""
     ok = interp.memo.get("pyplot_plain")
     if ok is None:
@@ -154,7 +154,7 @@ def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value
     if not own_module_function(_PYPLOT, fname, fn, "matplotlib"):
         raise Stop(node.lineno, f"a call to `matplotlib.pyplot.{fname}`, which is not matplotlib's own")
     library_state_plain(interp, node)
-    if not _pyplot_plain(interp, node):
+    if not pyplot_plain(interp, node):
         raise Stop(node.lineno, "pyplot with a patched matplotlib or a backend that opens windows")
     if fname == "imshow" and len(args) == 1 and not kwargs:
         if _image_shape(args[0], node):

@@ -19,7 +19,7 @@ from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simp
 from ..provenance import lookup_static
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import EstimatorFacts, FactValue, Value
-from . import estimator_fit
+from . import displays, estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
@@ -261,6 +261,10 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
     mod = sys.modules.get("sklearn.model_selection")
     if name == "train_test_split" and mod is not None and checked(mod.__dict__).get(name) is fn:
         _check_split(args, kwargs, node)
+    if name == "confusion_matrix":
+        made = displays.confusion_matrix(interp, fn, args, kwargs, node)
+        if made is not None:
+            return made
     raise Stop(node.lineno, f"a call to `sklearn.{name}`, which the checker does not model")
 
 
