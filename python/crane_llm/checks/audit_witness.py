@@ -47,7 +47,6 @@ _OPAQUE = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset, 
            types.MethodDescriptorType, types.WrapperDescriptorType, types.GetSetDescriptorType,
            types.MemberDescriptorType, types.ClassMethodDescriptorType, types.MethodWrapperType,
            types.ModuleType, types.CodeType, type(Ellipsis), type(NotImplemented))
-_MUTABLE_DATA = (list, dict, set)
 
 
 class TooLarge(Exception):
@@ -57,7 +56,7 @@ class TooLarge(Exception):
 class Witness:
     """Slots and the objects they held when the audit ran."""
 
-    __slots__ = ("objects", "types", "classes", "mros", "names", "qualnames", "mappings", "values", "keys",
+    __slots__ = ("objects", "types", "classes", "mros", "names", "qualnames", "values", "keys",
                  "functions", "codes", "defaults", "kwdefaults", "cells", "contents", "dicts", "keys_of_dicts",
                  "values_of_dicts", "owners", "owned", "slots",
                  "globals", "data", "_seen")
@@ -83,7 +82,7 @@ class Witness:
         self.owners: List[Any] = []       # a cached_property and the instance dictionary it had
         self.owned: List[Any] = []
         self.slots: List[Tuple[Any, Any, Any]] = []  # (C member getter, object, what the member held)
-        self.globals: List[Tuple[Any, Any, Any, Any, Any]] = []  # (globals, __name__, module, __file__, module dict)
+        self.globals: List[Tuple[Any, Any, Any, Any]] = []  # (globals, __name__, its sys.modules entry, __file__)
         self.data: List[Tuple[Any, Any]] = []  # (mutable plain container, an equal copy)
         self._seen: Dict[int, Any] = {}
 
@@ -102,7 +101,7 @@ class Witness:
                     and all(map(_is, map(_DEFAULTS, self.functions), self.defaults))
                     and all(map(_is, map(_KWDEFAULTS, self.functions), self.kwdefaults))
                     and all(map(_is, map(_CELL, self.cells), self.contents))
-                    and all(map(_same_dict, self.dicts, self.keys_of_dicts, self.values_of_dicts))
+                    and all(map(_same_mapping, self.dicts, self.keys_of_dicts, self.values_of_dicts))
                     and all(map(_is, map(_CACHED_PROPERTY_DICT, self.owners), self.owned))
                     and all(getter(obj) is held for getter, obj, held in self.slots)
                     and all(map(_same_globals, self.globals))
@@ -115,12 +114,8 @@ def _same_mapping(d: Any, keys: Tuple[Any, ...], values: Tuple[Any, ...]) -> boo
     return len(d) == len(keys) and all(map(_is, d, keys)) and all(map(_is, d.values(), values))
 
 
-def _same_dict(d: Any, keys: Tuple[Any, ...], values: Tuple[Any, ...]) -> bool:
-    return len(d) == len(keys) and all(map(_is, d, keys)) and all(map(_is, d.values(), values))
-
-
-def _same_globals(entry: Tuple[Any, Any, Any, Any, Any]) -> bool:
-    g, name, module, file, _ = entry
+def _same_globals(entry: Tuple[Any, Any, Any, Any]) -> bool:
+    g, name, module, file = entry
     if type(g) is not dict or not plain_keys(g):
         return False  # a hostile key in a library module's globals: the audit refuses it
     return (g.get("__name__", _EMPTY) is name and g.get("__file__", _EMPTY) is file
@@ -265,7 +260,7 @@ def _function(w: Witness, fn: types.FunctionType) -> None:
     if _once(w, g):
         name = g.get("__name__") if type(g) is dict and plain_keys(g) else None
         w.globals.append((g, name, sys.modules.get(name) if type(name) is str else None,
-                          g.get("__file__", _EMPTY) if type(name) is str else None, None))
+                          g.get("__file__", _EMPTY) if type(name) is str else None))
     for cell in fn.__closure__ or ():
         try:
             content = _CELL(cell)
