@@ -475,6 +475,11 @@ def ambiguous_keys() -> List[Dict]:
     dup = DF + "dfd = pd.DataFrame([[1, 2, 3]], columns=['a', 'a', 'b'])\n"
     out += [_c(cell, dup) for cell in ["dfd.groupby('a')\ndfd['zz']", "dfd.sort_values('a')\ndfd['zz']",
                                        "dfd.groupby('b')\nundefined_d"]]
+    # Values that do not order (numbers and text in one object column) or order by the notebook's code.
+    mixed = DF + ("class _Lt:\n    def __lt__(self, other):\n        raise RuntimeError('lt')\n"
+                  "dfm = pd.DataFrame({'a': [1, 'x', 2.5], 'b': [1, 2, 3], 'h': [_Lt(), _Lt(), _Lt()]})\n")
+    out += [_c(cell, mixed) for cell in ["dfm.sort_values('a')\ndfm['zz']", "dfm.sort_values(['b', 'a'])\nundefined_m",
+                                         "dfm.sort_values('h')\ndfm['zz']", "dfm.sort_values('b')\ndfm['zz']"]]
     return out
 
 

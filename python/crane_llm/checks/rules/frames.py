@@ -74,6 +74,9 @@ def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Opti
     return missing
 
 
+_SORTABLE = ("numeric", "bool", "datetime", "timedelta", "str", "category")
+
+
 def _unambiguous(base: Value, f: FrameFacts, labels: List[Any], node, how: str) -> None:
     """Stop unless no key that names a column also names an index level: pandas raises ValueError
     ("'a' is both an index level and a column label, which is ambiguous") for those, so the
@@ -465,6 +468,12 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if missing:
             raise _key_error(base, missing[:1], node, "`.sort_values()`")
         _unambiguous(base, f, labels, node, "`.sort_values()`")
+        for label in labels:
+            # Sorting compares the values: objects may not compare (1 < 'x' is a TypeError) or may
+            # run a notebook's own __lt__; only dtypes whose values always order are passed over.
+            if f.column_dtype(label) not in _SORTABLE:
+                raise Stop(node.lineno, f"`.sort_values()` by {label!r}, whose values the checker cannot vouch "
+                                        "are comparable")
         asc = _kw(kwargs, "ascending", True)
         if type(asc) is not bool or _duplicated_columns(f):
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
