@@ -170,6 +170,51 @@ def speed_against(baseline_rev: str, lines: int = 200, reps: int = 30, rounds: i
     return out
 
 
+_FIRST = r"""
+import builtins, json, sys, time
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from fuzzgen import POOL_SETUP
+ns = {"__name__": "__main__"}
+exec(POOL_SETUP, ns)
+ns["__builtins__"] = builtins
+t0 = time.perf_counter()
+from crane_llm.checks import run_checks
+t1 = time.perf_counter()
+run_checks(sys.stdin.read(), ns)
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "first": t2 - t1}))
+"""
+
+
+def first_check_against(baseline_rev: str, rounds: int = 5) -> dict:
+    """The first check in a fresh process (importing the checker, then one check of a two-line cell
+    on a DataFrame: the library audits and reference files are all paid here), for the checker of
+    `baseline_rev` and this one, in alternating processes of the same run."""
+    import subprocess
+    import tempfile
+
+    cell = "r = df['a']\nprint(r.shape)"
+    tests = str(ROOT / "python" / "tests" / "checks")
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline_rev, "python/crane_llm"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        trees = {"baseline": str(Path(tmp) / "python"), "current": str(ROOT / "python")}
+        runs: dict = {k: [] for k in trees}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                proc = subprocess.run([sys.executable, "-c", _FIRST, tree, tests], input=cell,
+                                      capture_output=True, text=True, check=True)
+                runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    out = {"baseline_rev": baseline_rev}
+    for name, rows in runs.items():
+        out[f"{name}_first_ms_median"] = round(statistics.median(r["first"] for r in rows) * 1000, 1)
+        out[f"{name}_import_ms_median"] = round(statistics.median(r["import"] for r in rows) * 1000, 1)
+    out["ratio_first"] = round(out["current_first_ms_median"] / out["baseline_first_ms_median"], 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cells", type=int, default=10000)
@@ -177,11 +222,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--baseline", default="21d0806",
                     help="git revision whose checker the 200-line speed is compared with (same run)")
+    ap.add_argument("--speed-only", action="store_true", help="the speed figures only, no fuzz")
     args = ap.parse_args()
     against = speed_against(args.baseline) if args.baseline else None
+    first = first_check_against(args.baseline) if args.baseline else None
     speed_rows = speed()
+    if args.speed_only:
+        print(json.dumps({"speed": speed_rows, "speed_against_baseline": against, "first_check": first}, indent=2))
+        return
     fuzz_figures = fuzz(args.cells, args.workers, args.seed)
-    out = {"fuzz": fuzz_figures, "speed": speed_rows, "speed_against_baseline": against,
+    out = {"fuzz": fuzz_figures, "speed": speed_rows, "speed_against_baseline": against, "first_check": first,
            "python": sys.version.split()[0]}
     (Path(__file__).parent / "results.json").write_text(json.dumps(out, indent=2))
     f = fuzz_figures
@@ -201,6 +251,10 @@ def main() -> None:
               f"median {against['baseline_ms_median']} -> {against['current_ms_median']} ms "
               f"(x{against['ratio_median']}), min {against['baseline_ms_min']} -> {against['current_ms_min']} ms "
               f"(x{against['ratio_min']})")
+    if first:
+        print(f"first check in a fresh process against {first['baseline_rev']} (alternating processes): median "
+              f"{first['baseline_first_ms_median']} -> {first['current_first_ms_median']} ms (x{first['ratio_first']}), "
+              f"after importing the checker ({first['baseline_import_ms_median']} / {first['current_import_ms_median']} ms)")
     if f["false_claims"] or f["checker_errors"] or f["replay_adapter"]["false_claims"]:
         sys.exit(1)
 

@@ -37,7 +37,7 @@ from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded
-from .static_reads import HostileKeys, checked, new_epoch, plain_keys
+from .static_reads import HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
 
@@ -248,7 +248,9 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_live(source, namespace, deadline, read if read is not None else read_cell(source, namespace, shell))
+        read = read if read is not None else read_cell(source, namespace, shell)
+        with one_check():
+            return _run_live(source, namespace, deadline, read)
     except Stop as s:  # a dictionary found unreadable while the cell was prepared (HostileKeys)
         return Outcome(stopped_at=s.stop)
     finally:
@@ -312,7 +314,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     of the installed library, and modules they imported can be imported again.
     """
     try:
-        return _run_on_facts(source, facts, names_complete, maybe_defined, executed)
+        with one_check():
+            return _run_on_facts(source, facts, names_complete, maybe_defined, executed)
     except Stop as s:  # a library dictionary found unreadable (HostileKeys) outside the interpreter
         return Outcome(stopped_at=s.stop)
 

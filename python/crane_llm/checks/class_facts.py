@@ -36,7 +36,13 @@ def pristine_pandas(cls: Any) -> bool:
     """`cls` is one of pandas' classes and nothing in it or its bases was replaced, nor in the core
     classes every DataFrame operation goes through (Series, Index, the block managers): a rule
     on frames leans on all of them."""
-    return audit().pristine(cls, "pandas") and all(audit().pristine(c, "pandas") for c in _pandas_core())
+    a = audit()
+    hit = a.pandas.get(id(cls))
+    if hit is not None and hit[0] is cls:
+        return hit[1]
+    ok = a.pristine(cls, "pandas") and all(a.pristine(c, "pandas") for c in _pandas_core())
+    a.pandas[id(cls)] = (cls, ok)
+    return ok
 
 
 def _pandas_core() -> list:

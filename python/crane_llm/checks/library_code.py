@@ -410,12 +410,15 @@ def _body_statements(body: types.CodeType) -> Tuple[Dict[str, Set[Any]], Dict[st
 _STATEMENTS: Dict[int, Tuple[Dict[str, Set[Any]], Dict[str, List[int]]]] = {}
 
 
-def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, Any]]:
+def class_body_data(klass_functions: Any, qualname: str, names: Tuple[str, ...]) -> Optional[Dict[str, Any]]:
     """The plain data the library class `qualname`'s body assigns, as its file's source says
     (`_AXIS_ORDERS = ["index", "columns"]`, `_internal_names_set = set(_internal_names)`,
     `_internal_names_set = {"columns"} | NDFrame._internal_names_set`), by name; a name whose value
     the source does not give as such data is absent. None when the body cannot be found (the file
-    is found from a method of the class whose code is the library's own)."""
+    is found from a method of the class whose code is the library's own).
+    `names`: the names wanted; only their statements and those of the names these load (again and
+    again: `_internal_names_set = set(_internal_names)`) are parsed, every other one would not
+    change what they give."""
     for v in klass_functions:
         if type(v) is not types.FunctionType:
             continue
@@ -423,26 +426,41 @@ def class_body_data(klass_functions: Any, qualname: str) -> Optional[Dict[str, A
         if body is None or body.co_name != qualname.rsplit(".", 1)[-1]:
             continue
         mod = library_module(v)
-        key = (mod.__dict__["__file__"], qualname)
+        key = (mod.__dict__["__file__"], qualname, names)
         if key not in _CLASS_DATA:
-            node = _class_node(_reference(mod), qualname, body)
+            node = _class_node(_reference(mod), qualname, body, names)
             _CLASS_DATA[key] = None if node is None else _body_data(node, checked(mod.__dict__))
         return _CLASS_DATA[key]
     return None
 
 
-_CLASS_DATA: Dict[Tuple[str, str], Optional[Dict[str, Any]]] = {}
+_CLASS_DATA: Dict[Tuple[str, str, Tuple[str, ...]], Optional[Dict[str, Any]]] = {}
 
 
-def _class_node(ref: _ModuleReference, qualname: str, body: types.CodeType) -> Optional[ast.ClassDef]:
+def _needed(loads: Dict[str, Set[Any]], names: Tuple[str, ...]) -> Set[str]:
+    """`names` and every name the statements storing them load, and so on."""
+    out: Set[str] = set()
+    todo = [n for n in names if n in loads]
+    while todo:
+        n = todo.pop()
+        if n in out:
+            continue
+        out.add(n)
+        todo.extend(m for m in loads.get(n, ()) if type(m) is str and m in loads and m not in out)
+    return out
+
+
+def _class_node(ref: _ModuleReference, qualname: str, body: types.CodeType,
+                names: Tuple[str, ...]) -> Optional[ast.ClassDef]:
     """The class statement with only the statements of its body that store a name without a def,
     each parsed from its own lines, found by the line its bytecode starts on (a class of ten
     thousand lines costs a tenth of a second to parse whole)."""
     lines = ref.lines()
     node = ast.ClassDef(name=qualname.rsplit(".", 1)[-1], bases=[], keywords=[], body=[], decorator_list=[])
     found = []
-    for name, starts in _body_statements(body)[1].items():
-        for start in starts:
+    loads, all_starts = _body_statements(body)
+    for name in _needed(loads, names):
+        for start in all_starts.get(name, ()):
             stmt = _statement_at(lines, start, name)
             if stmt is not None:
                 found.append((start, stmt))
@@ -456,8 +474,9 @@ def _statement_at(lines: List[str], start: int, name: str) -> Optional[ast.stmt]
     i = start - 1
     # (before 3.11 the bytecode gives the line of the value's first instruction: the target is on it
     # or a few lines above, `_hidden_attrs = (` then the value)
+    target = re.compile(r"\s*" + re.escape(name) + r"\s*[:=]")
     for back in range(i, max(i - 20, -1), -1):
-        if 0 <= back < len(lines) and re.match(r"\s*" + re.escape(name) + r"\s*[:=]", lines[back]):
+        if 0 <= back < len(lines) and target.match(lines[back]):
             i = back
             break
     if not (0 <= i < len(lines)):

@@ -22,6 +22,7 @@ import threading
 import types
 from typing import Any, Dict, Optional, Tuple
 
+from .audit_witness import Witness, witness_of
 from .library_code import class_body_data, class_body_stores, enclosing_code, genuine, plain_data, reference_code
 from .static_reads import (checked, new_epoch, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
@@ -341,7 +342,7 @@ def _class_data_own(klass: Any) -> bool:
     watched = [k for k in _PANDAS_CLASS_DATA if k in d]
     if not watched:
         return True
-    expected = class_body_data(list(d.values()), class_qualname(klass))
+    expected = class_body_data(list(d.values()), class_qualname(klass), _PANDAS_CLASS_DATA)
     if expected is None:
         return False
     for k in watched:
@@ -383,14 +384,34 @@ class Audit:
         self.classes: Dict[int, Tuple[Any, bool]] = {}
         # id(live object) -> (object, facts): what a live object shows cannot change during a check.
         self.facts: Dict[Tuple[str, int], Tuple[Any, Any]] = {}
+        # id(class) -> (class, verdict of class_facts.pristine_pandas) during this check
+        self.pandas: Dict[int, Tuple[Any, bool]] = {}
 
     def pristine(self, cls: Any, package: str) -> bool:
         hit = self.classes.get(id(cls))
         if hit is not None and hit[0] is cls:
             return hit[1]
-        ok = own_type(cls, package)
+        ok = _audited(cls, package)
         self.classes[id(cls)] = (cls, ok)
         return ok
+
+
+# (id(class), package) -> (class, witness of what its passed audit read): a later check re-reads
+# those slots by identity instead of auditing again; any slot changed and the audit is made again.
+_PASSED: Dict[Tuple[int, str], Tuple[Any, Witness]] = {}
+
+
+def _audited(cls: Any, package: str) -> bool:
+    key = (id(cls), package)
+    hit = _PASSED.get(key)
+    if hit is not None and hit[0] is cls and hit[1].holds():
+        return True
+    _PASSED.pop(key, None)
+    w = witness_of(cls) if plain_class(cls) else None  # taken before the audit: nothing runs between
+    ok = own_type(cls, package)
+    if ok and w is not None:
+        _PASSED[key] = (cls, w)
+    return ok
 
 
 _current = [Audit()]

@@ -11,8 +11,9 @@ relevant. The executed cells themselves add what the facts cannot:
   them again cannot fail;
 - `aliases`: names whose only binding anywhere is one top-level import (`import numpy as np`,
   `from sklearn.linear_model import LogisticRegression`), so the name is that module or object;
-- `written`: every attribute name some executed cell stores or deletes on any object, or None
-  when a cell mentions `__class__` at all (an object may then pass for a type it is not);
+- `written`: every attribute name some executed cell may set on any object (stored, deleted, or a
+  string literal), or None when a cell may set one out of sight (`__setattr__`, `__dict__`,
+  `__class__` (an object may then pass for a type it is not), `gc`, ...);
 - `dropped_row`: when the last cell the kernel ran was `df.drop([label], inplace=True)` alone
   (rows, one plain label), that name and label: whether that drop removed the rows or raised
   KeyError, the label is not in the row index now (re-running a cell that drops rows is a
@@ -157,21 +158,45 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
 
 
 def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Optional[FrozenSet[str]]:
+    """`so_far` plus the attribute names `tree` may set: every attribute stored or deleted and every
+    string literal (a name given to `setattr` & co.); None when it may set one out of sight: a
+    dunder named (`__setattr__`, `__dict__`, `__setstate__`, `__class__`, ... as attribute, name or
+    string), the interpreter's back doors (`gc.get_referents(obj)[0]` is the instance dict) or
+    unpickling (a crafted pickle sets any instance attribute)."""
     if so_far is None:
         return None
     found = set(so_far)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
-            if node.attr == "__class__":
+            if _writes_unseen(node.attr):
                 return None
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 found.add(node.attr)
-        elif isinstance(node, ast.Name) and node.id == "__class__" \
-                or isinstance(node, ast.Constant) and node.value == "__class__":
-            return None
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__class__":
+        elif isinstance(node, ast.Name):
+            if _writes_unseen(node.id):
+                return None
+        elif isinstance(node, ast.Constant) and type(node.value) is str:
+            if _writes_unseen(node.value):
+                return None
+            found.add(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "__class__":
+            return None  # (a class's own dunder methods act on its own instances, never a library's)
+        elif isinstance(node, ast.alias) and any(_writes_unseen(part) for part in node.name.split(".")):
             return None
     return frozenset(found)
+
+
+# Dunders that only read what a module or class is called.
+_PLAIN_DUNDERS = {"__name__", "__version__", "__file__", "__doc__", "__module__", "__qualname__", "__main__",
+                  "__init__", "__len__", "__future__"}
+# The interpreter's back doors to an instance dict, and unpickling, which fills one from a file.
+_BACK_DOORS = {"gc", "ctypes", "get_referents", "get_referrers", "get_objects", "pythonapi", "pickle", "dill",
+               "cloudpickle", "joblib", "shelve", "copyreg", "read_pickle", "allow_pickle", "torch"}
+
+
+def _writes_unseen(identifier: str) -> bool:
+    dunder = len(identifier) > 4 and identifier.startswith("__") and identifier.endswith("__")
+    return dunder and identifier not in _PLAIN_DUNDERS or identifier in _BACK_DOORS
 
 
 def _record_import(node, modules: Set[str], imports, from_imports) -> None:

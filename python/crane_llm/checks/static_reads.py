@@ -7,6 +7,7 @@ import abc
 import itertools
 import operator
 import types
+from contextlib import contextmanager
 from typing import Any, Dict, Tuple
 
 from .outcome import Stop
@@ -64,6 +65,7 @@ EPOCH = [0]  # counts the checks started, for answers other modules keep for one
 def new_epoch() -> None:
     """A check starts: every dictionary is looked at afresh."""
     _SEEN.clear()
+    _FOUND.clear()
     EPOCH[0] += 1
 
 
@@ -125,11 +127,39 @@ def is_static_type(cls: Any) -> bool:
 
 def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
     """`attr` as the class's MRO holds it (no descriptor run, no metaclass consulted)."""
+    remember = _IN_CHECK[0] and type(attr) is str
+    if remember:
+        hit = _FOUND.get((id(cls), attr))
+        if hit is not None and hit[0] is cls:
+            return default if hit[1] is _NOT_FOUND else hit[1]
+    found = _NOT_FOUND
     for klass in mro(cls):
         d = class_dict(klass)
         if attr in d:
-            return d[attr]
-    return default
+            found = d[attr]
+            break
+    if remember:
+        _FOUND[(id(cls), attr)] = (cls, found)
+    return default if found is _NOT_FOUND else found
+
+
+# Class lookups remembered while the checker reads a cell, and only then (no user code runs during
+# a check, so no class changes in it; the runtime information and anything else start afresh).
+_FOUND: Dict[Tuple[int, Any], Tuple[Any, Any]] = {}
+_NOT_FOUND = object()
+_IN_CHECK = [False]
+
+
+@contextmanager
+def one_check():
+    """The extent of one check: class lookups are remembered within it, forgotten at its ends."""
+    _FOUND.clear()
+    _IN_CHECK[0] = True
+    try:
+        yield
+    finally:
+        _IN_CHECK[0] = False
+        _FOUND.clear()
 
 
 def instance_dict(obj: Any, default: Any = None) -> Any:
@@ -145,4 +175,4 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
     return checked(d) if type(d) is dict else default
 
 
-__all__ = ["HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
+__all__ = ["one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]

@@ -500,15 +500,45 @@ def history_case(rng: random.Random) -> dict:
     return {"setup": POOL_SETUP + CELL_BREAK + rng.choice(HISTORY_LAST), "cell": cell, "replay_executed": True}
 
 
+# Keras models whose executed cells the replay reads, then a last cell that may give the model one
+# of the names no Keras 3 model has (or patch Keras, undone by KERAS_UNDO).
+KERAS_SETUP = ("import numpy as np\nimport keras" + CELL_BREAK
+               + "seq = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
+               "inp = keras.Input((3,))\nfun = keras.Model(inp, keras.layers.Dense(1, name='out')(inp))\n"
+               "X = np.ones((4, 3))")
+KERAS_LAST = ["", "seq.load = None", "def give(m):\n    m.predict_proba = len\ngive(fun)",
+              # registered: the runner restores a setup's models by pickling them, which needs the class by name
+              "@keras.saving.register_keras_serializable('fuzz')\nclass Mine(keras.Sequential):\n"
+              "    def load(self, p):\n        raise ValueError(p)\n"
+              "seq = Mine([keras.Input((3,))])", "setattr(fun, 'fit_generator', 1)",
+              "alias = seq\nalias.predict_classes = print", "seq = 5", "fun.__dict__['load'] = len",
+              "keras.Sequential.predict_generator = lambda self, x: x"]
+KERAS_UNDO = "if 'predict_generator' in vars(keras.Sequential):\n    del keras.Sequential.predict_generator\n"
+KERAS_ATTRS = ["load", "predict_classes", "predict_proba", "fit_generator", "evaluate_generator", "predict_generator",
+               "predict", "summary", "nope", "load_weights", "name"]
+
+
+def keras_case(rng: random.Random) -> dict:
+    m, attr = rng.choice(["seq", "fun", "X"]), rng.choice(KERAS_ATTRS)
+    cell = rng.choice([f"{m}.{attr}", f"r = {m}.{attr}(X)", f"{m}.{attr} = 1\n{m}.{attr}", f"n = 3\n{m}.{attr}('m.h5')"])
+    last = rng.choice(KERAS_LAST)
+    case = {"setup": KERAS_SETUP + (CELL_BREAK + last if last else ""), "cell": cell, "replay_executed": True}
+    if "keras.Sequential." in last:
+        case["teardown"] = KERAS_UNDO
+    return case
+
+
 def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08,
-                   history_share: float = 0.03) -> List[dict]:
+                   history_share: float = 0.03, keras_share: float = 0.03) -> List[dict]:
     """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch,
     a share over a pool of PyTorch tensors and layers, a share whose replay reads the setup as
-    executed cells ending with a drop of rows."""
+    executed cells ending with a drop of rows, a share over Keras models read the same way."""
     rng = random.Random(seed)
     cells = generate(n, seed=seed)
     if importlib.util.find_spec("torch") is None:
         torch_share = 0.0  # (the kernel-side suites on Python 3.9 / 3.13 run without PyTorch)
+    if importlib.util.find_spec("keras") is None:
+        keras_share = 0.0
     out = []
     for cell in cells:
         r = rng.random()
@@ -518,6 +548,8 @@ def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_sha
             out.append(torch_case(rng))
         elif r < patched_share + torch_share + history_share:
             out.append(history_case(rng))
+        elif r < patched_share + torch_share + history_share + keras_share:
+            out.append(keras_case(rng))
         else:
             out.append({"setup": POOL_SETUP, "cell": cell})
     return out

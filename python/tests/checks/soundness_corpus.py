@@ -472,9 +472,29 @@ def interpreter_flags() -> List[Dict]:
     return out
 
 
+def ambiguous_keys() -> List[Dict]:
+    """A key that names both a column and a row index level: groupby and sort_values raise ValueError
+    on it, so the reading must not go on past them to claim a later line."""
+    setup = DF + "dfi = df.set_index(pd.Index([7, 8, 9], name='a'))\n"
+    cells = ["dfi.groupby('a')\ndfi['zz']", "g = dfi.groupby('a').sum()\nundefined_g",
+             "dfi.sort_values('a')\ndfi['zz']", "dfi.sort_values(by=['b', 'a'])\nundefined_s",
+             "dfi.groupby('b').sum()\ndfi.sort_values('a')\nlst[9]"]
+    out = [_c(cell, setup) for cell in cells]
+    # A repeated column label: groupby's grouper is 2-D (ValueError), sort_values' key not unique.
+    dup = DF + "dfd = pd.DataFrame([[1, 2, 3]], columns=['a', 'a', 'b'])\n"
+    out += [_c(cell, dup) for cell in ["dfd.groupby('a')\ndfd['zz']", "dfd.sort_values('a')\ndfd['zz']",
+                                       "dfd.groupby('b')\nundefined_d"]]
+    # Values that do not order (numbers and text in one object column) or order by the notebook's code.
+    mixed = DF + ("class _Lt:\n    def __lt__(self, other):\n        raise RuntimeError('lt')\n"
+                  "dfm = pd.DataFrame({'a': [1, 'x', 2.5], 'b': [1, 2, 3], 'h': [_Lt(), _Lt(), _Lt()]})\n")
+    out += [_c(cell, mixed) for cell in ["dfm.sort_values('a')\ndfm['zz']", "dfm.sort_values(['b', 'a'])\nundefined_m",
+                                         "dfm.sort_values('h')\ndfm['zz']", "dfm.sort_values('b')\ndfm['zz']"]]
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
-            + replaced_builtins()
+            + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags())
 
 

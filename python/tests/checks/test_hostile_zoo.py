@@ -158,6 +158,13 @@ CELLS = [
     "LinearRegression(fit_intercept=h)", "LinearRegression(h)", "LinearRegression(n_jobs=m).predict(X)",
     "from sklearn.model_selection import train_test_split\ntrain_test_split(h, y)",
     "from sklearn.model_selection import train_test_split\ntrain_test_split(X, h)",
+    # scikit-learn's confusion matrix and its display, with hostile labels and matrices
+    "from sklearn.metrics import confusion_matrix as cmf, ConfusionMatrixDisplay as CMD\n"
+    "CMD(cmf(arr_obj, arr_obj), display_labels=['a']).plot()",
+    "from sklearn.metrics import confusion_matrix as cmf\ncmf(df_vals['a'], df_vals['a'])\nh.nope",
+    "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(arr_obj, display_labels=['a']).plot()",
+    "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(h, display_labels=[h]).plot()",
+    "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(X[:3], display_labels=lst).plot()",
     # IPython syntax around them
     "h?", "!echo hi\nh.nope", "%time h", "x = %pwd\nh.nope", "In [1]: h.nope",
 ]

@@ -32,7 +32,7 @@ SEQUENTIAL = ("import numpy as np\nfrom tensorflow.keras.models import Sequentia
               "model.compile(optimizer='adam', loss='binary_crossentropy', metrics=['accuracy'])" + CELL_BREAK
               + "X = np.ones((8, 3))\ny = np.zeros(8)\nhistory = model.fit(X, y, epochs=1, verbose=0)")
 FUNCTIONAL = ("import numpy as np\nimport keras" + CELL_BREAK
-              + "inputs = keras.Input((3,))\nhidden = keras.layers.Dense(4, name='load')(inputs)\n"
+              + "inputs = keras.Input((3,))\nhidden = keras.layers.Dense(4, name='hidden')(inputs)\n"
               "model = keras.Model(inputs, keras.layers.Dense(2, activation='softmax')(hidden))\n"
               "model.compile(optimizer='sgd', loss='sparse_categorical_crossentropy')" + CELL_BREAK
               + "X = np.ones((8, 3))\ny = np.zeros(8)")
@@ -43,7 +43,7 @@ PAIRS = [
     (SEQUENTIAL, "pred = model.predict_classes(X)", "pred = (model.predict(X, verbose=0) > 0.5).astype('int32')"),
     (SEQUENTIAL, "proba = model.predict_proba(X)", "proba = model.predict(X, verbose=0)"),
     (SEQUENTIAL, "model.fit_generator(X, y, epochs=1)", "h = model.fit(X, y, epochs=1, verbose=0)"),
-    (FUNCTIONAL, "model = model.load('m.keras')", "n = model.count_params()"),  # a layer named 'load' is no attribute
+    (FUNCTIONAL, "model = model.load('m.keras')", "n = model.count_params()"),
     (FUNCTIONAL, "p = model.predict_generator(X)", "p = model.predict(X, verbose=0)"),
     (FUNCTIONAL, "s = model.evaluate_generator(X)", "s = model.evaluate(X, y, verbose=0)"),
     (FUNCTIONAL, "batch = X[:4]\nclasses = model.predict_classes(batch)", "batch = X[:4]\nclasses = model.predict(batch, verbose=0)"),
@@ -56,6 +56,8 @@ NO_PROOF = [
     (SEQUENTIAL + CELL_BREAK + "def give(m):\n    m.predict_classes = 5\ngive(model)", "model.predict_classes(X)"),
     (SEQUENTIAL + CELL_BREAK + "other = model\nother.load = 'x'", "model.load('m.h5')"),
     (SEQUENTIAL + CELL_BREAK + "setattr(model, 'predict_proba', 0)", "model.predict_proba(X)"),
+    (SEQUENTIAL + CELL_BREAK + "object.__setattr__(model, 'load', None)", "model.load('m.h5')"),
+    (SEQUENTIAL + CELL_BREAK + "name = 'lo' + 'ad'\nput = model.__setattr__\nput(name, None)", "model.load('m.h5')"),
     # The user's own subclass: whatever its `load` does is its code (recorded as `__main__.Mine`).
     (SEQUENTIAL + CELL_BREAK + "class Mine(Sequential):\n    def load(self, path):\n        raise ValueError(path)\n"
      "model = Mine([Input((3,)), Dense(1)])", "model.load('m.h5')"),
@@ -121,6 +123,13 @@ def test_the_load_claim_says_what_loads_a_saved_model():
     CELLS + ["get_ipython().run_line_magic('time', 'model.load = print')"],
     CELLS + ["import my_helpers"],  # a module of the user's own may do anything on import
     CELLS + ["Sequential.load = lambda self, p: None"],  # a patched library stops the whole replay
+    CELLS + ["object.__setattr__(model, 'load', print)"],
+    CELLS + ["n = 'lo' + 'ad'\nput = model.__setattr__\nput(n, print)"],
+    CELLS + ["model.__setstate__({'load': print})"],
+    CELLS + ["import gc\ngc.get_referents(model)[0]['lo' + 'ad'] = print"],  # the instance dict
+    CELLS + ["f = getattr(model, '__setattr__')"],
+    CELLS + ["name = 'load'"],  # a string that may name the attribute somewhere
+    CELLS + ["import joblib\nmodel = joblib.load('m.pkl')"],  # a crafted pickle sets any attribute
 ])
 def test_executed_cells_that_may_have_set_the_name_leave_it_unknown(executed):
     outcome = run_checks_on_facts('model.load("train.h5")', SEQ_FACTS, executed=executed)
@@ -147,9 +156,16 @@ def test_other_names_stay_unknown(attr):
     assert run_checks_on_facts(f"model.{attr}", SEQ_FACTS, executed=CELLS).crash is None
 
 
+def test_a_user_class_with_dunder_methods_does_not_hide_the_claim():
+    cells = CELLS + ["class Data:\n    def __init__(self, n):\n        self.n = n\n    def __len__(self):\n"
+                     "        return self.n\n    def __getitem__(self, i):\n        return i\n"
+                     "if __name__ == '__main__':\n    d = Data(3)"]
+    assert run_checks_on_facts('model.load("x")', SEQ_FACTS, executed=cells).crash is not None
+
+
 def test_colab_tensorflow_version_magic_binds_nothing():
     kernel = read_executed(["try:\n    %tensorflow_version 2.x\nexcept Exception:\n    pass\nimport tensorflow as tf"])
-    assert kernel.dynamic is None and kernel.written == frozenset()
+    assert kernel.dynamic is None and kernel.written is not None and "load" not in kernel.written
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="PyTorch is not installed")

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..abstract_values import ArrayFacts, Facts, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
-from ..provenance import audit, own_module_function
+from ..provenance import audit, is_subclass, own_module_function
 from ..static_reads import checked
 from .drawing import pyplot_plain
 from .library_state import library_state_plain
@@ -70,7 +70,11 @@ def _labels(v: Value) -> Optional[Tuple[str, int, set]]:
     try:
         if obj.ndim != 1 or len(obj) > _MAX_LABELS:
             return None
-        kind = obj.dtype.kind
+        dtype = obj.dtype
+        # An extension dtype of the notebook's own would answer `.kind` and `tolist()` with its code.
+        if not _library_dtype(dtype):
+            return None
+        kind = dtype.kind
         values = obj.tolist()
     except Exception:
         return None
@@ -79,6 +83,15 @@ def _labels(v: Value) -> Optional[Tuple[str, int, set]]:
     if kind in "OU" and all(type(x) is str for x in values):
         return "str", len(values), set(values)
     return None
+
+
+def _library_dtype(dtype: Any) -> bool:
+    """A NumPy dtype or pandas' own StringDtype, told by the type's identity and static MRO."""
+    np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
+    np_dtype = checked(np.__dict__).get("dtype") if np is not None else None
+    pd_string = checked(pd.__dict__).get("StringDtype") if pd is not None else None
+    t = type(dtype)
+    return (isinstance(np_dtype, type) and is_subclass(t, np_dtype)) or (pd_string is not None and t is pd_string)
 
 
 def is_confusion_display(obj: Any) -> bool:

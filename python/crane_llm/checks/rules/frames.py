@@ -74,6 +74,22 @@ def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Opti
     return missing
 
 
+_SORTABLE = ("numeric", "bool", "datetime", "timedelta", "str", "category")
+
+
+def _unambiguous(base: Value, f: FrameFacts, labels: List[Any], node, how: str) -> None:
+    """Stop unless no key that names a column also names an index level: pandas raises ValueError
+    ("'a' is both an index level and a column label, which is ambiguous") for those, so the
+    reading may go on past the call only when the row index's names are known not to hold them."""
+    for label in labels:
+        if f.has_column(label):
+            in_index = f.has_index_name(label)
+            if in_index:
+                raise Stop(node.lineno, f"{how} by {label!r}, both a column and a row index level of {_label(base)}")
+            if in_index is None:
+                raise Stop(node.lineno, f"{how} on {_label(base)}, whose row index names the checker does not know")
+
+
 def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     shown = ", ".join(repr(m) for m in missing)
     s = "s" if len(missing) > 1 else ""
@@ -434,6 +450,10 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, f"`.groupby()` on {_label(base)}")
         if missing:
             raise _key_error(base, missing, node, "`.groupby()`")
+        _unambiguous(base, f, [by.concrete()], node, "`.groupby()`")
+        if _duplicated_columns(f):
+            # A repeated label is a 2-D grouper: ValueError ("Grouper for 'a' not 1-dimensional").
+            raise Stop(node.lineno, "`.groupby()` with repeated columns")
         return GroupBy(f, by.concrete())
     if attr == "sort_values":
         by = args[0] if args else kwargs.get("by")
@@ -447,6 +467,13 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, f"`.sort_values()` on {_label(base)}")
         if missing:
             raise _key_error(base, missing[:1], node, "`.sort_values()`")
+        _unambiguous(base, f, labels, node, "`.sort_values()`")
+        for label in labels:
+            # Sorting compares the values: objects may not compare (1 < 'x' is a TypeError) or may
+            # run a notebook's own __lt__; only dtypes whose values always order are passed over.
+            if f.column_dtype(label) not in _SORTABLE:
+                raise Stop(node.lineno, f"`.sort_values()` by {label!r}, whose values the checker cannot vouch "
+                                        "are comparable")
         asc = _kw(kwargs, "ascending", True)
         if type(asc) is not bool or _duplicated_columns(f):
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
