@@ -21,7 +21,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
-from .static_reads import checked, class_module
+from .static_reads import checked, class_module, lookup_static
 from .provenance import class_dict, class_module, class_name, mro, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -160,7 +160,7 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
             hooks = _shell_dict(shell, name)
         if type(hooks) is not list or hooks:
             return "the shell has its own input transformers"
-    why = _pre_run_hooks_unknown(shell)
+    why = _pre_run_hooks_unknown(shell) or _display_unknown(shell)
     if why:
         return why
     try:
@@ -202,6 +202,44 @@ def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
             if not _trusted_hook(hook):
                 return f"a `{event}` callback of the notebook's runs before the cell"
     return None
+
+
+def _display_unknown(shell: Any) -> Optional[str]:
+    """With `ast_node_interactivity` other than "last_expr" (or "none") the shell displays values
+    before the cell's last statement, through its display hook and formatters, which a notebook can
+    replace; then they must be IPython's own (their errors are caught; a replacement's are not)."""
+    mode = _trait(shell, "ast_node_interactivity")
+    if mode in ("last_expr", "none"):
+        return None
+    why = "the shell displays values mid-cell (`ast_node_interactivity`) through a display hook of the notebook's"
+    hook, formatter, trap = (_trait(shell, "displayhook"), _trait(shell, "display_formatter"),
+                             _trait(shell, "display_trap"))
+    if trap is None:
+        return why
+    if _trait(trap, "hook") is not hook or not _ipython_own_instance(hook) or not _ipython_own_instance(formatter):
+        return why
+    formatters = _trait(formatter, "formatters")
+    if type(formatters) is not dict or not all(_ipython_own_instance(f) for f in formatters.values()):
+        return why
+    for name in ("ipython_display_formatter", "mimebundle_formatter"):
+        if not _ipython_own_instance(_trait(formatter, name)):
+            return why
+    return None
+
+
+def _ipython_own_instance(obj: Any) -> bool:
+    """An instance of a class IPython or the kernel defines, with no method replaced on the instance."""
+    cls = type(obj)
+    if not class_module(cls).startswith(("IPython.", "ipykernel.")):
+        return False
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return False
+    if type(d) is not dict:
+        return False
+    return not any(type(k) is not str or type(v) in (types.FunctionType, types.MethodType, types.BuiltinFunctionType)
+                   or callable(lookup_static(cls, k)) for k, v in list(d.items()))
 
 
 def _trusted_hook(hook: Any) -> bool:

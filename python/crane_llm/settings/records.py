@@ -28,6 +28,25 @@ class Secret(str):
         return self
 
 
+class Shown(str):
+    """A value part of which is never shown (a base_url's `user:secret@`): the full text to the code
+    that uses it, what may be shown in every repr (dataclass reprs, `vars()`, `dataclasses.asdict`)."""
+
+    def __new__(cls, text: str, shown: str) -> "Shown":
+        made = super().__new__(cls, text)
+        made.shown = shown
+        return made
+
+    def __repr__(self) -> str:
+        return repr(self.shown)
+
+    def __copy__(self) -> "Shown":
+        return self
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Shown":
+        return self
+
+
 @dataclass(frozen=True)
 class Setting:
     """One resolved setting: its value and where it came from.

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .records import UNSET, Secret, Setting, Spec
+from .records import UNSET, Secret, Setting, Shown, Spec
 from .sources import SECRET_STORES, ConfigUnreadable, config_path, environment, read_config
 from .table import KERNEL_SPECS, SPECS
 from .urls import OPENAI_URL, host_of, is_local_url
@@ -128,6 +128,8 @@ def _found(spec: Spec, raw: Any, source: str, name: Optional[str], label: str) -
         problem = "%s from %s cannot be used: %s." % (what, label, str(why).rstrip("."))
     if spec.secret and isinstance(value, str):
         value = Secret(value)
+    elif type(value) is str and spec.show(value) != value:
+        value = Shown(value, spec.show(value))  # (a base_url's credentials)
     return Setting(value, source, name, label, problem)
 
 

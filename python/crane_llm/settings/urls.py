@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
 
-# "scheme://", then the authority (up to the first / ? or #), whose user-info part ends at its last "@".
-_AUTHORITY = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)?(?P<authority>[^/?#]*)")
+# "scheme://" (or a scheme-relative "//"), then the authority (up to the first / ? or #), whose user-info part ends at its last "@".
+_AUTHORITY = re.compile(r"^(?P<scheme>(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//)?(?P<authority>[^/?#]*)")
 
 
 def without_credentials(url: str) -> str:

@@ -259,3 +259,14 @@ def test_a_c_level_profiler_stays_on():
         profiler.disable()
     assert after is profiler
     assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
+
+
+@pytest.mark.parametrize("mode", ["count", "raise"])
+def test_rebinding_or_deleting_a_zoo_name_runs_nothing(mode):
+    """Whether freeing the old object may run code (`__del__`, weak-reference callbacks) is read
+    without running any of it, and the reading stops there (the crash after it is not claimed)."""
+    namespace = _zoo(mode)
+    for name in namespace:
+        for cell in ("%s = 0\nundefined_q\n" % name, "del %s\nundefined_q\n" % name):
+            reply, _ = _check(cell, namespace)
+            assert CALLS == [], (name, sorted(set(WHERE)))

@@ -446,6 +446,15 @@ def run_hooks_and_finalizers() -> List[Dict]:
                                        "weakref.finalize(w, lambda: globals().update(zz_w=1))\n"))
     # Twins: what dropping frees runs nothing, so the crash after it is certain.
     plain = DF + "class P:\n    pass\np = P()\nholder = [1, {'k': (2.0, 'x')}]\n"
+    # `ast_node_interactivity = 'all'` displays every expression, through a display hook the notebook
+    # may replace (whose error is the cell's); with IPython's own hook the claim stands.
+    bad_hook = "get_ipython().displayhook.write_format_data = lambda *a, **k: 1 / 0"
+    every = "%config InteractiveShell.ast_node_interactivity = 'all'"
+    undo = "del get_ipython().displayhook.write_format_data\nget_ipython().ast_node_interactivity = 'last_expr'\n"
+    for cell in ["lst[0]\nlst[9]", "lst[0]\nundefined_y", "x = 5\nundefined_y"]:
+        out.append(_c(cell, shell=every + "\n" + bad_hook, teardown=undo))
+        out.append(_c(cell, shell=every, teardown="get_ipython().ast_node_interactivity = 'last_expr'\n"))
+        out.append(_c(cell, shell=bad_hook, teardown="del get_ipython().displayhook.write_format_data\n"))
     for cell in ["del p\nzz_d", "p = None\nzz_d", "holder = 0\nzz_d", "del lst\nzz_d", "df = df.dropna()\nzz_d",
                  "X = X * 2\nzz_d", "del d\nlst[9]"]:
         out.append(_c(cell, plain))

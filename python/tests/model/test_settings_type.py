@@ -107,3 +107,20 @@ def test_a_setting_is_a_plain_record(tmp_path):
     assert s.model == Setting("m", "env", "CRANE_LLM_MODEL", "environment variable CRANE_LLM_MODEL")
     with pytest.raises(AttributeError):
         s.no_such_setting
+
+
+@pytest.mark.parametrize("url", ["http://user:hunter2-secret@proxy.example.com:8080/v1",
+                                 "//user:hunter2-secret@host/v1", "http://user:hunter2-secret@[::1",
+                                 "https://user:hunter2-secret@host/v1?next=@x"])
+def test_credentials_in_a_base_url_are_in_no_repr_either(tmp_path, url):
+    """Like the key: `vars()`, `dataclasses.asdict`, copies and log records of the settings show the
+    base_url without its credentials, while the value itself stays the full text requests need."""
+    s = resolve(tmp_path, {"CRANE_LLM_BASE_URL": url})
+    base = s.base_url
+    assert str(base.value) == url and base.value == url
+    shown = [repr(s), repr(vars(s)), repr(base), repr(vars(base)), repr(dataclasses.asdict(base)),
+             repr(copy.deepcopy(s)), repr(list(s.values.values())), str(s.problem), json.dumps(s.public_json())]
+    for text in shown:
+        assert "hunter2" not in text, text
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "settings %r", (vars(base),), None)
+    assert "hunter2" not in record.getMessage()
