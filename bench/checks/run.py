@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import List
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
@@ -142,13 +143,13 @@ print(json.dumps({"median": statistics.median(times), "min": min(times)}))
 """
 
 
-def speed_against(baseline_rev: str, lines: int = 200, reps: int = 30, rounds: int = 3) -> dict:
-    """The checker of `baseline_rev` (git) and this one on the same `lines`-line cell, in alternating
-    fresh processes of the same run: the time budget's and the soundness guards' cost."""
+def _alternating(baseline_rev: str, script: str, args: List[str], cell: str, rounds: int) -> dict:
+    """Runs `script` (given the checker's tree, the tests' folder, then `args`; the cell on stdin)
+    with the checker of `baseline_rev` and with this one, in alternating fresh processes of the same
+    run; returns each one's parsed last lines, {"baseline": [...], "current": [...]}."""
     import subprocess
     import tempfile
 
-    cell = "\n".join(BASELINE_STATEMENTS[i % len(BASELINE_STATEMENTS)].format(i=i) for i in range(lines))
     tests = str(ROOT / "python" / "tests" / "checks")
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline_rev, "python/crane_llm"],
@@ -158,9 +159,17 @@ def speed_against(baseline_rev: str, lines: int = 200, reps: int = 30, rounds: i
         runs: dict = {k: [] for k in trees}
         for _ in range(rounds):
             for name, tree in trees.items():
-                proc = subprocess.run([sys.executable, "-c", _TIMER, tree, tests, str(reps)], input=cell,
+                proc = subprocess.run([sys.executable, "-c", script, tree, tests, *args], input=cell,
                                       capture_output=True, text=True, check=True)
                 runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+def speed_against(baseline_rev: str, lines: int = 200, reps: int = 30, rounds: int = 3) -> dict:
+    """The checker of `baseline_rev` (git) and this one on the same `lines`-line cell, in alternating
+    fresh processes of the same run: the time budget's and the soundness guards' cost."""
+    cell = "\n".join(BASELINE_STATEMENTS[i % len(BASELINE_STATEMENTS)].format(i=i) for i in range(lines))
+    runs = _alternating(baseline_rev, _TIMER, [str(reps)], cell, rounds)
     out = {"lines": lines, "baseline_rev": baseline_rev}
     for name, rows in runs.items():
         out[f"{name}_ms_median"] = round(statistics.median(r["median"] for r in rows) * 1000, 3)
@@ -191,22 +200,7 @@ def first_check_against(baseline_rev: str, rounds: int = 5) -> dict:
     """The first check in a fresh process (importing the checker, then one check of a two-line cell
     on a DataFrame: the library audits and reference files are all paid here), for the checker of
     `baseline_rev` and this one, in alternating processes of the same run."""
-    import subprocess
-    import tempfile
-
-    cell = "r = df['a']\nprint(r.shape)"
-    tests = str(ROOT / "python" / "tests" / "checks")
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline_rev, "python/crane_llm"],
-                                 capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        trees = {"baseline": str(Path(tmp) / "python"), "current": str(ROOT / "python")}
-        runs: dict = {k: [] for k in trees}
-        for _ in range(rounds):
-            for name, tree in trees.items():
-                proc = subprocess.run([sys.executable, "-c", _FIRST, tree, tests], input=cell,
-                                      capture_output=True, text=True, check=True)
-                runs[name].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    runs = _alternating(baseline_rev, _FIRST, [], "r = df['a']\nprint(r.shape)", rounds)
     out = {"baseline_rev": baseline_rev}
     for name, rows in runs.items():
         out[f"{name}_first_ms_median"] = round(statistics.median(r["first"] for r in rows) * 1000, 1)
