@@ -154,8 +154,14 @@ def _library_value_known(o: Any, t: type, todo: List[Any]) -> bool:
         return False
     for axis in mgr.axes:
         todo.append(axis)
-    for dtype in mgr.get_dtypes():
-        if not _plain_dtype(dtype, pd, np):
+    if all(_plain_dtype(dtype, pd, np) for dtype in mgr.get_dtypes()):
+        return True
+    # pandas 2 keeps text in object columns: their values are looked at as an object array's are
+    for values in mgr.arrays:
+        if type(values) is not np.ndarray:
+            if not _plain_dtype(values.dtype, pd, np):
+                return False
+        elif not _array_known(values, todo):
             return False
     return True
 

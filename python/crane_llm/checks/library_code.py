@@ -384,6 +384,9 @@ def _body_statements(body: types.CodeType) -> Tuple[Dict[str, Set[Any]], Dict[st
     loads: List[Any] = []
     first: Optional[int] = None
     copies = 0  # `__add__ = __iadd__ = union` copies the value once per extra target
+    # `get_view_interval, set_view_interval = factory(...)` stores once per target of an unpacking:
+    # before 3.11 only the statement's first line says where each of them stands
+    unpacked = 0
     for ins in dis.get_instructions(body):
         op = ins.opname
         positions = getattr(ins, "positions", None)  # (3.11+: the store's own place is its target's)
@@ -398,11 +401,17 @@ def _body_statements(body: types.CodeType) -> Tuple[Dict[str, Set[Any]], Dict[st
             loads.append(ins.argval)
         elif op == "COPY" or op == "DUP_TOP":
             copies += 1
+        elif op == "UNPACK_SEQUENCE" or op == "UNPACK_EX":
+            n = ins.arg if op == "UNPACK_SEQUENCE" else (ins.arg & 0xFF) + (ins.arg >> 8) + 1
+            unpacked += n - 1 if unpacked else n  # (a nested target takes one place of the outer)
         elif op == "STORE_NAME" or op == "STORE_ATTR" or op == "STORE_SUBSCR" or op == "POP_TOP":
             if copies:
                 copies -= 1
             else:
-                loads, first = [], None  # a statement ends: its loads say nothing of the next one
+                loads = []  # a statement ends: its loads say nothing of the next one
+                unpacked = max(unpacked - 1, 0)
+                if not unpacked:
+                    first = None
     _STATEMENTS[id(body)] = (out, starts)  # (reference code objects live as long as the process)
     return out, starts
 

@@ -119,4 +119,7 @@ def test_an_expression_nested_deeper_than_the_stack_gets_an_answer(terms):
     source = "x = " + " + ".join(["a"] * terms) + "\nundefined_after"
     reply = _valid(gather(_request(source, budget=2.0), {"a": 1}))
     assert reply["problem"] is None
-    assert reply["checks"]["crash"] is None
+    crash = reply["checks"]["crash"]
+    # (where the stack is deep enough to read it all, as on Python 3.9, the claim is the true one:
+    # the shell runs 600 terms, then line 2 raises)
+    assert crash is None or (terms == 600 and crash["exception"] == "NameError" and crash["line"] == 2)
