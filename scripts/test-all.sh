@@ -8,10 +8,14 @@ ROOT=$PWD
 bash scripts/setup.sh --test || { echo "setup failed"; echo "suites: 0 passed, 1 failed"; exit 1; }
 export PATH="$ROOT/.venv/bin:$PATH"
 passed=0; failed=0; failures=()
+LOGS=$(mktemp -d)
+# Each suite's output also goes to a log, so the summary at the end can name the failed tests:
+# CI keeps only the tail of what a run prints.
 suite() {
   local name=$1; shift
   printf '\n== %s\n' "$name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  local log="$LOGS/$((passed + failed)).log"
+  if "$@" 2>&1 | tee "$log"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
 }
 
 suite "TypeScript: build, vitest, lint" npx nx run-many -t build test lint --outputStyle=static
@@ -28,6 +32,7 @@ suite "e2e: oldest JupyterLab $(.venv-lab-oldest/bin/jupyter lab --version)" \
     CRANE_PYTHON='$ROOT/.venv-lab-oldest/bin/python' CRANE_JUPYTER='$ROOT/.venv-lab-oldest/bin/jupyter' npx playwright test"
 
 echo
+grep -hE '^(FAILED|ERROR) |^ +[0-9]+\) .* › ' "$LOGS"/*.log | head -60
 [ $failed = 0 ] || printf 'failed: %s\n' "${failures[@]}"
 echo "suites: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -30,7 +30,7 @@ import os
 import re
 import sys
 import types
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from .outcome import Stop
 from .static_reads import checked, is_static_type, lookup_static, mro, plain_keys
@@ -515,40 +515,43 @@ def _decorator_aliases(lines: List[str], body: types.CodeType) -> Dict[str, str]
     return out
 
 
-def _factory_stores(lines: List[str], body: types.CodeType) -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
+def _single_call_assignments(lines: List[str], body: types.CodeType) -> Iterator[Tuple[str, ast.expr, ast.Call]]:
+    """(name, target, call) for each name the class body stores once, by one assignment whose value
+    is a call of a bare name on string constants only (`get_xticks = _axis_method_wrapper("xaxis",
+    "get_ticklocs")`, `getter, setter = factory("view", "viewLim", "intervalx")`)."""
     for name, starts in _body_statements(body)[1].items():
         if len(starts) != 1:
             continue
         stmt = _statement_at(lines, starts[0], name)
         if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
             continue
-        target, value = stmt.targets[0], stmt.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and not value.keywords and
-                value.func.id != "_axis_method_wrapper" and  # (a class whose `__set_name__` makes it: below)
-                all(isinstance(a, ast.Constant) and type(a.value) is str for a in value.args)):
+        value = stmt.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+                all(isinstance(a, ast.Constant) and type(a.value) is str for a in value.args):
+            yield name, stmt.targets[0], value
+
+
+def _factory_stores(lines: List[str], body: types.CodeType) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for name, target, call in _single_call_assignments(lines, body):
+        if call.keywords or call.func.id == "_axis_method_wrapper":  # (a class whose `__set_name__` makes it: below)
             continue
-        strings = frozenset(a.value for a in value.args)
+        strings = frozenset(a.value for a in call.args)
         if isinstance(target, ast.Name) and target.id == name:
-            out[name] = (value.func.id, None, strings)
+            out[name] = (call.func.id, None, strings)
         elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
             names = [t.id for t in target.elts]
             if names.count(name) == 1:
-                out[name] = (value.func.id, names.index(name), strings)
+                out[name] = (call.func.id, names.index(name), strings)
     return out
 
 
 def _axis_wrappers(lines: List[str], body: types.CodeType) -> Dict[str, str]:
     out: Dict[str, str] = {}
-    for name, starts in _body_statements(body)[1].items():
-        if len(starts) != 1:
-            continue
-        stmt = _statement_at(lines, starts[0], name)
-        value = stmt.value if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
-                value.func.id == "_axis_method_wrapper" and len(value.args) == 2 and \
-                all(isinstance(a, ast.Constant) and type(a.value) is str for a in value.args):
-            out[name] = value.args[0].value + "." + value.args[1].value
+    for name, _, call in _single_call_assignments(lines, body):
+        # (keywords allowed: matplotlib passes `doc_sub={...}` to some)
+        if call.func.id == "_axis_method_wrapper" and len(call.args) == 2:
+            out[name] = call.args[0].value + "." + call.args[1].value
     return out
 
 

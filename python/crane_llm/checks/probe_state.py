@@ -22,7 +22,7 @@ import sys
 import types
 from typing import Any, Optional
 
-from .provenance import _ABC_DATA, audit, own, own_module_function, real_builtin_name
+from .provenance import _ABC_DATA, audit, own, own_call, real_builtin_name
 from .static_reads import checked, class_dict, class_module, instance_dict, is_static_type, mro, plain_class
 
 _CONSTS = (int, str, float, bool, bytes, complex, type(None), type(Ellipsis))
@@ -92,11 +92,10 @@ def class_data(cls: Any) -> Optional[tuple]:
 
 
 def _config() -> Optional[tuple]:
-    mod = sys.modules.get("sklearn._config")
-    if type(mod) is not types.ModuleType:
+    if type(sys.modules.get("sklearn._config")) is not types.ModuleType:
         return ("none",)
-    get = checked(mod.__dict__).get("get_config")
-    if get is None or not own_module_function("sklearn._config", "get_config", get, "sklearn"):
+    get = own_call("sklearn._config", "get_config", "sklearn")
+    if get is None:
         return None
     try:
         conf = get()

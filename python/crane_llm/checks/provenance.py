@@ -529,6 +529,17 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
     return False
 
 
+def own_call(module_name: str, name: str, package: str) -> Any:
+    """What `module_name.name` holds, when that module is loaded and the value is the library's own
+    function (own_module_function); None otherwise. Whether the module being absent is fine is the
+    caller's to say."""
+    mod = sys.modules.get(module_name)
+    if type(mod) is not types.ModuleType:
+        return None
+    fn = checked(mod.__dict__).get(name)
+    return fn if fn is not None and own_module_function(module_name, name, fn, package) else None
+
+
 def _named(fn: types.FunctionType, name: str, depth: int = 0) -> bool:
     """`fn` was compiled as `name`, or is a decorator's wrapper around such a function (pyplot's
     `scatter` is a `wrapper` whose closure holds the `def scatter`)."""
@@ -555,4 +566,4 @@ def _true_name(fn: Any) -> str:
 
 __all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",
            "is_subclass", "real_builtin_name", "own", "own_type", "Audit", "audit", "new_audit",
-           "own_module_function", "instance_dict"]
+           "own_module_function", "own_call", "instance_dict"]

@@ -102,3 +102,25 @@ def test_a_class_body_alias_repointed():
     finally:
         FrozenList.__add__ = saved
     assert provenance.own_type(FrozenList, "pandas")
+
+
+def test_own_call_is_the_library_function_or_nothing():
+    """`own_call` gives `numpy.geterr` while it is NumPy's own, nothing once a notebook puts a
+    function of its own (even one named `geterr`) there, and nothing for a module not loaded."""
+    import numpy as np
+
+    from crane_llm.checks import provenance
+
+    saved = np.geterr
+    assert provenance.own_call("numpy", "geterr", "numpy") is saved
+    try:
+        def geterr():
+            return {"over": "raise"}
+
+        np.geterr = geterr
+        assert provenance.own_call("numpy", "geterr", "numpy") is None
+    finally:
+        np.geterr = saved
+    assert provenance.own_call("numpy", "geterr", "numpy") is saved
+    assert provenance.own_call("numpy", "no_such_function", "numpy") is None
+    assert provenance.own_call("crane_llm_no_such_module", "geterr", "numpy") is None

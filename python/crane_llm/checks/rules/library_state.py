@@ -10,7 +10,7 @@ import warnings
 from ..static_reads import checked
 from ..library_code import genuine, library_module
 from ..outcome import Stop
-from ..provenance import class_module, own_module_function, plain_class
+from ..provenance import class_module, own_call, plain_class
 
 
 def _warnings_plain() -> bool:
@@ -54,11 +54,10 @@ def library_state_plain(interp, node) -> None:
 
 
 def _numpy_errstate_plain() -> bool:
-    np = sys.modules.get("numpy")
-    if np is None:
+    if sys.modules.get("numpy") is None:
         return True
-    geterr = checked(np.__dict__).get("geterr")
-    if geterr is None or not own_module_function("numpy", "geterr", geterr, "numpy"):
+    geterr = own_call("numpy", "geterr", "numpy")
+    if geterr is None:
         return False
     try:
         state = geterr()
