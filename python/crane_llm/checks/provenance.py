@@ -526,6 +526,15 @@ def own_module_function(module_name: str, name: str, fn: Any, package: str) -> b
             if _true_name(inner) != name:
                 return False
             return type(inner) is not types.FunctionType or own(inner, package)
+        name_slot = lookup_static(t, "__name__", None)
+        if type(name_slot) is types.GetSetDescriptorType:
+            # A ufunc's name is fixed when it is made (`np.isnan = np.isfinite` holds another ufunc,
+            # `np.frompyfunc(f, 1, 1)` one named after f): the name it carries says which it is.
+            try:
+                own_name = name_slot.__get__(fn)
+            except Exception:
+                return False
+            return type(own_name) is str and own_name == name
         return True
     return False
 

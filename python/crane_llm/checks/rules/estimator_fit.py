@@ -9,6 +9,13 @@ so the user's `fit` raises it too. The user's estimator is never touched; the pr
 scikit-learn's own code (the class, every class it inherits from and its `fit` all come from
 scikit-learn), under the kernel's own warning filters, so a warning that would be an error for the
 user is one for the probe as well.
+
+The checker's own NumPy and pandas calls (finding the NaN, making the probes' data) go only through
+what `_numpy()` and `_pandas()` verified: the names their modules hold are the libraries' own
+functions and classes under their own names, and on NumPy's side implemented in C, because a
+NumPy function written in Python reads module globals a notebook can replace
+(`numpy._core.numeric.empty = ...`) and so does `ndarray.any()` (`numpy._core._methods._any`).
+A notebook that replaced any of them gets no probe and no claim.
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
-from ..static_reads import checked
+from ..static_reads import checked, class_module, class_name, is_static_type
+from ..class_facts import pristine_pandas
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
-from ..provenance import audit, instance_dict, is_subclass
+from ..provenance import audit, instance_dict, is_subclass, own_module_function
 from ..probe_state import probe_state
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
@@ -56,9 +64,56 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
     return _PROBED[key]
 
 
-def _inputs():
+# NumPy's functions the checker calls: all in C, so no module global of NumPy's is read.
+_NUMPY_FUNCTIONS = ("zeros", "arange", "array", "isnan", "logical_or")
+
+
+def _numpy() -> Optional[types.SimpleNamespace]:
+    """NumPy's own `ndarray` and `dtype` classes and the C functions above, as numpy's namespace
+    holds them; None when NumPy is not loaded or any of them was replaced."""
     np = sys.modules.get("numpy")
     if type(np) is not types.ModuleType:
+        return None
+    d = checked(np.__dict__)
+    found = {}
+    for name in ("ndarray", "dtype"):
+        cls = d.get(name)
+        if not is_static_type(cls) or class_module(cls) != "numpy" or class_name(cls) != name:
+            return None
+        found[name] = cls
+    for name in _NUMPY_FUNCTIONS:
+        fn = d.get(name)
+        if type(fn) is types.FunctionType or not own_module_function("numpy", name, fn, "numpy"):
+            return None
+        found[name] = fn
+    return types.SimpleNamespace(**found)
+
+
+def _numpy_dtype(dt: Any, np: Any) -> bool:
+    """`dt` is one of NumPy's own dtypes (its type is read, never `isinstance`: a notebook's
+    object could answer that through a `__class__` property)."""
+    t = type(dt)
+    return is_static_type(t) and class_module(t).split(".", 1)[0] == "numpy" and is_subclass(t, np.dtype)
+
+
+def _pandas() -> Optional[types.SimpleNamespace]:
+    """pandas' own, unpatched DataFrame and Series, its `array` function and StringDtype; None
+    when pandas is not loaded or any of them was replaced."""
+    pd = sys.modules.get("pandas")
+    if type(pd) is not types.ModuleType:
+        return None
+    d = checked(pd.__dict__)
+    frame, series, array, text = d.get("DataFrame"), d.get("Series"), d.get("array"), d.get("StringDtype")
+    if frame is None or series is None or not pristine_pandas(frame) or not pristine_pandas(series) or \
+            not own_module_function("pandas", "array", array, "pandas") or \
+            (text is not None and not audit().pristine(text, "pandas")):
+        return None
+    return types.SimpleNamespace(DataFrame=frame, Series=series, array=array, StringDtype=text)
+
+
+def _inputs():
+    np = _numpy()
+    if np is None:
         return None
     valid = (np.arange(40, dtype=float).reshape(20, 2), np.array([0, 1] * 10))
     strings = (np.array([["a", "b"], ["c", "d"], ["e", "f"]], dtype=object), np.array(["x", "y"], dtype=object))
@@ -139,11 +194,11 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     fitted on two 1-D arrays of x's dtype and length but different values: only x's dimension is
     shared, so when both raise that error, so does the user's x (check_array looks at the
     dimension before any value). The user's estimator and x are never handed to scikit-learn."""
-    np = sys.modules.get("numpy")
-    if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or type(np) is not types.ModuleType:
+    np = _numpy()
+    if not isinstance(owner, LiveValue) or not isinstance(x, LiveValue) or np is None:
         return False
     arr = x.obj
-    if type(arr) is not checked(np.__dict__).get("ndarray") or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
+    if type(arr) is not np.ndarray or arr.ndim != 1 or not 0 < arr.shape[0] <= 100000 or \
             arr.dtype.kind not in "biuf":
         return False
     params = _probe_params(owner)
@@ -181,9 +236,9 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     fitted on two synthetic inputs that share exactly that with x (plus the defect) and differ in
     everything else, the first with a y no estimator takes; when both fail with the same
     scikit-learn message, x and y's values never came into it. x and y are never handed over."""
-    np = sys.modules.get("numpy")
+    np = _numpy()
     params = _probe_params(owner)
-    if params is None or type(np) is not types.ModuleType or \
+    if params is None or np is None or \
             rejected_parameters(owner, 1 if y is None else 2) is not None:
         return None
     if y is not None and not _plain_target(y, np):
@@ -208,7 +263,7 @@ def _plain_target(y: Any, np: Any) -> bool:
     if not isinstance(y, LiveValue):
         return False
     obj = y.obj
-    if type(obj) is checked(np.__dict__).get("ndarray"):
+    if type(obj) is np.ndarray:
         return obj.dtype.kind in "biuf"
     return type(obj) is list and len(obj) <= 100000 and is_plain_data(obj)
 
@@ -219,13 +274,14 @@ def _defect(x: Any, np: Any):
     if not isinstance(x, LiveValue):
         return None
     obj = x.obj
-    if type(obj) is checked(np.__dict__).get("ndarray"):
+    if type(obj) is np.ndarray:
         if obj.ndim != 2 or obj.dtype.kind != "f" or not 0 < obj.size <= _MAX_CELLS * 10 or \
                 obj.dtype.str not in ("<f8", "<f4"):
             return None
-        return ("nan", (obj.dtype.str, obj.shape)) if bool(np.isnan(obj).any()) else None
+        # (a ufunc's reduce, not `.any()`, which calls a NumPy module global)
+        return ("nan", (obj.dtype.str, obj.shape)) if bool(np.logical_or.reduce(np.isnan(obj), axis=None)) else None
     facts = x.frame()
-    pd = sys.modules.get("pandas")
+    pd = _pandas()
     if facts is None or not facts.exact or not facts.flat or facts.nrows is None or pd is None:
         return None
     labels = list(facts.columns)
@@ -238,10 +294,10 @@ def _defect(x: Any, np: Any):
         for label in labels:
             col = obj[label]
             dt = col.dtype
-            if isinstance(dt, np.dtype) and dt.kind in "biuf":
+            if _numpy_dtype(dt, np) and dt.kind in "biuf":
                 layout.append((label, dt, False))
                 continue
-            if not (type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+            if not ((pd.StringDtype is not None and type(dt) is pd.StringDtype) or (_numpy_dtype(dt, np) and dt.kind == "O")):
                 return None
             values = col.tolist()
             if not all(type(v) is str for v in values):
@@ -267,18 +323,20 @@ def _synthetic(what: str, layout: Any, variant: int, np: Any) -> Any:
         dtype, shape = layout
         data = np.zeros(shape, dtype=dtype) if variant == 0 else np.arange(
             shape[0] * shape[1], dtype=dtype).reshape(shape)
-        data[(0, 0) if variant == 0 else (-1, -1)] = np.nan
+        data[(0, 0) if variant == 0 else (-1, -1)] = float("nan")
         return data
-    pd = sys.modules["pandas"]
+    pd = _pandas()
+    if pd is None:
+        return None
     columns, n = layout
     out = {}
     for label, dtype, bad in columns:
-        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        if _numpy_dtype(dtype, np) and dtype.kind in "biuf":
             out[label] = np.zeros(n, dtype=dtype) if variant == 0 else np.arange(n).astype(dtype)
         else:
             texts = ["a"] * n if variant == 0 else (["1"] * (n - 1) + ["b" if bad else "2"])
             # (a Series keeps object dtype; pandas 3 would read an object ndarray of text as str)
-            out[label] = pd.Series(texts, dtype=object) if isinstance(dtype, np.dtype) else pd.array(texts, dtype=dtype)
+            out[label] = pd.Series(texts, dtype=object) if _numpy_dtype(dtype, np) else pd.array(texts, dtype=dtype)
     return pd.DataFrame(out)
 
 
@@ -305,14 +363,14 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
     DataFrame whose column names, all text, differ from them in set or order. Whether this class
     checks the names first is asked of a fresh copy fitted on made-up data with the fitted names and
     then given made-up data with x's names; the user's estimator and x are never handed over."""
-    np = sys.modules.get("numpy")
+    np = _numpy()
     params = _probe_params(owner)
-    facts = x.frame() if params is not None and type(np) is types.ModuleType else None
+    facts = x.frame() if params is not None and np is not None else None
     if facts is None or not facts.exact or not facts.flat or facts.columns is None:
         return None
     inst = instance_dict(owner.obj)
     fitted = inst.get("feature_names_in_") if type(inst) is dict else None
-    if type(fitted) is not checked(np.__dict__).get("ndarray") or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
+    if type(fitted) is not np.ndarray or fitted.ndim != 1 or fitted.dtype.kind != "O" or \
             not 0 < fitted.shape[0] <= 1000:
         return None
     fitted_names = fitted.tolist()
@@ -333,7 +391,7 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
 
 
 def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list, np: Any) -> bool:
-    pd = sys.modules.get("pandas")
+    pd = _pandas()
     if pd is None:
         return False
     try:
@@ -345,7 +403,7 @@ def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, nam
     except Exception:
         return False
     for variant in (0, 1):
-        data = pd.DataFrame(np.zeros((3, len(names))) if variant == 0 else np.ones((2, len(names))), columns=names)
+        data = pd.DataFrame(np.zeros((3, len(names))) if variant == 0 else np.zeros((2, len(names))) + 1.0, columns=names)
         with warnings.catch_warnings(record=True):
             try:
                 getattr(probe, attr)(*((data, np.zeros(len(data))) if attr == "score" else (data,)))
