@@ -47,6 +47,11 @@ describe('runtime information text', () => {
     expect(quote('a"b\\c\n\u0001é')).toBe('"a\\"b\\\\c\\n\\u0001é"');
   });
 
+  it('escapes bidirectional controls, which would make a quoted name read otherwise', () => {
+    expect(quote('a\u202eb\u2066c\u2069\u200e\u200f\u061c')).toBe('"a\\u202eb\\u2066c\\u2069\\u200e\\u200f\\u061c"');
+    expect(quote('\u05e9\u05dc\u05d5\u05dd \u202f')).toBe('"\u05e9\u05dc\u05d5\u05dd \u202f"'); // RTL letters and a narrow space stay
+  });
+
   it('rejects runtime information that breaks the schema', () => {
     expect(RuntimeInfo.safeParse({ variables: [{ name: 'x', type: 'int', attributes: [], summary: { kind: 'int', value: 3 } }] }).success).toBe(false);
     expect(RuntimeInfo.safeParse({ variables: [{ name: 'x', type: 'T', attributes: [], summary: { kind: 'nope' } }] }).success).toBe(false);

@@ -79,8 +79,14 @@ def format_number(x: Any) -> str:
     return sign_text + mantissa + "e" + ("-" if exp < 0 else "+") + str(abs(exp)).rjust(2, "0")
 
 
+# Bidirectional controls (LRM/RLM, ALM, the embeddings, overrides and isolates): shown raw, a
+# column named "x\u202ey" would read backwards from there on, so they are escaped like controls.
+_BIDI_CONTROLS = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
 def quote(text: str) -> str:
-    """Double-quoted with backslash escapes for quotes, backslashes and control characters only."""
+    """Double-quoted with backslash escapes for quotes, backslashes, control characters and
+    bidirectional controls only."""
     out = ['"']
     for ch in text:
         code = ord(ch)
@@ -94,7 +100,7 @@ def quote(text: str) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
-        elif code < 0x20 or code == 0x7F:
+        elif code < 0x20 or code == 0x7F or code in _BIDI_CONTROLS:
             out.append("\\u%04x" % code)
         else:
             out.append(ch)

@@ -1,7 +1,7 @@
 """Regenerate the runtime-information golden vectors in libs/prompt/fixtures/runinfo/.
 
     /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py        # every vector
-    /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py cut    # the hand-written cut vector only
+    /work/venv/bin/python python/tests/prompt_runinfo/make_vectors.py cut    # the hand-written vectors only
 
 Each vector is {"input": <RuntimeInfo JSON>, "text": <prompt text>}: the input comes from the real
 collector over real objects (plus one hand-written vector for number and string formatting), the
@@ -225,10 +225,24 @@ def _cuts() -> dict:
     ]}
 
 
+def _bidi_text() -> dict:
+    """Names and text holding bidirectional controls (U+202E reverses what follows it): every one
+    is escaped like a control character, so the quoted text reads as it is."""
+    def var(name, type_, summary):
+        return {"name": name, "type": type_, "attributes": [], "summary": summary}
+    marks = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    return {"variables": [
+        var("label", "str", {"kind": "str", "value": "price\u202e1 << ok" + marks, "length": 25}),
+        var("frame", "pandas.DataFrame", {"kind": "dataframe", "shape": [2, 2], "hasNaN": False, "columns": [
+            {"name": "total\u202edeliver", "dtype": "object", "distinct": 2, "values": ["\u2067x\u2069", "b"]},
+            {"name": "\u200fn", "dtype": "int64", "distinct": 2, "min": 0, "max": 1}]}),
+    ]}
+
+
 def main(only: str = "") -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    if only == "cut":  # the hand-written vector alone: no real objects, nothing else rewritten
-        _write({"cut-long-text-and-giant-containers": _cuts()})
+    if only == "cut":  # the hand-written vectors alone: no real objects, nothing else rewritten
+        _write({"cut-long-text-and-giant-containers": _cuts(), "bidi-controls": _bidi_text()})
         return
     with tempfile.TemporaryDirectory() as tmp:
         vectors = {
@@ -243,6 +257,7 @@ def main(only: str = "") -> None:
     infos["formatting"] = FORMATTING
     infos["empty"] = {"variables": []}
     infos["cut-long-text-and-giant-containers"] = _cuts()
+    infos["bidi-controls"] = _bidi_text()
     _write(infos)
 
 

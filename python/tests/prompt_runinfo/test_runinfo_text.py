@@ -72,3 +72,8 @@ def test_number_format_is_shortest_for_any_bit_pattern(bits):
 
 def test_quote_escapes_only_what_it_must():
     assert quote('a"b\\c\n\u0001\u00e9') == '"a\\"b\\\\c\\n\\u0001\u00e9"'
+
+
+def test_quote_escapes_bidirectional_controls():
+    assert quote("a\u202eb\u2066c\u2069\u200e\u200f\u061c") == '"a\\u202eb\\u2066c\\u2069\\u200e\\u200f\\u061c"'
+    assert quote("\u05e9\u05dc\u05d5\u05dd \u202f") == '"\u05e9\u05dc\u05d5\u05dd \u202f"'  # RTL letters and a narrow space stay

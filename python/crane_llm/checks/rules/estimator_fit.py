@@ -29,7 +29,7 @@ from typing import Any, Dict, Optional, Tuple
 from ..static_reads import checked, class_module, class_name, is_static_type
 from ..class_facts import pristine_pandas
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
-from ..provenance import audit, instance_dict, is_subclass, own_module_function
+from ..provenance import audit, instance_dict, is_subclass, own_call
 from ..probe_state import probe_state
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
@@ -82,8 +82,8 @@ def _numpy() -> Optional[types.SimpleNamespace]:
             return None
         found[name] = cls
     for name in _NUMPY_FUNCTIONS:
-        fn = d.get(name)
-        if type(fn) is types.FunctionType or not own_module_function("numpy", name, fn, "numpy"):
+        fn = own_call("numpy", name, "numpy")
+        if fn is None or type(fn) is types.FunctionType:
             return None
         found[name] = fn
     return types.SimpleNamespace(**found)
@@ -103,9 +103,9 @@ def _pandas() -> Optional[types.SimpleNamespace]:
     if type(pd) is not types.ModuleType:
         return None
     d = checked(pd.__dict__)
-    frame, series, array, text = d.get("DataFrame"), d.get("Series"), d.get("array"), d.get("StringDtype")
-    if frame is None or series is None or not pristine_pandas(frame) or not pristine_pandas(series) or \
-            not own_module_function("pandas", "array", array, "pandas") or \
+    frame, series, array, text = d.get("DataFrame"), d.get("Series"), own_call("pandas", "array", "pandas"), \
+        d.get("StringDtype")
+    if frame is None or series is None or array is None or not pristine_pandas(frame) or not pristine_pandas(series) or \
             (text is not None and not audit().pristine(text, "pandas")):
         return None
     return types.SimpleNamespace(DataFrame=frame, Series=series, array=array, StringDtype=text)
