@@ -43,7 +43,11 @@ class LlamaServer(LocalServer):
     health_path = "/health"
     ready_timeout = 120.0
 
-    def __init__(self, port: Optional[int] = None, context: int = 4096, threads: int = 2) -> None:
+    # One thread: two threads meet at a barrier after every operation, so whenever another process
+    # (the browser, a kernel, the test run) holds one of the two cores, each barrier waits for the
+    # scheduler and an answer that takes 1 s can take minutes. Measured here with one core busy:
+    # repeated 16-token answers took 0.8-2.2 s with one thread, 1.4-26 s with two.
+    def __init__(self, port: Optional[int] = None, context: int = 4096, threads: int = 1) -> None:
         super().__init__(port)
         self.model = MODEL_ALIAS
         self.context = context

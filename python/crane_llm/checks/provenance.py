@@ -487,6 +487,16 @@ def audit() -> Audit:
     return _current[0]
 
 
+def classes_pristine(pairs: Any, package: str) -> bool:
+    """Every class named by `pairs` ((module name, class name), ...) is loaded and unpatched."""
+    for modname, cname in pairs:
+        mod = sys.modules.get(modname)
+        cls = checked(mod.__dict__).get(cname) if mod is not None else None
+        if cls is None or not audit().pristine(cls, package):
+            return False
+    return True
+
+
 def new_audit() -> None:
     """Start a check: classes are audited afresh."""
     new_epoch()
@@ -566,4 +576,4 @@ def _true_name(fn: Any) -> str:
 
 __all__ = ["plain_class", "mro", "class_dict", "class_name", "class_module", "is_static_type", "lookup_static",
            "is_subclass", "real_builtin_name", "own", "own_type", "Audit", "audit", "new_audit",
-           "own_module_function", "own_call", "instance_dict"]
+           "own_module_function", "own_call", "classes_pristine", "instance_dict"]

@@ -87,6 +87,25 @@ def test_patched_axes_method_stops_the_reading(monkeypatch):
     assert o.crash is None and o.stopped_at.line == 1
 
 
+@pytest.mark.parametrize("module, name, method", [("matplotlib.ticker", "FixedFormatter", "get_offset"),
+                                                  ("matplotlib.axis", "XAxis", "set_label_position")])
+def test_patched_tick_class_stops_the_display_labels_claim(monkeypatch, module, name, method):
+    """A class ConfusionMatrixDisplay.plot() drives beyond pyplot's own (its tick labels'): patched,
+    the display-labels claim stands aside."""
+    import importlib
+
+    metrics = pytest.importorskip("sklearn.metrics")
+    ns = dict(_user_namespace(), ConfusionMatrixDisplay=metrics.ConfusionMatrixDisplay,
+              cm3=np.array([[5, 1, 0], [0, 4, 2], [1, 0, 6]]))
+    cell = "ConfusionMatrixDisplay(confusion_matrix=cm3, display_labels=[False, True]).plot()"
+    assert run_checks(cell, ns).crash.exception == "ValueError"
+    # (a method of the class's own dictionary: monkeypatch's undo would leave an inherited one in it)
+    monkeypatch.setattr(getattr(importlib.import_module(module), name), method, lambda self, *a: None)
+    o = run_checks(cell, ns)
+    assert o.crash is None and o.stopped_at.line == 1
+    plt.close("all")
+
+
 def test_window_backend_stops_the_reading():
     saved = dict.get(matplotlib.rcParams, "backend")
     dict.__setitem__(matplotlib.rcParams, "backend", "TkAgg")  # as a GUI kernel would have it, unvalidated

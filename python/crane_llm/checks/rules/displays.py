@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..abstract_values import ArrayFacts, Facts, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
-from ..provenance import audit, is_subclass, own_module_function
+from ..provenance import audit, classes_pristine, is_subclass, own_call, own_module_function
 from ..static_reads import checked
 from .drawing import pyplot_plain
 from .library_state import library_state_plain
@@ -180,13 +180,5 @@ def plot(interp, owner: ConfusionDisplay, args: List[Value], kwargs: Dict[str, V
 
 
 def _matplotlib_own() -> bool:
-    if not own_module_function("matplotlib.pyplot", "subplots",
-                               checked(sys.modules["matplotlib.pyplot"].__dict__).get("subplots")
-                               if "matplotlib.pyplot" in sys.modules else None, "matplotlib"):
-        return False
-    for modname, cname in _MPL_CLASSES:
-        mod = sys.modules.get(modname)
-        cls = checked(mod.__dict__).get(cname) if mod is not None else None
-        if cls is None or not audit().pristine(cls, "matplotlib"):
-            return False
-    return True
+    return own_call("matplotlib.pyplot", "subplots", "matplotlib") is not None and \
+        classes_pristine(_MPL_CLASSES, "matplotlib")

@@ -33,7 +33,7 @@ from ..static_reads import checked, class_dict
 from ..abstract_values import Opaque, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
-from ..provenance import audit, own_module_function
+from ..provenance import classes_pristine, own_module_function
 from .library_state import library_state_plain
 
 _PYPLOT = "matplotlib.pyplot"
@@ -120,11 +120,8 @@ def _check_pyplot() -> bool:
         fn = checked(plt.__dict__).get(name)
         if fn is not None and not own_module_function(_PYPLOT, name, fn, "matplotlib"):
             return False
-    for modname, cname in _CLASSES:
-        mod = sys.modules.get(modname)
-        cls = checked(mod.__dict__).get(cname) if mod is not None else None
-        if cls is None or not audit().pristine(cls, "matplotlib"):
-            return False
+    if not classes_pristine(_CLASSES, "matplotlib"):
+        return False
     if not _no_figure_open():
         return False
     params = checked(mpl.__dict__).get("rcParams")
