@@ -14,6 +14,7 @@ identities only (reading a dict's values runs nothing), and any change makes it 
 
 from __future__ import annotations
 
+import datetime
 import functools
 import operator
 import os
@@ -27,7 +28,9 @@ from .static_reads import checked, class_dict, class_module, is_static_type, loo
 
 # The namespaces scikit-learn reaches through NumPy's functions and the array methods written in
 # Python (sum, mean, any, all, ...), and the helpers those call by module global.
-NUMPY_MODULES = ("numpy", "numpy._core._methods", "numpy._core.fromnumeric", "numpy._core.numeric")
+# (NumPy 1.x keeps them under numpy.core; NumPy 2's numpy.core.* are stubs holding little.)
+_CORE_MODULES = ("_methods", "fromnumeric", "numeric")
+NUMPY_MODULES = ("numpy",) + tuple(f"numpy.{core}.{m}" for core in ("_core", "core") for m in _CORE_MODULES)
 
 # The names NumPy itself keeps for another function (the array-API spellings, its own helpers), as
 # the name that function was made with; for a method of a ufunc (`umr_any = logical_or.reduce`),
@@ -37,21 +40,26 @@ _UFUNC_ALIASES = {"abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin
                   "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh", "bitwise_invert": "invert",
                   "bitwise_not": "invert", "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
                   "conj": "conjugate", "mod": "remainder", "pow": "power", "true_divide": "divide"}
+_CORE_ALIASES: Dict[str, Dict[str, Any]] = {
+    "_methods": {"os_fspath": "fspath", "umr_maximum": ("maximum", "reduce"), "umr_minimum": ("minimum", "reduce"),
+                 "umr_sum": ("add", "reduce"), "umr_prod": ("multiply", "reduce"),
+                 "umr_any": ("logical_or", "reduce"), "umr_all": ("logical_and", "reduce"),
+                 "umr_bitwise_count": "bitwise_count"},
+    "fromnumeric": {"_dt_": "sctype2char", "_sum_": "sum"},
+    "numeric": {**_UFUNC_ALIASES, "_ones_with_like": "ones", "_full_with_like": "full",
+                "_fromfunction_with_like": "fromfunction", "_identity_with_like": "identity"},
+}
 _ALIASES: Dict[str, Dict[str, Any]] = {
     "numpy": {**_UFUNC_ALIASES, "concat": "concatenate", "permute_dims": "transpose",
-              "show_config": "show"},  # (NumPy 2.0 imports `show` under that name)
-    "numpy._core._methods": {"umr_maximum": ("maximum", "reduce"), "umr_minimum": ("minimum", "reduce"),
-                             "umr_sum": ("add", "reduce"), "umr_prod": ("multiply", "reduce"),
-                             "umr_any": ("logical_or", "reduce"), "umr_all": ("logical_and", "reduce"),
-                             "umr_bitwise_count": "bitwise_count"},
-    "numpy._core.fromnumeric": {"_dt_": "sctype2char", "_sum_": "sum"},
-    "numpy._core.numeric": {**_UFUNC_ALIASES, "_ones_with_like": "ones", "_full_with_like": "full",
-                            "_fromfunction_with_like": "fromfunction", "_identity_with_like": "identity"},
+              "show_config": "show",  # (NumPy 2.0 imports `show` under that name)
+              "row_stack": "vstack", "mat": "asmatrix", "add_newdoc_ufunc": "_add_newdoc_ufunc"},  # (NumPy 1.x)
+    **{f"numpy.{core}.{m}": _CORE_ALIASES[m] for core in ("_core", "core") for m in _CORE_MODULES},
 }
 
 # module name -> (module, its dict's keys and values when last found clean)
 _CLEAN: Dict[str, Tuple[Any, Tuple[Any, ...]]] = {}
-_DATA = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis), tuple, list, dict, set, frozenset)
+_DATA = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis), tuple, list, dict, set, frozenset,
+         type(datetime.datetime_CAPI))  # (a capsule: C pointers for other extensions, nothing to call)
 
 
 def numpy_untouched() -> bool:
