@@ -81,10 +81,12 @@ class _Reads(ast.NodeVisitor):
     """Every notebook (global) name the code loads, function and class bodies included (what they
     use from the notebook's globals when called later); over-approximate on purpose, except that a
     name a function (or comprehension) binds itself is its own, never the notebook's: a parameter
-    `df` does not read the notebook's `df`."""
+    `df` does not read the notebook's `df`. `deferred` holds those of them read inside a function
+    or lambda body: read when it is called, which may be at any later time, not where it is defined."""
 
     def __init__(self, local: frozenset = frozenset()) -> None:
         self.names: Set[str] = set()
+        self.deferred: Set[str] = set()
         self.local = local
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -99,11 +101,12 @@ class _Reads(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         self.names.update(node.names)
 
-    def _scope(self, nodes: List[ast.AST], local: frozenset) -> None:
+    def _scope(self, nodes: List[ast.AST], local: frozenset, deferred: bool = False) -> None:
         inner = _Reads(local)
         for node in nodes:
             inner.visit(node)
         self.names |= inner.names
+        self.deferred |= inner.names if deferred else inner.deferred
 
     def _function(self, node: ast.AST) -> None:
         a = node.args  # type: ignore[attr-defined]
@@ -118,8 +121,9 @@ class _Reads(ast.NodeVisitor):
             self.visit(n)
         body = [node.body] if isinstance(node, ast.Lambda) else list(node.body)  # type: ignore[attr-defined]
         globals_declared = _declared_global(node)
-        self._scope(body, frozenset((self.local | _own_names(node)) - globals_declared))
+        self._scope(body, frozenset((self.local | _own_names(node)) - globals_declared), deferred=True)
         self.names |= globals_declared
+        self.deferred |= globals_declared
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 
@@ -149,9 +153,14 @@ def _declared_global(node: ast.AST) -> Set[str]:
 
 
 def _names_read(node: ast.AST) -> Set[str]:
+    return _reads_of(node)[0]
+
+
+def _reads_of(node: ast.AST) -> Tuple[Set[str], Set[str]]:
+    """The names the code reads, and those of them read only when a function it defines is called."""
     visitor = _Reads()
     visitor.visit(node)
-    return visitor.names
+    return visitor.names, visitor.deferred
 
 
 def _parse(code: str) -> Optional[ast.Module]:
@@ -176,6 +185,7 @@ class _Unit:
     last: int
     reads: Set[str]
     stmt: Optional[ast.stmt] = None
+    deferred: Set[str] = field(default_factory=set)  # read by a function it defines, whenever that is called
     writes: Set[str] = field(default_factory=set)
     assigns: Set[str] = field(default_factory=set)  # certainly rebound here: what it held before no longer matters
     unknown: bool = False
@@ -194,13 +204,15 @@ def _units(cell: int, code: str, effects: List[Dict[str, Any]]) -> List[_Unit]:
     units = []
     for stmt in tree.body:
         first = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
-        units.append(_Unit(cell, first, getattr(stmt, "end_lineno", None) or stmt.lineno, _names_read(stmt), stmt))
+        names, deferred = _reads_of(stmt)
+        units.append(_Unit(cell, first, getattr(stmt, "end_lineno", None) or stmt.lineno, names, stmt, deferred))
     for e in effects:
         if e.get("status") == "skipped" or e["op"] not in WRITES:
             continue
         home = next((u for u in units if u.first <= e["line"] <= u.last), None)
         if home is None:  # an effect on no statement's lines: the whole cell answers for it
-            home = _Unit(cell, 0, 0, _names_read(tree))
+            names, deferred = _reads_of(tree)
+            home = _Unit(cell, 0, 0, names, None, deferred)
             units.append(home)
         if e["name"] == "*":
             home.unknown = True
@@ -220,14 +232,29 @@ def _walk(codes: List[str], target: str) -> Optional[Tuple[List[_Unit], Set[str]
     for i, code in enumerate(codes):
         log.add(Run(i + 1, None, code, recorded=False))
     units = [u for i, run in enumerate(log.to_json()["runs"]) for u in _units(i, codes[i], run["effects"])]
-    needed = _names_read(target_tree)
-    ever_needed = set(needed)
-    for unit in reversed(units):
-        if unit.unknown or unit.writes & needed:
-            unit.kept = True
-            needed = (needed - unit.assigns) | unit.reads
-            ever_needed |= needed
-    return units, ever_needed
+    # A global a function's body reads is read when the function is called, and a call may come at
+    # any time after its definition (the target, a later cell, a callback an object holds): the
+    # name is needed at every statement after a kept definition, whatever rebinds it there. Those
+    # statements were walked before the definition was found, so the walk is repeated until no
+    # kept definition adds such a name (or moves one earlier).
+    after: Dict[str, int] = {}  # name -> the earliest position after which it is needed
+    while True:
+        needed = _names_read(target_tree)
+        ever_needed = set(needed) | set(after)
+        found: Dict[str, int] = {}
+        for at in range(len(units) - 1, -1, -1):
+            unit = units[at]
+            unit.kept = bool(unit.unknown or unit.writes & needed
+                             or any(after.get(name, at) < at for name in unit.writes))
+            if unit.kept:
+                needed = (needed - unit.assigns) | unit.reads
+                ever_needed |= needed
+                for name in unit.deferred:
+                    found[name] = min(found.get(name, at), at)
+        if all(after.get(name, at + 1) <= at for name, at in found.items()):
+            return units, ever_needed
+        for name, at in found.items():
+            after[name] = min(after.get(name, at), at)
 
 
 def slice_indices(codes: List[str], target: str) -> List[int]:

@@ -185,3 +185,31 @@ def test_a_cell_that_raised_is_sent_whole_its_heading_names_the_line():
     cell = "df = load()\nsummary_of_everything = df.describe().transpose()\ndf['b']"
     [run] = slice_runs([{"code": cell, "raised": {"exception": "KeyError", "line": 3}}], "df.mean()")
     assert run["code"] == cell and "linesLeftOut" not in run
+
+
+def test_a_global_a_function_reads_is_needed_as_it_is_when_called_not_when_defined():
+    # `f` reads `g` when it is called: the target sees `g = 2`, bound after the definition.
+    codes = ["g = 1\ndef f():\n    return g", "g = 2", "h = 5"]
+    assert slice_indices(codes, "f()") == [0, 1]
+    # A rebinding after the definition does not make the earlier value dead: a call may have come
+    # in between (a later cell, a callback an object holds), so both are kept.
+    codes = ["g = 1", "def f():\n    return g", "g = 2", "h = 5"]
+    assert slice_indices(codes, "f()") == [0, 1, 2]
+    # Before the definition, a certain rebinding still ends what an older value could do.
+    codes = ["g = 1", "g = 3", "def f():\n    return g", "h = 5"]
+    assert slice_indices(codes, "f()") == [1, 2]
+
+
+def test_a_method_reads_the_globals_bound_after_its_class_and_the_chain_is_followed():
+    codes = [
+        "class Model:\n    def run(self):\n        return scale * helper()",  # reads scale, helper when run
+        "def helper():\n    return base",                                    # reads base when called
+        "base = 3",
+        "scale = 2",
+        "m = Model()",
+        "unrelated = 1",
+    ]
+    assert slice_indices(codes, "m.run()") == [0, 1, 2, 3, 4]
+    # A name read only where the class is defined (a class attribute) is read there, once.
+    codes = ["k = 1", "class A:\n    size = k", "k = 2", "a = A()"]
+    assert slice_indices(codes, "a.size") == [0, 1, 3]
