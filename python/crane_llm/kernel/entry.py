@@ -58,7 +58,8 @@ def _shell():
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
     """The facts about `request['source']`; see `_gather`. A notebook's trace or profile function
-    does not run while they are gathered (the checks then claim nothing: see checks/tracing.py)."""
+    or monitoring callback does not run while they are gathered (the checks then claim nothing:
+    see checks/tracing.py)."""
     # Taken off inline (C calls only): a helper function's own frame would be traced first.
     # A C-level profiler (cProfile) is no notebook code, and `sys` could not put it back: left on.
     trace, profile = sys.gettrace(), sys.getprofile()
@@ -68,11 +69,13 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         sys.settrace(None)
     if profile is not None:
         sys.setprofile(None)
-    tracing.TAKEN.append(trace is not None or profile is not None)
+    callbacks = tracing.take_off_callbacks()
+    tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
     try:
         return _gather(request, namespace, shell)
     finally:
         tracing.TAKEN.pop()
+        tracing.put_back_callbacks(callbacks)
         if trace is not None:
             sys.settrace(trace)
         if profile is not None:

@@ -9,6 +9,7 @@ test_gather_budget.py.
 """
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -241,6 +242,44 @@ def test_a_trace_function_does_not_run_during_a_check():
         sys.settrace(None)
     assert after is tracer
     assert CALLS == ["gather"]  # the call into the check itself, before it takes the function off
+    assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
+
+
+@pytest.mark.skipif(not hasattr(sys, "monitoring"), reason="sys.monitoring is new in Python 3.12")
+def test_monitoring_callbacks_do_not_run_during_a_check():
+    """A notebook's `sys.monitoring` tool fires with every call and line of the check: its callbacks
+    are unregistered while the check runs (the tool stays, its events stay set) and registered
+    again after; one that registers itself again when it first fires is taken off too."""
+    monitoring = sys.monitoring
+    tool = 4  # a free tool id (0 debugger, 1 coverage, 2 profiler, 5 optimizer)
+    events = monitoring.events
+    seen = []
+
+    def on_start(code, offset):
+        if ARMED[0]:
+            seen.append(code.co_name)
+            monitoring.register_callback(tool, events.CALL, on_call)  # comes back, as an attacker would
+
+    def on_call(code, offset, callable_, arg0):
+        if ARMED[0]:
+            seen.append(code.co_name)  # the code making the call
+
+    namespace = _library_paths_namespace()
+    monitoring.use_tool_id(tool, "notebook-tool")
+    try:
+        monitoring.register_callback(tool, events.PY_START, on_start)
+        monitoring.register_callback(tool, events.CALL, on_call)
+        monitoring.set_events(tool, events.PY_START | events.CALL)
+        reply, _ = _check("plain['zz']\n", namespace)
+        back = (monitoring.register_callback(tool, events.PY_START, None),
+                monitoring.register_callback(tool, events.CALL, None))
+        events_after = monitoring.get_events(tool)
+    finally:
+        monitoring.set_events(tool, 0)
+        monitoring.free_tool_id(tool)
+    # only around the call into the check and the helpers that take them off and put them back
+    assert seen and set(seen) <= {"_check", "gather", "take_off_callbacks", "put_back_callbacks"}, seen
+    assert back == (on_start, on_call) and events_after == events.PY_START | events.CALL
     assert reply["checks"]["crash"] is None and "trace" in reply["checks"]["stoppedAt"]["reason"]
 
 

@@ -10,6 +10,7 @@ import importlib
 import pytest
 
 from crane_llm.checks import run_checks
+from crane_llm.checks.library_namespace import numpy_untouched
 
 np = pytest.importorskip("numpy")
 pd = pytest.importorskip("pandas")
@@ -96,16 +97,52 @@ def test_another_ufunc_under_isnan_gets_no_claim():
 
 
 def test_a_patched_numpy_core_helper_is_never_called():
-    # `ndarray.any()` calls numpy._core._methods._any: the check finds the NaN without it.
+    # `ndarray.any()` calls numpy._core._methods._any, and so would scikit-learn's code in a probe.
     spy = Spy()
     original = _METHODS._any
     ns = _nan_ns()
     try:
         _METHODS._any = spy
-        _claim(ns)
+        assert _claim(ns) is None
     finally:
         _METHODS._any = original
     assert spy.calls == 0
+
+
+PARAMS_CELL = "LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)"
+
+
+@pytest.mark.parametrize("name", ["isfinite", "asarray", "issubdtype", "unique"])
+def test_a_numpy_function_only_scikit_learn_calls_is_never_run_by_a_probe(name):
+    # The checker never calls these; every probe's fit would. The claims were probed and
+    # remembered by the clean twin: a replaced function makes them unanswerable all the same.
+    assert _claim(_nan_ns()) == "ValueError"
+    made = [_nan_ns(), _text_ns(), _nan_ns(np.arange(10.0))]
+    spy = Spy()
+    original = np.__dict__[name]
+    try:
+        setattr(np, name, spy)
+        assert _claim(made[0]) is None and _claim(made[1]) is None
+        assert run_checks("LogisticRegression().fit(X)", made[2]).crash is None
+        assert run_checks(PARAMS_CELL, made[0]).crash is None
+    finally:
+        setattr(np, name, original)
+    assert spy.calls == 0
+    assert _claim(made[0]) == "ValueError" and run_checks(PARAMS_CELL, made[0]).crash is not None
+
+
+def test_numpy_functions_swapped_with_each_other_stop_the_probes():
+    # Both are NumPy's own C functions: nothing of the notebook's runs, but scikit-learn's finite
+    # check would now ask isnan, and the cell would not meet what a probe met before.
+    ns = _nan_ns(np.arange(20.0).reshape(10, 2))
+    original = np.isfinite
+    try:
+        np.isfinite = np.isnan
+        assert run_checks(PARAMS_CELL, ns).crash is None
+        assert run_checks("LogisticRegression().fit(X)", _nan_ns(np.arange(10.0))).crash is None
+    finally:
+        np.isfinite = original
+    assert run_checks(PARAMS_CELL, ns).crash is not None
 
 
 def test_an_array_of_the_notebooks_class_never_runs_its_overrides():
@@ -120,3 +157,26 @@ def test_an_array_of_the_notebooks_class_never_runs_its_overrides():
     finally:
         np.ndarray = original
     assert spy.calls == 0
+
+
+def _errstate_of_mine():
+    return type("errstate", (), {"__module__": "numpy", "__init__": lambda self, **kw: None})
+
+
+@pytest.mark.parametrize("module, name, replacement", [
+    (np, "isfinite", lambda: Spy()),                          # a callable object of the notebook's
+    (np, "isfinite", lambda: np.isnan),                       # NumPy's own, under another name
+    (np, "isfinite", lambda: __import__("functools").partial(print)),  # a wrapper around anything
+    (np, "asarray", lambda: (lambda a, *args, **kw: a)),      # a function of the notebook's
+    (np, "errstate", _errstate_of_mine),                      # a class claiming to be NumPy's
+    (_METHODS, "umr_any", lambda: np.logical_and.reduce),    # another ufunc's method
+])
+def test_the_numpy_namespace_check_sees_each_replacement(module, name, replacement):
+    assert numpy_untouched()
+    original = module.__dict__[name]
+    try:
+        setattr(module, name, replacement())
+        assert not numpy_untouched()
+    finally:
+        setattr(module, name, original)
+    assert numpy_untouched()

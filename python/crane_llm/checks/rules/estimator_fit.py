@@ -15,7 +15,9 @@ what `_numpy()` and `_pandas()` verified: the names their modules hold are the l
 functions and classes under their own names, and on NumPy's side implemented in C, because a
 NumPy function written in Python reads module globals a notebook can replace
 (`numpy._core.numeric.empty = ...`) and so does `ndarray.any()` (`numpy._core._methods._any`).
-A notebook that replaced any of them gets no probe and no claim.
+A notebook that replaced any of them gets no probe and no claim, and so does one that replaced
+any function of NumPy's that scikit-learn's code would call by name (library_namespace): the
+probe would run it, and the remembered answer would no longer be what the cell meets.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..static_reads import checked, class_module, class_name, is_static_type
 from ..class_facts import pristine_pandas
+from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass, own_call
 from ..probe_state import probe_state
@@ -39,7 +42,7 @@ _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
 def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
     """(exception, message) when `owner.fit(...)` with `n_args` data arguments fails on its
     parameters alone; None when that is not certain."""
-    if not isinstance(owner, LiveValue) or n_args not in (1, 2):
+    if not isinstance(owner, LiveValue) or n_args not in (1, 2) or _numpy() is None:
         return None
     obj = owner.obj
     cls = type(obj)
@@ -70,9 +73,10 @@ _NUMPY_FUNCTIONS = ("zeros", "arange", "array", "isnan", "logical_or")
 
 def _numpy() -> Optional[types.SimpleNamespace]:
     """NumPy's own `ndarray` and `dtype` classes and the C functions above, as numpy's namespace
-    holds them; None when NumPy is not loaded or any of them was replaced."""
+    holds them; None when NumPy is not loaded or any of them, or any function of NumPy's a probe
+    reaches by name, was replaced."""
     np = sys.modules.get("numpy")
-    if type(np) is not types.ModuleType:
+    if type(np) is not types.ModuleType or not numpy_untouched():
         return None
     d = checked(np.__dict__)
     found = {}

@@ -1,0 +1,204 @@
+"""Whether NumPy's namespaces still hold NumPy's own functions, each under its own name.
+
+A scikit-learn probe runs scikit-learn's code, which calls `np.isfinite`, `np.asarray`, ... by
+module attribute, and NumPy's C methods call back into `numpy._core._methods` (`ndarray.any()` is
+`_methods._any`): a notebook that put its own function there (`np.asarray = f`) would have it run
+during the check, and the probe's answer would no longer be what the cell meets. So a probe runs
+only while every function those modules hold is NumPy's code (provenance.own, or the very code
+NumPy's file compiles to when its defaults are not plain enough to compare) under the name it was
+made with, or an alias NumPy itself keeps (`np.abs is np.absolute`).
+
+A namespace found clean is remembered by the identity of everything it held: a later check compares
+identities only (reading a dict's values runs nothing), and any change makes it judged afresh.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import operator
+import os
+import sys
+import types
+from typing import Any, Dict, Optional, Tuple
+
+from .library_code import library_module, same_code
+from .provenance import _file_in, _named, _true_name, own
+from .static_reads import checked, class_dict, class_module, is_static_type, lookup_static, mro, instance_dict, plain_class
+
+# The namespaces scikit-learn reaches through NumPy's functions and the array methods written in
+# Python (sum, mean, any, all, ...), and the helpers those call by module global.
+# (NumPy 1.x keeps them under numpy.core; NumPy 2's numpy.core.* are stubs holding little.)
+_CORE_MODULES = ("_methods", "fromnumeric", "numeric")
+NUMPY_MODULES = ("numpy",) + tuple(f"numpy.{core}.{m}" for core in ("_core", "core") for m in _CORE_MODULES)
+
+# The names NumPy itself keeps for another function (the array-API spellings, its own helpers), as
+# the name that function was made with; for a method of a ufunc (`umr_any = logical_or.reduce`),
+# the ufunc's name and the method's. Every other name must hold the function made under it, so a
+# function put in another's place (`np.isfinite = np.isnan`) is seen even when both are NumPy's.
+_UFUNC_ALIASES = {"abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+                  "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh", "bitwise_invert": "invert",
+                  "bitwise_not": "invert", "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+                  "conj": "conjugate", "mod": "remainder", "pow": "power", "true_divide": "divide"}
+_CORE_ALIASES: Dict[str, Dict[str, Any]] = {
+    "_methods": {"os_fspath": "fspath", "umr_maximum": ("maximum", "reduce"), "umr_minimum": ("minimum", "reduce"),
+                 "umr_sum": ("add", "reduce"), "umr_prod": ("multiply", "reduce"),
+                 "umr_any": ("logical_or", "reduce"), "umr_all": ("logical_and", "reduce"),
+                 "umr_bitwise_count": "bitwise_count"},
+    "fromnumeric": {"_dt_": "sctype2char", "_sum_": "sum"},
+    "numeric": {**_UFUNC_ALIASES, "_ones_with_like": "ones", "_full_with_like": "full",
+                "_fromfunction_with_like": "fromfunction", "_identity_with_like": "identity"},
+}
+_ALIASES: Dict[str, Dict[str, Any]] = {
+    "numpy": {**_UFUNC_ALIASES, "concat": "concatenate", "permute_dims": "transpose",
+              "show_config": "show",  # (NumPy 2.0 imports `show` under that name)
+              "row_stack": "vstack", "mat": "asmatrix", "add_newdoc_ufunc": "_add_newdoc_ufunc"},  # (NumPy 1.x)
+    **{f"numpy.{core}.{m}": _CORE_ALIASES[m] for core in ("_core", "core") for m in _CORE_MODULES},
+}
+
+# module name -> (module, its dict's keys and values when last found clean)
+_CLEAN: Dict[str, Tuple[Any, Tuple[Any, ...]]] = {}
+_DATA = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis), tuple, list, dict, set, frozenset,
+         type(datetime.datetime_CAPI))  # (a capsule: C pointers for other extensions, nothing to call)
+
+
+def numpy_untouched() -> bool:
+    """NumPy is loaded and none of NUMPY_MODULES (those loaded) holds a function of anyone else's
+    or one of NumPy's under another function's name."""
+    if type(sys.modules.get("numpy")) is not types.ModuleType:
+        return False
+    for name in NUMPY_MODULES:
+        mod = sys.modules.get(name)
+        if mod is None:
+            continue
+        if type(mod) is not types.ModuleType or not _clean(name, mod):
+            return False
+    return True
+
+
+def _clean(name: str, mod: types.ModuleType) -> bool:
+    d = checked(mod.__dict__)
+    snapshot = tuple(d.keys()) + tuple(d.values())
+    hit = _CLEAN.get(name)
+    if hit is not None and hit[0] is mod and len(hit[1]) == len(snapshot) and \
+            all(map(operator.is_, hit[1], snapshot)):
+        return True
+    aliases = _ALIASES.get(name, {})
+    for key, value in d.items():
+        if not _numpy_value(key, aliases.get(key, key), value):
+            _CLEAN.pop(name, None)
+            return False
+    _CLEAN[name] = (mod, snapshot)
+    return True
+
+
+def _numpy_value(key: str, alias: Any, value: Any) -> bool:
+    """`value`, held at `key` in one of NumPy's module dicts, is not code of anyone else's and is
+    the function made under that name or under the name NumPy keeps it as (or no function)."""
+    t = type(value)
+    if t is types.FunctionType:
+        return _numpy_function(value) and (_named(value, key) or (
+            type(alias) is str and _named(value, alias)))
+    if t is types.BuiltinFunctionType:
+        return _bound_as(value, alias) if type(alias) is tuple else _true_name(value) in (key, alias)
+    if is_static_type(t) and class_module(t).split(".", 1)[0] == "numpy":
+        own_name = _made_name(value, t)
+        return own_name is None or own_name in (key, alias)
+    if t is types.ModuleType or any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")):
+        return True  # not what a call by name runs (a module's own functions are judged in it)
+    if t is functools.partial:
+        return _numpy_function(value.func)  # (NumPy's `array_function_dispatch`)
+    if is_static_type(t) and t is not type:
+        return False  # another C callable (a method of something else's, a wrapper around anything)
+    cls = value if issubclass(t, type) else t
+    # (a class's metaclass runs too: `type` and `ABCMeta` are the interpreter's, others are judged)
+    return _library_made(cls) and (plain_class(cls) or _library_made(type(cls)))
+
+
+def _numpy_function(fn: Any) -> bool:
+    return type(fn) is types.FunctionType and (own(fn, "numpy") or _same_file_code(fn))
+
+
+_STDLIB = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
+
+
+def _library_made(cls: Any) -> bool:
+    """Every class in `cls`'s MRO is written in C or compiled from NumPy's or the standard library's
+    files (a class a notebook made has its methods compiled from the notebook's cells, whatever
+    module name it claims): NumPy's sentinels, enums, `errstate`, `finfo`, `contextlib.nullcontext`."""
+    for klass in mro(cls):
+        if is_static_type(klass):
+            continue
+        for v in class_dict(klass).values():
+            for fn in _functions_of(v):
+                if type(fn) is not types.FunctionType:
+                    return False
+                name = fn.__code__.co_filename
+                if not (_file_in(name, "numpy") or (type(name) is str and os.path.realpath(name).startswith(_STDLIB))):
+                    return False
+    return True
+
+
+def _functions_of(v: Any) -> tuple:
+    """The functions a class attribute runs when used (none for data)."""
+    t = type(v)
+    if t is types.FunctionType:
+        return (v,)
+    if t is staticmethod or t is classmethod:
+        # (`classmethod(GenericAlias)`, `staticmethod(np.concatenate)`: C, or a class judged where used)
+        fn = v.__func__
+        return (fn,) if type(fn) is types.FunctionType or not is_static_type(type(fn)) else ()
+    if t is property:
+        return tuple(f for f in (v.fget, v.fset, v.fdel) if f is not None)
+    if t is functools.cached_property:
+        inst = instance_dict(v)
+        return (inst.get("func"),) if type(inst) is dict else (None,)
+    return ()
+
+
+def _bound_as(method: Any, made: Tuple[str, str]) -> bool:
+    """`method` is the C method `made[1]` of NumPy's ufunc made as `made[0]`."""
+    try:
+        owner = _SELF.__get__(method)
+    except Exception:
+        return False
+    t = type(owner)
+    return is_static_type(t) and class_module(t) == "numpy" and _made_name(owner, t) == made[0] and \
+        _true_name(method) == made[1]
+
+
+_SELF = types.BuiltinFunctionType.__dict__["__self__"]
+
+
+def _same_file_code(fn: types.FunctionType) -> bool:
+    """`fn`'s code is what NumPy's file compiles to, with defaults too rich for `own` to compare
+    (`genfromtxt`'s `deletechars=''.join(...)`): still NumPy's code, which is what matters here."""
+    if not _file_in(fn.__code__.co_filename, "numpy"):
+        return False
+    mod = library_module(fn)
+    return mod is not None and same_code(fn, mod) is not None
+
+
+def _made_name(value: Any, t: type) -> Optional[str]:
+    """The name a ufunc was made with, or the function a dispatcher dispatches to was compiled
+    with; None for other objects of NumPy's C types (dtypes, scalars)."""
+    impl = lookup_static(t, "_implementation", None)
+    if impl is not None:
+        try:
+            inner = getattr(value, "_implementation")  # a C getter on a C type
+        except Exception:
+            return ""
+        if type(inner) is types.FunctionType and not _numpy_function(inner):
+            return ""
+        return _true_name(inner)
+    slot = lookup_static(t, "__name__", None)
+    if type(slot) is types.GetSetDescriptorType:
+        try:
+            made = slot.__get__(value)
+        except Exception:
+            return ""
+        return made if type(made) is str else ""
+    return None
+
+
+__all__ = ["numpy_untouched", "NUMPY_MODULES"]
