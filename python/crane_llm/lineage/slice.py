@@ -222,6 +222,21 @@ def _units(cell: int, code: str, effects: List[Dict[str, Any]]) -> List[_Unit]:
     return units
 
 
+def _target_needs(statements: List[_Unit]) -> Set[str]:
+    """The names the target needs from the cells before it: what its statements read, less a name
+    an earlier statement of the target certainly rebound first (`df = pd.read_csv(...)` then
+    `df.head()` needs no older `df`: if the rebinding raises, the read never runs). A name read
+    inside a function the target defines is read when it is called: always needed."""
+    needs: Set[str] = set()
+    bound: Set[str] = set()
+    for unit in statements:
+        if unit.unknown:
+            bound = set()  # it may bind or unbind anything: what follows reads the older values
+        needs |= (unit.reads - bound) | unit.deferred
+        bound = (bound | unit.assigns) - (unit.writes - unit.assigns)
+    return needs
+
+
 def _walk(codes: List[str], target: str) -> Optional[Tuple[List[_Unit], Set[str]]]:
     """Every run's statements, those the target depends on marked `kept`, and every name that
     was needed at some point of the walk; None when the target cannot be read."""
@@ -229,9 +244,11 @@ def _walk(codes: List[str], target: str) -> Optional[Tuple[List[_Unit], Set[str]
     if target_tree is None:
         return None
     log = ExecutionLog()
-    for i, code in enumerate(codes):
+    for i, code in enumerate(codes + [target]):
         log.add(Run(i + 1, None, code, recorded=False))
-    units = [u for i, run in enumerate(log.to_json()["runs"]) for u in _units(i, codes[i], run["effects"])]
+    runs = log.to_json()["runs"]
+    units = [u for i, run in enumerate(runs[:-1]) for u in _units(i, codes[i], run["effects"])]
+    target_needs = _target_needs(_units(len(codes), target, runs[-1]["effects"]))
     # A global a function's body reads is read when the function is called, and a call may come at
     # any time after its definition (the target, a later cell, a callback an object holds): the
     # name is needed at every statement after a kept definition, whatever rebinds it there. Those
@@ -239,13 +256,15 @@ def _walk(codes: List[str], target: str) -> Optional[Tuple[List[_Unit], Set[str]
     # kept definition adds such a name (or moves one earlier).
     after: Dict[str, int] = {}  # name -> the earliest position after which it is needed
     while True:
-        needed = _names_read(target_tree)
+        needed = set(target_needs)
         ever_needed = set(needed) | set(after)
         found: Dict[str, int] = {}
         for at in range(len(units) - 1, -1, -1):
             unit = units[at]
             unit.kept = bool(unit.unknown or unit.writes & needed
-                             or any(after.get(name, at) < at for name in unit.writes))
+                             or any(after.get(name, at) < at for name in unit.writes)
+                             or (isinstance(unit.stmt, (ast.Import, ast.ImportFrom)) and not _inert_import(
+                                 unit.stmt, needed | {name for name, start in after.items() if start < at})))
             if unit.kept:
                 needed = (needed - unit.assigns) | unit.reads
                 ever_needed |= needed
@@ -293,7 +312,7 @@ READING_METHODS = frozenset([
     "accuracy_score", "precision_score", "recall_score", "f1_score", "mean_squared_error",
     "mean_absolute_error", "median_absolute_error", "r2_score", "confusion_matrix",
     "classification_report", "roc_auc_score", "tensor", "zeros_like", "ones_like", "unsqueeze",
-    "detach", "exists", "isdir", "isfile", "listdir",
+    "detach", "exists", "isdir", "isfile", "listdir", "walk",
 ])
 # Drawing changes the current figure: trusted only when the target does not need what it is called on.
 DRAWING_METHODS = frozenset([
@@ -315,6 +334,36 @@ def _runs_code(node: ast.AST) -> List[ast.AST]:
     return list(ast.iter_child_nodes(node))
 
 
+# Libraries whose import changes nothing outside their own modules (no accessor registered on
+# pandas, no patch of another library), and standard modules alike. The first import of any other
+# module runs code that may (`import pandas_profiling` gives DataFrames `.profile_report`,
+# `import hvplot.pandas` `.hvplot`, `sklearn.experimental.enable_*` unlocks estimators,
+# `__future__` changes how the cell compiles): such an import stays, needed or not.
+INERT_IMPORTS = frozenset("""
+numpy pandas sklearn scipy matplotlib seaborn statsmodels torch torchvision tensorflow keras xgboost
+lightgbm catboost nltk cv2 PIL skimage plotly missingno wordcloud imblearn joblib transformers
+os sys re math random json time datetime collections itertools functools warnings glob pathlib
+string csv pickle copy shutil typing statistics
+""".split())
+
+
+def _inert_import(node: ast.stmt, needed: Set[str]) -> bool:
+    """Whether leaving the import out cannot change what the target uses: every module it names
+    is one of INERT_IMPORTS (not an `experimental` part), and no package it loads a submodule of
+    is still needed (`from sklearn import svm` sets `sklearn.svm`, which `sklearn.svm.SVC` reads)."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level or not node.module:
+            return False
+        paths = [node.module]
+    else:
+        paths = [a.name for a in node.names]  # type: ignore[attr-defined]
+    for path in paths:
+        parts = path.split(".")
+        if parts[0] not in INERT_IMPORTS or "experimental" in parts or parts[0] in needed:
+            return False
+    return True
+
+
 def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
     """Whether every call the statement makes when it runs is known to only read (see above).
     A name the notebook binds (`def print(...)`, a method of its class), or drawing on a name
@@ -324,8 +373,8 @@ def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
         node = stack.pop()
         if isinstance(node, (ast.Global, ast.Nonlocal, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
             return False
-        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
-            return False  # it changes how the rest of the cell compiles
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not _inert_import(node, needed):
+            return False
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name):
@@ -345,8 +394,8 @@ def _only_reads(stmt: ast.stmt, user_names: Set[str], needed: Set[str]) -> bool:
 
 
 def _marker(count: int, indent: str = "") -> str:
-    # Short: the prompt's instructions say what these lines stand for.
-    return "%s# ... %d line%s left out" % (indent, count, "" if count == 1 else "s")
+    # Short: the prompt's instructions say what these lines stand for (the count is `linesLeftOut`).
+    return indent + "# ..."
 
 
 def _docstring(body: List[ast.stmt]) -> Optional[ast.stmt]:
