@@ -52,6 +52,11 @@ describe('runtime information text', () => {
     expect(quote('\u05e9\u05dc\u05d5\u05dd \u202f')).toBe('"\u05e9\u05dc\u05d5\u05dd \u202f"'); // RTL letters and a narrow space stay
   });
 
+  it('escapes C1 controls and line separators (U+009B opens a terminal sequence; U+2028 ends a line in many viewers)', () => {
+    expect(quote('a\x85b\x9b2Jc\x7f\u2028d\u2029')).toBe('"a\\u0085b\\u009b2Jc\\u007f\\u2028d\\u2029"');
+    expect(quote('\xa0\xe9\u0100')).toBe('"\xa0\xe9\u0100"'); // a no-break space and letters past C1 stay
+  });
+
   it('rejects runtime information that breaks the schema', () => {
     expect(RuntimeInfo.safeParse({ variables: [{ name: 'x', type: 'int', attributes: [], summary: { kind: 'int', value: 3 } }] }).success).toBe(false);
     expect(RuntimeInfo.safeParse({ variables: [{ name: 'x', type: 'T', attributes: [], summary: { kind: 'nope' } }] }).success).toBe(false);

@@ -92,11 +92,14 @@ export function formatNumber(x: number): string {
 
 /**
  * Bidirectional controls (LRM/RLM, ALM, the embeddings, overrides and isolates): shown raw, a
- * column named "x\u202ey" would read backwards from there on, so they are escaped like controls.
+ * column named "x\u202ey" would read backwards from there on, so they are escaped like controls;
+ * so are the line and paragraph separators, which end a line where the quote should go on.
  */
-const BIDI_CONTROLS = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
+const LAYOUT_CONTROLS = new Set([
+  0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069
+]);
 
-/** Double-quoted with backslash escapes for quotes, backslashes, control characters and bidirectional controls only. */
+/** Double-quoted with backslash escapes for quotes, backslashes, control characters (C0, DEL and C1), bidirectional controls and line separators only. */
 export function quote(text: string): string {
   let out = '"';
   for (const ch of text) {
@@ -106,7 +109,7 @@ export function quote(text: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || BIDI_CONTROLS.has(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || LAYOUT_CONTROLS.has(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return out + '"';

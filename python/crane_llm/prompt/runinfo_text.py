@@ -80,13 +80,14 @@ def format_number(x: Any) -> str:
 
 
 # Bidirectional controls (LRM/RLM, ALM, the embeddings, overrides and isolates): shown raw, a
-# column named "x\u202ey" would read backwards from there on, so they are escaped like controls.
-_BIDI_CONTROLS = frozenset([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+# column named "x\u202ey" would read backwards from there on, so they are escaped like controls;
+# so are the line and paragraph separators, which end a line where the quote should go on.
+_LAYOUT_CONTROLS = frozenset([0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def quote(text: str) -> str:
-    """Double-quoted with backslash escapes for quotes, backslashes, control characters and
-    bidirectional controls only."""
+    """Double-quoted with backslash escapes for quotes, backslashes, control characters (C0, DEL
+    and C1), bidirectional controls and line separators only."""
     out = ['"']
     for ch in text:
         code = ord(ch)
@@ -100,7 +101,7 @@ def quote(text: str) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
-        elif code < 0x20 or code == 0x7F or code in _BIDI_CONTROLS:
+        elif code < 0x20 or 0x7F <= code <= 0x9F or code in _LAYOUT_CONTROLS:
             out.append("\\u%04x" % code)
         else:
             out.append(ch)

@@ -226,13 +226,15 @@ def _cuts() -> dict:
 
 
 def _bidi_text() -> dict:
-    """Names and text holding bidirectional controls (U+202E reverses what follows it): every one
-    is escaped like a control character, so the quoted text reads as it is."""
+    """Names and text holding bidirectional controls (U+202E reverses what follows it), C1 controls
+    (U+009B starts a terminal sequence) and line separators: every one is escaped like a control
+    character, so the quoted text reads as it is."""
     def var(name, type_, summary):
         return {"name": name, "type": type_, "attributes": [], "summary": summary}
-    marks = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    marks = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\x80\x85\x9b\x9f\xa0\u2028\u2029"
+    value = "price\u202e1 << ok" + marks
     return {"variables": [
-        var("label", "str", {"kind": "str", "value": "price\u202e1 << ok" + marks, "length": 25}),
+        var("label", "str", {"kind": "str", "value": value, "length": len(value)}),
         var("frame", "pandas.DataFrame", {"kind": "dataframe", "shape": [2, 2], "hasNaN": False, "columns": [
             {"name": "total\u202edeliver", "dtype": "object", "distinct": 2, "values": ["\u2067x\u2069", "b"]},
             {"name": "\u200fn", "dtype": "int64", "distinct": 2, "min": 0, "max": 1}]}),

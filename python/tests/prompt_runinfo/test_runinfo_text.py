@@ -77,3 +77,9 @@ def test_quote_escapes_only_what_it_must():
 def test_quote_escapes_bidirectional_controls():
     assert quote("a\u202eb\u2066c\u2069\u200e\u200f\u061c") == '"a\\u202eb\\u2066c\\u2069\\u200e\\u200f\\u061c"'
     assert quote("\u05e9\u05dc\u05d5\u05dd \u202f") == '"\u05e9\u05dc\u05d5\u05dd \u202f"'  # RTL letters and a narrow space stay
+
+
+def test_quote_escapes_c1_controls_and_line_separators():
+    # U+009B opens a terminal control sequence as ESC [ does; U+2028 ends a line in many viewers
+    assert quote("a\x85b\x9b2Jc\x7f\u2028d\u2029") == '"a\\u0085b\\u009b2Jc\\u007f\\u2028d\\u2029"'
+    assert quote("\xa0\xe9\u0100") == '"\xa0\xe9\u0100"'  # a no-break space and letters past C1 stay
