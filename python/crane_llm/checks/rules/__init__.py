@@ -15,7 +15,7 @@ from typing import Any, Dict, List
 from ..static_reads import checked
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
-                          own_module_function, plain_class, real_builtin_name)
+                          own_call, own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_state_plain
@@ -55,18 +55,14 @@ def safe_to_print(v: Value) -> bool:
 
 def _default_print_options() -> bool:
     """NumPy's and pandas' printing runs no formatter a notebook installed."""
-    np = sys.modules.get("numpy")
-    pd = sys.modules.get("pandas")
     try:
-        if np is not None:
-            getopts = checked(np.__dict__).get("get_printoptions")
-            if not own_module_function("numpy", "get_printoptions", getopts, "numpy") or \
-                    getopts().get("formatter") is not None:
+        if sys.modules.get("numpy") is not None:
+            get_printoptions = own_call("numpy", "get_printoptions", "numpy")
+            if get_printoptions is None or get_printoptions().get("formatter") is not None:
                 return False
-        if pd is not None:
-            get_option = checked(pd.__dict__).get("get_option")
-            if not own_module_function("pandas", "get_option", get_option, "pandas") or \
-                    get_option("display.float_format") is not None:
+        if sys.modules.get("pandas") is not None:
+            get_option = own_call("pandas", "get_option", "pandas")
+            if get_option is None or get_option("display.float_format") is not None:
                 return False
     except Exception:
         return False
