@@ -9,8 +9,8 @@ is no longer needed from earlier runs (a cell that read a CSV into
 lineage cannot tell (it did not parse, it ran a script, a star import, `exec`/`globals()`, a
 `%reset`) is kept, and so is everything it reads: a slice may keep too much, never too little of
 what the lineage can see. Inside a kept cell, a statement the target does not depend on is left
-out, with a marker line saying how many lines were (`slice_runs`), when nothing it does escapes
-the lineage (see READING_METHODS), and so are the display-only lines in its loops and the
+out, each gap marked by a line `# ...` (`slice_runs`), when nothing it does escapes the lineage
+(see READING_METHODS and INERT_IMPORTS), and so are the display-only lines in its loops and the
 docstrings of what it defines (`_inner_cuts`); anything unsure stays.
 
 The slice serves the prompt only; no check relies on it.
@@ -350,16 +350,17 @@ string csv pickle copy shutil typing statistics
 def _inert_import(node: ast.stmt, needed: Set[str]) -> bool:
     """Whether leaving the import out cannot change what the target uses: every module it names
     is one of INERT_IMPORTS (not an `experimental` part), and no package it loads a submodule of
-    is still needed (`from sklearn import svm` sets `sklearn.svm`, which `sklearn.svm.SVC` reads)."""
+    is still needed (`from sklearn import svm` sets `sklearn.svm`, which `sklearn.svm.SVC` reads;
+    a plain `import torch` loads no submodule, and the name it binds is the lineage's)."""
     if isinstance(node, ast.ImportFrom):
         if node.level or not node.module:
             return False
-        paths = [node.module]
+        paths = [(node.module, True)]
     else:
-        paths = [a.name for a in node.names]  # type: ignore[attr-defined]
-    for path in paths:
+        paths = [(a.name, "." in a.name) for a in node.names]  # type: ignore[attr-defined]
+    for path, submodule in paths:
         parts = path.split(".")
-        if parts[0] not in INERT_IMPORTS or "experimental" in parts or parts[0] in needed:
+        if parts[0] not in INERT_IMPORTS or "experimental" in parts or (submodule and parts[0] in needed):
             return False
     return True
 
@@ -537,8 +538,8 @@ def _user_names(codes: List[str]) -> Set[str]:
 
 def slice_runs(executed: List[Dict[str, Any]], target: str) -> List[Dict[str, Any]]:
     """The executed cells (dicts with a "code") the target depends on, oldest first; in each, the
-    statements the target does not depend on are left out, a marker line saying how many lines
-    (then "linesLeftOut" counts them). A statement is left out only when the lineage sees all it
+    statements the target does not depend on are left out, each gap marked by a line `# ...`
+    (then "linesLeftOut" counts the lines). A statement is left out only when the lineage sees all it
     does (it binds, changes or deletes no name still needed, and every call it makes is known to
     only read), and inside the statements kept, what `_inner_cuts` finds; anything unsure stays, and
     a cell that raised is sent whole (its heading names the line that raised)."""

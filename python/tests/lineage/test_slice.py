@@ -255,3 +255,8 @@ def test_an_import_that_may_change_what_the_target_uses_stays_needed_or_not():
     # an import of a library that changes nothing else, of a name nothing reads, is left out
     code = sliced_code(["import numpy as np\nimport seaborn as sns\nfrom sklearn.svm import SVC\ndf = np.ones(3)"], "df.sum()")[0]
     assert code == "import numpy as np\n# ...\ndf = np.ones(3)"
+    # an import rebound by the same import later is dead; `import a.b` sets `a.b`, so it stays while `a` is needed
+    code = sliced_code(["import numpy as np\nimport numpy as np\narr = np.ones(3)"], "arr.sum()")[0]
+    assert code == "# ...\nimport numpy as np\narr = np.ones(3)"
+    code = sliced_code(["import os\nimport os.path\nimport os\np = os.getcwd()"], "p.upper()")[0]
+    assert code == "# ...\nimport os.path\nimport os\np = os.getcwd()"
