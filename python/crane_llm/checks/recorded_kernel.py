@@ -42,6 +42,16 @@ _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__bu
                   "__main__", "__import__", "importlib", "runpy", "setattr", "__dict__"}
 _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "ex", "ev", "safe_execfile",
                   "modules", "magic", "__dict__"}
+# Ways to reach a namespace through objects, not names: a frame's or a function's globals
+# (`sys._getframe().f_globals['y'] = 1`), every object alive (`gc`), or an attribute read by a
+# name that is not written out. Named as an attribute, imported by name, or spelled in a string,
+# each one leaves every name unknown.
+_REACHING_ATTRS = {"f_globals", "f_locals", "f_builtins", "__globals__", "func_globals", "get_objects",
+                   "get_referrers", "get_referents", "__getattribute__", "attrgetter", "getattr_static"}
+# Code that runs with the target's own lines: a trace or profile function or monitoring callback
+# (which can also jump over lines: `frame.f_lineno = n`), IPython's event callbacks. With one
+# installed the recorded facts cannot say what the target does: the replay claims nothing.
+_RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trace", "events"}
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
 # `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
 _INERT_MAGICS = {"matplotlib", "config", "pip", "conda", "tensorflow_version"}
@@ -117,6 +127,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     written: Optional[FrozenSet[str]] = frozenset()
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
+    runs_with_target: Optional[str] = None
     for index, cell in enumerate(cells):
         try:
             tree = ast.parse(python_source(cell))
@@ -133,6 +144,10 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         why = _dynamic_reason(tree)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
+        hooked = _runs_with_target(tree)
+        if hooked and runs_with_target is None:
+            runs_with_target = (f"executed cell {index + 1} has {hooked}: code it installs may run with every line "
+                                f"of the cell, and the recorded facts cannot show what it does")
         top_level = {id(stmt) for stmt in tree.body}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -152,9 +167,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     aliases = {} if patched else {name: next(iter(targets)) for name, targets in imports.items()
                                   if len(targets) == 1 and name not in other}
     return RecordedKernel(names, dynamic, modules, aliases, from_imports,
-                          library_patch(parsed, imported,
-                                        {n for n, ts in imports.items() if all(a is None for _, a in ts)},
-                                        dynamic=dynamic is not None),
+                          runs_with_target or library_patch(
+                              parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts)},
+                              dynamic=dynamic is not None),
                           _dropped_row(last), written)
 
 
@@ -270,9 +285,32 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             return f"`{node.id}`"
         if isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
             return f"`.{node.attr}`"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+                (len(node.args) < 2 or not (isinstance(node.args[1], ast.Constant) and type(node.args[1].value) is str)):
+            return "`getattr` with a computed name"
+        mention = _mention(node, _REACHING_ATTRS)
+        if mention:
+            return mention
         if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS:
             return f"the magic `%{_magic_name(node)}`"
     return None
+
+
+def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:
+    """How `node` names one of `attrs`: as an attribute, a name imported from a module, or a string."""
+    if isinstance(node, ast.Attribute) and node.attr in attrs:
+        return f"`.{node.attr}`"
+    if isinstance(node, ast.ImportFrom):
+        for alias in node.names:
+            if alias.name in attrs:
+                return f"an import of `{alias.name}`"
+    if isinstance(node, ast.Constant) and type(node.value) is str and node.value in attrs:
+        return f"the string '{node.value}'"
+    return None
+
+
+def _runs_with_target(tree: ast.AST) -> Optional[str]:
+    return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree)) if m), None)
 
 
 def _imported_tops(node) -> List[str]:

@@ -71,6 +71,26 @@ DYNAMIC = [
     ["import sys\nsys.modules['__main__'].__dict__['y'] = 1"],
     ["import sys\nsetattr(sys.modules['__main__'], 'y', 1)"],
     ["from math import *\ny = pi"],
+    # through objects rather than names: frames, a function's globals, every object alive
+    ["import sys\nsys._getframe(0).f_globals['y'] = 1"],
+    ["import inspect\ninspect.currentframe().f_globals['y'] = 1"],
+    ["def f(): pass\nf.__globals__['y'] = 1"],
+    ["import sys\nframe = sys._getframe()\nns = frame.f_globals\nns['y'] = 1"],
+    ["import sys\nsys._getframe().f_locals.update(y=1)"],
+    ["import sys\nsys._getframe().f_builtins['y'] = 1"],
+    ["import gc\n[d for d in gc.get_objects() if type(d) is dict and d.get('__name__') == '__main__' and d.get('gc') is gc][0]['y'] = 1"],
+    ["import sys\nfrom operator import attrgetter\nattrgetter('f_glo' + 'bals')(sys._getframe())['y'] = 1"],
+    ["import sys\nname = 'f_glo' + 'bals'\ngetattr(sys._getframe(), name)['y'] = 1"],
+]
+
+# cells that install code running with the target's own lines: the whole replay claims nothing
+RUNS_WITH_TARGET = [
+    "import sys\ndef tr(frame, event, arg):\n    frame.f_globals['y'] = 1\nsys.settrace(tr)",
+    "import sys\nfrom sys import setprofile\nsetprofile(lambda *a: None)",
+    "import threading\nthreading.settrace(print)",
+    "get_ipython().events.register('pre_run_cell', lambda *a: None)",
+    "import sys\nt = sys.monitoring\nt.use_tool_id(3, 'mine')",
+    "def jump(frame, event, arg):\n    frame.f_lineno = 2\n    return jump",
 ]
 
 
@@ -92,6 +112,23 @@ def test_cells_that_bind_names_dynamically_leave_every_name_unknown(cells):
     assert _run(cells, "print(y)") is None
     assert read_executed(cells).dynamic is not None
     assert run_checks_on_facts("print(y)", {}, executed=cells).crash is None
+
+
+@pytest.mark.parametrize("cell", RUNS_WITH_TARGET)
+def test_code_installed_to_run_with_the_target_stops_the_replay(cell):
+    assert read_executed([cell]).patches is not None
+    assert run_checks_on_facts("print(y)", {}, executed=[cell]).crash is None
+
+
+def test_a_trace_function_installed_by_an_executed_cell_really_defines_the_name():
+    try:
+        assert _run([RUNS_WITH_TARGET[0]], "print(y)") is None
+    finally:
+        sys.settrace(None)
+    # its twin without the tracer: the same name is a certain NameError
+    twin = ["import sys\ndef tr(frame, event, arg):\n    return None\nsys.getrecursionlimit()"]
+    assert _run(twin, "print(y)") == "NameError"
+    assert run_checks_on_facts("print(y)", {}, executed=twin).crash.exception == "NameError"
 
 
 @pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%time y = 1", "import my_helpers",
