@@ -146,10 +146,14 @@ export function verdict(page: Page, index: number): Locator {
 
 /** Click CRANE-LLM on the selected cell and wait for the check to end. */
 export async function check(page: Page, index: number): Promise<Locator> {
+  const box = verdict(page, index);
+  // A verdict from an earlier check may still stand: each render makes a new box, so this check's
+  // verdict is the first box after that one is gone (else the old one would pass for it).
+  const earlier = (await box.count()) ? await box.first().elementHandle() : null;
   await craneButton(page).locator('button, jp-button').first().click();
   // Move off the button so its switches popup closes, as a user's pointer would.
   await page.mouse.move(700, 880);
-  const box = verdict(page, index);
+  if (earlier) await page.waitForFunction(node => !node.isConnected, earlier);
   await expect(box).toHaveAttribute('data-phase', /done|failed|cancelled/);
   return box;
 }
