@@ -19,7 +19,7 @@ def dtype_category(dtype: Any) -> Optional[str]:
     t = type(dtype)
     if not plain_class(t) and class_module(t).split(".")[0] != "numpy":
         return None
-    if isinstance(dtype, np.dtype) and class_module(t).split(".")[0] == "numpy":
+    if issubclass(t, np.dtype) and class_module(t).split(".")[0] == "numpy":
         kind = dtype.kind
         return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
                 "m": "timedelta", "O": "object"}.get(kind)

@@ -168,7 +168,7 @@ def _library_value_known(o: Any, t: type, todo: List[Any]) -> bool:
 
 def _plain_dtype(dtype: Any, pd: Any, np: Any) -> bool:
     """A column of this dtype holds numbers, dates or strings only."""
-    if np is not None and isinstance(dtype, np.dtype):
+    if np is not None and issubclass(type(dtype), np.dtype):
         return not dtype.hasobject
     return type(dtype) is pd.StringDtype
 

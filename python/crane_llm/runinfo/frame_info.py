@@ -55,7 +55,7 @@ def ndarray_summary(np: Any, a: Any, deadline: Deadline) -> Dict[str, Any]:
 
 def _numpy_backed(np: Any, series: Any) -> Optional[Any]:
     """The Series' own ndarray (no copy) when its dtype is a plain numpy dtype."""
-    if not isinstance(series.dtype, np.dtype):
+    if not issubclass(type(series.dtype), np.dtype):  # (a notebook's dtype may define __class__)
         return None
     arr = series.to_numpy(copy=False)
     return arr if type(arr) is np.ndarray else None
@@ -87,7 +87,7 @@ def _missing(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadli
 
 def _categorical(np: Any, pd: Any, series: Any, deadline: Deadline) -> Optional[Tuple[int, bool, List[Any]]]:
     """A categorical column's distinct values, exact from its integer codes."""
-    if not isinstance(series.dtype, pd.CategoricalDtype):
+    if not issubclass(type(series.dtype), pd.CategoricalDtype):
         return None
     codes = series.array.codes
     categories = series.array.categories

@@ -17,7 +17,7 @@ from .container_info import dict_summary, keras_history_summary, scalar_summary,
 from ..checks.abc_hooks import notebook_abc_hook
 from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, mro
-from ..checks.static_reads import instance_dict
+from ..checks.static_reads import instance_dict, is_static_type
 from .safe import cut, loaded, number, one_of, plain_type
 
 _FUNCTION_TYPES = (
@@ -87,7 +87,7 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
             from .frame_info import ndarray_summary
 
             return ndarray_summary(np, value, deadline)
-        if np.generic in bases and class_module(t) == "numpy":
+        if np.generic in bases and class_module(t) == "numpy" and is_static_type(t):
             return _numpy_scalar(np, value)
 
     pd = loaded("pandas")
@@ -143,11 +143,12 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
 
 def _numpy_scalar(np: Any, value: Any) -> Dict[str, Any]:
-    if isinstance(value, np.bool_):
+    t = type(value)  # (the real type: isinstance would read a `__class__` a subclass defines)
+    if issubclass(t, np.bool_):
         return {"kind": "bool", "value": bool(value)}
-    if isinstance(value, np.integer):
+    if issubclass(t, np.integer):
         return {"kind": "int", "value": str(int(value))}
-    if isinstance(value, np.floating):
+    if issubclass(t, np.floating):
         return {"kind": "float", "value": number(float(value))}
     return {"kind": "object"}
 

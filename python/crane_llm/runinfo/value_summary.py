@@ -13,6 +13,7 @@ import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..checks.provenance import class_module, class_name
+from ..checks.static_reads import is_static_type, plain_keys
 from .safe import cut, loaded, number, one_of, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
@@ -33,11 +34,12 @@ def scalar_json(value: Any) -> Any:
         return number(value)
     np = loaded("numpy")
     if np is not None and is_library_scalar(t) and issubclass(t, np.generic):
-        if isinstance(value, np.bool_):
+        # (by the real type: isinstance would read a `__class__` a subclass defines)
+        if issubclass(t, np.bool_):
             return bool(value)
-        if isinstance(value, (np.integer, np.floating)):
+        if issubclass(t, (np.integer, np.floating)):
             return number(value.item())
-        if isinstance(value, np.str_):
+        if issubclass(t, np.str_):
             return cut(str(value), VALUE_TEXT_MAX)
         return cut(str(value), VALUE_TEXT_MAX)  # datetime64, timedelta64: numpy's own str
     if value is None:
@@ -75,11 +77,14 @@ def is_library_scalar(t: type) -> bool:
     if not plain_type(t):
         return False
     module = class_module(t)
+    # (`__module__` is anyone's to write: the class must be the one the module holds, or NumPy's
+    # own C scalar type, never a notebook's subclass naming itself so)
     if module in ("datetime", "decimal", "fractions"):
-        return True
+        home = loaded(module)
+        return home is not None and plain_keys(home.__dict__) and home.__dict__.get(class_name(t)) is t
     np = loaded("numpy")
     if module == "numpy":
-        return np is not None and issubclass(t, np.generic)
+        return np is not None and issubclass(t, np.generic) and is_static_type(t)
     pd = loaded("pandas")
     if pd is not None and module.startswith("pandas"):
         return one_of(t, (pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval, type(pd.NaT), type(pd.NA)))
@@ -124,7 +129,7 @@ def stat(value: Any) -> Any:
     np = loaded("numpy")
     if np is not None and issubclass(type(value), np.generic):
         value = str(value) if value.dtype.kind in "mM" else value.item()
-    if isinstance(value, (bool, int, float)):
+    if issubclass(type(value), (bool, int, float)):
         return number(value)
     return cut(value if type(value) is str else "<" + type(value).__name__ + ">", 40)
 

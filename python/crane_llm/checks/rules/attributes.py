@@ -99,7 +99,8 @@ def _attribute_names(base: Value):
     inst = instance_dict(obj)
     if type(inst) is dict:
         names.extend(inst)
-    for klass in mro(obj if isinstance(obj, type) else type(obj)):
+    # (by the real type: isinstance would read a `__class__` the object's class defines)
+    for klass in mro(obj if issubclass(type(obj), type) else type(obj)):
         names.extend(class_dict(klass))
     # Only exact strings are kept (and only then hashed): a key of another type may hash in user code.
     return [k for k in names if type(k) is str and not k.startswith("_")]

@@ -125,7 +125,7 @@ def _check_pyplot() -> bool:
     if not _no_figure_open():
         return False
     params = checked(mpl.__dict__).get("rcParams")
-    if params is None or not isinstance(params, dict):
+    if params is None or not issubclass(type(params), dict):
         return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
     rcsetup = sys.modules.get("matplotlib.rcsetup")
@@ -142,7 +142,7 @@ def _no_figure_open() -> bool:
     artist). Jupyter's inline backend closes its figures after each cell, so this is the usual case."""
     helpers = sys.modules.get("matplotlib._pylab_helpers")
     gcf = checked(helpers.__dict__).get("Gcf") if helpers is not None else None
-    figs = class_dict(gcf).get("figs") if isinstance(gcf, type) else None
+    figs = class_dict(gcf).get("figs") if issubclass(type(gcf), type) else None
     return type(figs) in (OrderedDict, dict) and len(figs) == 0
 
 
