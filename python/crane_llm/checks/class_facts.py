@@ -11,7 +11,7 @@ import types
 from typing import Any, Optional
 
 from .static_reads import checked
-from .provenance import audit, lookup_static, plain_class
+from .provenance import audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, plain_class
 
 _MISSING = object()
 # Data descriptors of these types always succeed when read on their own class's instances.
@@ -54,6 +54,71 @@ def _pandas_core() -> list:
         if type(mod) is types.ModuleType:
             out.extend(c for c in (checked(mod.__dict__).get(n) for n in names) if c is not None)
     return out
+
+
+def own_column_arrays(obj: Any) -> bool:
+    """Every column of a pandas DataFrame or Series, and every label of its axes, is held in an
+    ndarray or in one of pandas' own array classes, read from its block manager through pandas'
+    compiled slots. An ExtensionArray the notebook defined answers `dtype`, `len`, `isna`, `min`
+    and iteration with its own code, which pandas runs for `df.dtypes`, a lookup or a print: such
+    a frame is not read at all."""
+    lib = _module("pandas._libs.internals")
+    arr = ndarray_type()
+    if type(lib) is not types.ModuleType or arr is None:
+        return False
+    names = checked(lib.__dict__)
+    manager_cls, block_cls = names.get("BlockManager"), names.get("Block")
+    if manager_cls is None or block_cls is None:
+        return False
+    slots = class_dict(manager_cls)
+    blocks_of, axes_of, values_of = slots.get("blocks"), slots.get("axes"), class_dict(block_cls).get("values")
+    if not all(type(d) is types.GetSetDescriptorType for d in (blocks_of, axes_of, values_of)):
+        return False
+    mgr = instance_dict(obj, {}).get("_mgr")
+    if not _pandas_own_class(type(mgr)):
+        return False
+    try:
+        # (a DataFrame's manager keeps its blocks and axes in compiled slots, a Series' in its __dict__)
+        if is_subclass(type(mgr), manager_cls):
+            blocks, axes = blocks_of.__get__(mgr), axes_of.__get__(mgr)
+        else:
+            blocks, axes = instance_dict(mgr, {}).get("blocks"), instance_dict(mgr, {}).get("axes")
+        if type(blocks) not in (tuple, list) or type(axes) is not list:
+            return False
+        for block in blocks:
+            if not _pandas_own_class(type(block)) or not is_subclass(type(block), block_cls):
+                return False
+            t = type(values_of.__get__(block))
+            if t is not arr and not _pandas_own_class(t):
+                return False
+    except (TypeError, AttributeError):
+        return False
+    return all(_own_index(axis, arr, 0) for axis in axes)
+
+
+def _own_index(index: Any, arr: Any, depth: int) -> bool:
+    """A pandas Index whose labels sit in an ndarray, a pandas array or a range; a MultiIndex's
+    levels likewise."""
+    if depth > 2 or not _pandas_own_class(type(index)):
+        return False
+    d = instance_dict(index, {})
+    if "_data" in d:
+        t = type(d["_data"])
+        return t is arr or _pandas_own_class(t)
+    if "_levels" in d:
+        levels = d["_levels"]
+        return _pandas_own_class(type(levels)) and is_subclass(type(levels), list) and \
+            all(_own_index(level, arr, depth + 1) for level in list.__iter__(levels))
+    return type(d.get("_range")) is range
+
+
+def _pandas_own_class(cls: Any) -> bool:
+    """A class pandas' own module holds under its own name (not a subclass naming itself so)."""
+    home = class_module(cls)
+    if home.split(".", 1)[0] != "pandas":
+        return False
+    mod = _module(home)
+    return type(mod) is types.ModuleType and checked(mod.__dict__).get(class_name(cls)) is cls
 
 
 def ndarray_type():

@@ -18,7 +18,7 @@ from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,
-                          ndarray_type, pandas_types, pristine_pandas, safe_class_property)
+                          ndarray_type, own_column_arrays, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
 from .probe_state import class_data
 from .dtypes import dtype_category
@@ -364,7 +364,8 @@ class LiveValue(Value):
 
     def series_dtype(self):
         _, series_cls, _ = pandas_types()
-        if series_cls is None or type(self.obj) is not series_cls or not pristine_pandas(series_cls):
+        if series_cls is None or type(self.obj) is not series_cls or not pristine_pandas(series_cls) \
+                or not own_column_arrays(self.obj):
             return None
         try:
             return dtype_category(self.obj.dtype)
@@ -390,7 +391,7 @@ class LiveValue(Value):
         if not any(type(cols) is t for t in flat_types) or not pristine_pandas(type(cols)) \
                 or not pristine_pandas(type(index)):
             return None
-        if len(cols) > 100000:
+        if not own_column_arrays(df) or len(cols) > 100000:
             return None
         labels = list(cols)
         # Labels of user classes would run their __hash__ / __eq__ / __repr__ in any lookup.

@@ -13,6 +13,7 @@ import types
 from typing import Any, Dict, List
 
 from ..static_reads import checked
+from ..class_facts import own_column_arrays
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_call, own_module_function, plain_class, real_builtin_name)
@@ -71,6 +72,8 @@ def _default_print_options() -> bool:
 
 def _numeric_elements(obj: Any, kind: str) -> bool:
     if not _default_print_options():
+        return False
+    if kind in ("frame", "series") and not own_column_arrays(obj):
         return False
     try:
         if kind == "frame":

@@ -151,7 +151,7 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
         col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
         dt = col.dtype
         if type(col) is not series_cls or len(col) > 100000 or not (
-                type(dt) is checked(pd.__dict__).get("StringDtype") or (isinstance(dt, np.dtype) and dt.kind == "O")):
+                type(dt) is checked(pd.__dict__).get("StringDtype") or (issubclass(type(dt), np.dtype) and dt.kind == "O")):
             return None
         values = col.tolist()
     except Exception:
@@ -196,7 +196,7 @@ def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int,
         col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
         np = sys.modules.get("numpy")
         # (a NumPy dtype: pandas' nullable Int64 may hold missing values)
-        if type(col) is not series_cls or np is None or not isinstance(col.dtype, np.dtype) or \
+        if type(col) is not series_cls or np is None or not issubclass(type(col.dtype), np.dtype) or \
                 col.dtype.kind not in "iu":
             return None
         values = col.to_numpy()
@@ -266,7 +266,7 @@ def _int_row_index(f: FrameFacts) -> bool:
     try:
         if type(idx) is checked(pd.__dict__).get("RangeIndex"):
             return True
-        return type(idx) is checked(pd.__dict__).get("Index") and isinstance(idx.dtype, np.dtype) and idx.dtype.kind in "iu"
+        return type(idx) is checked(pd.__dict__).get("Index") and issubclass(type(idx.dtype), np.dtype) and idx.dtype.kind in "iu"
     except Exception:
         return False
 
