@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ..checks.provenance import new_audit
 from ..deadline import Deadline, OutOfTime
 from .budget import BUDGET_RAN_OUT
 from .names import kernel_reads
@@ -35,6 +36,7 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
     `reads`: the cell's `kernel_reads`, when the caller already has them (the kernel reply).
     """
     variables: List[Dict[str, Any]] = []
+    new_audit()  # pandas' classes may have been patched since the last check: audited afresh
     for name, attributes in (reads if reads is not None else kernel_reads(source, namespace, shell)):
         value = namespace[name]
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})

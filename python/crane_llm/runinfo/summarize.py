@@ -15,7 +15,7 @@ from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
 from ..checks.abc_hooks import notebook_abc_hook
-from ..checks.class_facts import own_column_arrays
+from ..checks.class_facts import own_column_arrays, pristine_pandas
 from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, mro
 from ..checks.static_reads import instance_dict, is_static_type
@@ -57,6 +57,7 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
 
 
 ATTRS_NOT_PLAIN = "its `attrs` hold objects that pandas would copy (running their code) as it is read"
+PANDAS_PATCHED = "pandas' own classes were changed in this kernel (the changed code would run as it is read)"
 ARRAYS_NOT_OWN = "a column is held in an array type that is not pandas' own (its code would run as it is read)"
 
 
@@ -64,6 +65,16 @@ def _attrs_plain(value: Any) -> bool:
     """The frame's or series' `attrs` are empty or plain data: deep-copying them runs no code."""
     attrs = instance_dict(value, {}).get("_attrs")
     return attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))
+
+
+def _pandas_unpatched(cls: Any) -> bool:
+    """The frame or series class and the classes every read of it goes through (Index, the block
+    managers, the indexers) are pandas' own code, as the checker requires before any frame rule
+    (a notebook's `pd.Series.to_numpy = ...` would otherwise run in the summary)."""
+    try:
+        return pristine_pandas(cls)
+    except Exception:  # (a namespace with keys that are not plain strings: not read)
+        return False
 
 
 def _own_arrays(value: Any) -> bool:
@@ -104,6 +115,8 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
         if (t is pd.DataFrame or t is pd.Series) and not _attrs_plain(value):
             # pandas deep-copies `attrs` into every frame or series it derives (a column, a sample)
             return {"kind": "unavailable", "reason": ATTRS_NOT_PLAIN}
+        if (t is pd.DataFrame or t is pd.Series) and not _pandas_unpatched(t):
+            return {"kind": "unavailable", "reason": PANDAS_PATCHED}
         if (t is pd.DataFrame or t is pd.Series) and not _own_arrays(value):
             return {"kind": "unavailable", "reason": ARRAYS_NOT_OWN}
         if t is pd.DataFrame:

@@ -218,3 +218,31 @@ def test_frames_of_pandas_own_arrays_are_still_read_and_claimed():
         assert collect("df['zz']", ns)["variables"][0]["summary"]["kind"] != "unavailable"
     ns["df"] = pd.DataFrame({"a": [1, 2]}, index=pd.date_range("2020-01-01", periods=2))
     assert collect("df['zz']", ns)["variables"][0]["summary"]["kind"] != "unavailable"
+
+
+def test_a_patched_pandas_method_never_runs_in_a_summary():
+    """`pd.Series.to_numpy = ...` (or `_ixs`, `unique`): the runtime information reads no frame or
+    series while pandas' own classes are changed, and reads them again once they are put back."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
+    ns = {"__name__": "__main__", "__builtins__": builtins, "df": frame, "s": frame["a"]}
+    for cls, name in ((pd.Series, "to_numpy"), (pd.DataFrame, "_ixs"), (pd.Series, "unique")):
+        original, own = getattr(cls, name), cls.__dict__.get(name)
+
+        def loud(self, *args, _original=original, _name=name, **kwargs):
+            CALLS.append(_name)
+            return _original(self, *args, **kwargs)
+
+        CALLS.clear()
+        setattr(cls, name, loud)
+        try:
+            info = collect("df['a'] + s", ns)
+        finally:
+            if own is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, own)
+        assert CALLS == [], (name, CALLS)
+        assert [v["summary"]["kind"] for v in info["variables"]] == ["unavailable", "unavailable"], name
+    info = collect("df['a'] + s", ns)
+    assert all(v["summary"]["kind"] != "unavailable" for v in info["variables"]), info
