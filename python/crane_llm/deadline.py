@@ -12,11 +12,11 @@ interrupts cannot swallow it.
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
+import _signal
 from contextlib import contextmanager
 from typing import Iterator, Optional
+
+from . import interpreter_functions as _f
 
 DEFAULT_SECONDS = 2.0
 
@@ -30,10 +30,10 @@ class Deadline:
 
     def __init__(self, seconds: float):
         self.seconds = float(seconds)
-        self.start = time.monotonic()
+        self.start = _f.monotonic()
 
     def elapsed(self) -> float:
-        return time.monotonic() - self.start
+        return _f.monotonic() - self.start
 
     def left(self) -> float:
         return self.seconds - self.elapsed()
@@ -49,8 +49,14 @@ class Deadline:
         return "%g s" % self.seconds
 
 
+# (taken now: `signal.SIGALRM` is the notebook's to rebind)
+_SIGALRM = _signal.__dict__.get("SIGALRM")
+_ITIMER_REAL = _signal.__dict__.get("ITIMER_REAL")
+
+
 def _alarm_usable() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    return _f.set_signal is not None and _f.setitimer is not None and _f.getitimer is not None \
+        and type(_SIGALRM) is int and type(_ITIMER_REAL) is int
 
 
 @contextmanager
@@ -63,7 +69,7 @@ def hard_stop(seconds: Optional[float]) -> Iterator[None]:
     if seconds is None or not _alarm_usable():
         yield
         return
-    previous_timer = signal.getitimer(signal.ITIMER_REAL)
+    previous_timer = _f.getitimer(_ITIMER_REAL)
     if previous_timer[0] > 0:
         seconds = min(seconds, previous_timer[0])
     seconds = max(seconds, 0.001)  # zero would disarm the timer instead of firing it
@@ -71,16 +77,22 @@ def hard_stop(seconds: Optional[float]) -> Iterator[None]:
     def on_alarm(signum, frame):  # noqa: ARG001
         raise OutOfTime("took longer than %g s" % seconds)
 
-    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
-    started = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        previous_handler = _f.set_signal(_SIGALRM, on_alarm)
+    except ValueError:  # not the main thread, where alone signals are delivered: no hard stop
+        previous_handler = on_alarm
+    if previous_handler is on_alarm:
+        yield
+        return
+    started = _f.monotonic()
+    _f.setitimer(_ITIMER_REAL, seconds)
     try:
         yield
     finally:
         try:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _f.setitimer(_ITIMER_REAL, 0)
         finally:  # even when the alarm fires on the way out, the handler and timer are put back
-            signal.signal(signal.SIGALRM, previous_handler)
+            _f.set_signal(_SIGALRM, previous_handler)
             if previous_timer[0] > 0:  # the enclosing timer keeps its remaining time
-                remaining = max(previous_timer[0] - (time.monotonic() - started), 0.001)
-                signal.setitimer(signal.ITIMER_REAL, remaining, previous_timer[1])
+                remaining = max(previous_timer[0] - (_f.monotonic() - started), 0.001)
+                _f.setitimer(_ITIMER_REAL, remaining, previous_timer[1])

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import __future__
 import builtins
-import gc
 import os
 import sys
 import types
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
+from .. import interpreter_functions as _f
 from . import tracing
 from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
@@ -234,6 +234,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     """
     # The checker makes no reference cycles; a full collection over a big kernel heap would cost
     # more than the whole check, so collection waits until it is done (the switch is restored).
+    if not _f.GENUINE:  # the time budget rests on the interpreter's own clock and alarm
+        return Outcome(stopped_at=CheckStop(None, _f.REPLACED))
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
     if tracing.installed():
@@ -245,8 +247,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, hooked))
     if type(namespace) is dict and not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
-    was_enabled = gc.isenabled()
-    gc.disable()
+    was_enabled = _f.gc_isenabled()
+    _f.gc_disable()
     try:
         read = read if read is not None else read_cell(source, namespace, shell)
         with one_check():
@@ -255,7 +257,7 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=s.stop)
     finally:
         if was_enabled:
-            gc.enable()
+            _f.gc_enable()
 
 
 def _running_shell(namespace: Any) -> Any:

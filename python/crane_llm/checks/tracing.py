@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any, List, Tuple
 
+from .. import interpreter_functions as _f
+
 # Whether each enclosing check took one off (kernel/entry.py): the checks inside still know.
 TAKEN: List[bool] = []
 
@@ -56,7 +58,7 @@ def _monitoring_in_use() -> bool:
 
 def installed() -> bool:
     """A trace or profile function or a monitoring tool is installed for the cell's thread."""
-    return (sys.gettrace() is not None or sys.getprofile() is not None or any(TAKEN)
+    return (_f.gettrace() is not None or _f.getprofile() is not None or any(TAKEN)
             or _monitoring_in_use())
 
 

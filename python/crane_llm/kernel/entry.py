@@ -7,10 +7,9 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 
 import json
 import platform
-import sys
-import time
 from typing import Any, Dict, List, Optional
 
+from .. import interpreter_functions as _f
 from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
@@ -62,13 +61,13 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     see checks/tracing.py)."""
     # Taken off inline (C calls only): a helper function's own frame would be traced first.
     # A C-level profiler (cProfile) is no notebook code, and `sys` could not put it back: left on.
-    trace, profile = sys.gettrace(), sys.getprofile()
+    trace, profile = _f.gettrace(), _f.getprofile()
     trace = trace if callable(trace) else None
     profile = profile if callable(profile) else None
     if trace is not None:
-        sys.settrace(None)
+        _f.settrace(None)
     if profile is not None:
-        sys.setprofile(None)
+        _f.setprofile(None)
     callbacks = tracing.take_off_callbacks()
     tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
     try:
@@ -77,9 +76,9 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         tracing.TAKEN.pop()
         tracing.put_back_callbacks(callbacks)
         if trace is not None:
-            sys.settrace(trace)
+            _f.settrace(trace)
         if profile is not None:
-            sys.setprofile(profile)
+            _f.setprofile(profile)
 
 
 def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:
@@ -107,7 +106,7 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
     checks_on = checks_run(use_llm, include_runtime_info)
-    started = time.perf_counter()
+    started = _f.perf_counter()
     checks: Dict[str, Any] = {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}
     runtime_info: Optional[Dict[str, Any]] = None
     if len(source) > max(CELL_CHARS_MIN, budget.seconds * CELL_CHARS_PER_SECOND):
@@ -129,7 +128,7 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
             "ran": True,
             "crash": outcome.crash.to_json() if outcome.crash else None,
             "stoppedAt": outcome.stopped_at.to_json() if outcome.stopped_at else None,
-            "elapsedMs": round((time.perf_counter() - started) * 1000, 3),
+            "elapsedMs": round((_f.perf_counter() - started) * 1000, 3),
         }
         # A certain crash needs no model, so the model's prompt material is not collected for it.
         if outcome.crash is None and use_llm:

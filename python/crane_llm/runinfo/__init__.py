@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from .. import interpreter_functions as _f
 from ..checks.provenance import new_audit
 from ..deadline import Deadline, OutOfTime
 from .budget import BUDGET_RAN_OUT
@@ -41,6 +42,9 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
         value = namespace[name]
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
     for entry in variables:
+        if not _f.GENUINE:  # its time limits rest on the interpreter's own clock and alarm
+            entry["summary"] = {"kind": "unavailable", "reason": _f.REPLACED}
+            continue
         if deadline is not None and deadline.passed():
             entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
             continue

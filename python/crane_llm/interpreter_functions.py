@@ -1,0 +1,76 @@
+"""The interpreter's own C functions a check calls itself: the clock, the alarm behind the hard
+stop, the garbage collector's switch and the trace hooks.
+
+They are taken once, when crane_llm is imported, and kept only if each is the C function its
+module defines under that name (a builtin function, bound to that very module). A notebook that
+later rebinds `time.monotonic`, `signal.setitimer`, `gc.disable` or `sys.settrace` cannot make a
+check call its code or stop its clock: the check calls what was taken. One that rebound them
+before the import leaves `GENUINE` false, and then no check runs (the time budget could not be
+kept).
+"""
+
+from __future__ import annotations
+
+import _signal  # (signal.signal is a Python wrapper around it)
+import gc
+import sys
+import time
+import types
+from typing import Any, Callable, Dict, Tuple
+
+from .checks.static_reads import plain_keys
+
+# module -> (the name its C functions give as their module, the functions taken)
+_WANTED: Tuple[Tuple[Any, Tuple[str, ...], Tuple[str, ...]], ...] = (
+    (time, ("time",), ("monotonic", "perf_counter")),
+    (_signal, ("_signal",), ("signal", "getitimer", "setitimer")),
+    (gc, ("gc",), ("disable", "enable", "isenabled")),
+    (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile")),
+)
+
+
+def _take() -> Tuple[Dict[str, Callable[..., Any]], bool]:
+    taken: Dict[str, Callable[..., Any]] = {}
+    genuine = True
+    for module, homes, names in _WANTED:
+        if not plain_keys(module.__dict__):
+            genuine = False
+            continue
+        for name in names:
+            fn = module.__dict__.get(name)
+            if fn is None:  # (no setitimer on this platform: the hard stop is not used)
+                continue
+            owner = getattr(fn, "__self__", None) if type(fn) is types.BuiltinFunctionType else None
+            home = owner.__dict__.get("__name__") if type(owner) is types.ModuleType else None
+            # A builtin function's name and the module it is bound to are C slots nobody can write.
+            if type(home) is not str or home not in homes or fn.__name__ != name:
+                genuine = False
+                continue
+            taken[name] = fn
+    return taken, genuine
+
+
+def _nothing(*_args: Any) -> None:
+    return None
+
+
+_TAKEN, GENUINE = _take()
+
+# Where a function was not the interpreter's own, nothing of the notebook's is called in its place:
+# no check runs then (GENUINE is false), and these stand-ins only keep the callers simple.
+monotonic: Callable[[], float] = _TAKEN.get("monotonic", lambda: 0.0)
+perf_counter: Callable[[], float] = _TAKEN.get("perf_counter", lambda: 0.0)
+gc_disable = _TAKEN.get("disable", _nothing)
+gc_enable = _TAKEN.get("enable", _nothing)
+gc_isenabled: Callable[[], bool] = _TAKEN.get("isenabled", lambda: False)
+gettrace = _TAKEN.get("gettrace", _nothing)
+settrace = _TAKEN.get("settrace", _nothing)
+getprofile = _TAKEN.get("getprofile", _nothing)
+setprofile = _TAKEN.get("setprofile", _nothing)
+# The hard stop's alarm, or None where it cannot be used (another platform, or not genuine).
+set_signal = _TAKEN.get("signal") if GENUINE else None
+getitimer = _TAKEN.get("getitimer") if GENUINE else None
+setitimer = _TAKEN.get("setitimer") if GENUINE else None
+
+REPLACED = ("the kernel's clock, alarm, garbage-collector or trace functions (time, signal, gc, sys) "
+            "were replaced before CRANE-LLM was loaded: its time budget could not be kept")
