@@ -10,8 +10,8 @@ import sys
 import types
 from typing import Any, Optional
 
-from .static_reads import checked
-from .provenance import audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, plain_class
+from .static_reads import checked, held_by_its_module
+from .provenance import audit, class_dict, class_module, instance_dict, is_subclass, lookup_static, plain_class
 
 _MISSING = object()
 # Data descriptors of these types always succeed when read on their own class's instances.
@@ -113,12 +113,7 @@ def _own_index(index: Any, arr: Any, depth: int) -> bool:
 
 
 def _pandas_own_class(cls: Any) -> bool:
-    """A class pandas' own module holds under its own name (not a subclass naming itself so)."""
-    home = class_module(cls)
-    if home.split(".", 1)[0] != "pandas":
-        return False
-    mod = _module(home)
-    return type(mod) is types.ModuleType and checked(mod.__dict__).get(class_name(cls)) is cls
+    return class_module(cls).split(".", 1)[0] == "pandas" and held_by_its_module(cls)
 
 
 def ndarray_type():

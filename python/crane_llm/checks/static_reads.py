@@ -6,6 +6,7 @@ from __future__ import annotations
 import abc
 import itertools
 import operator
+import sys
 import types
 from contextlib import contextmanager
 from typing import Any, Dict, Tuple
@@ -115,6 +116,13 @@ def class_module(cls: Any) -> str:
     except Exception:
         return ""
     return m if type(m) is str else ""
+
+
+def held_by_its_module(cls: Any) -> bool:
+    """`cls` is what the loaded module its `__module__` names holds under its name: the library's
+    own class, not a subclass that names itself so (`__module__` is anyone's to write)."""
+    mod = sys.modules.get(class_module(cls))
+    return type(mod) is types.ModuleType and plain_keys(mod.__dict__) and mod.__dict__.get(class_name(cls)) is cls
 
 
 def is_static_type(cls: Any) -> bool:

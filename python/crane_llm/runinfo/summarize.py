@@ -67,19 +67,24 @@ def _attrs_plain(value: Any) -> bool:
     return attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))
 
 
-def _pandas_unpatched(cls: Any) -> bool:
-    """The frame or series class and the classes every read of it goes through (Index, the block
-    managers, the indexers) are pandas' own code, as the checker requires before any frame rule
-    (a notebook's `pd.Series.to_numpy = ...` would otherwise run in the summary)."""
-    try:
-        return pristine_pandas(cls)
-    except Exception:  # (a namespace with keys that are not plain strings: not read)
-        return False
+def _unreadable_pandas(value: Any, cls: Any) -> Optional[str]:
+    """Why a DataFrame or Series is not read at all, or None. pandas deep-copies `attrs` into every
+    frame or series it derives (a column, a sample); the frame or series class and the classes every
+    read goes through (Index, the block managers, the indexers) must be pandas' own code, as the
+    checker requires before any frame rule (a notebook's `pd.Series.to_numpy = ...` would run in
+    the summary); and its columns and labels must sit in NumPy's or pandas' own arrays."""
+    if not _attrs_plain(value):
+        return ATTRS_NOT_PLAIN
+    if not _holds(pristine_pandas, cls):
+        return PANDAS_PATCHED
+    if not _holds(own_column_arrays, value):
+        return ARRAYS_NOT_OWN
+    return None
 
 
-def _own_arrays(value: Any) -> bool:
+def _holds(test: Any, arg: Any) -> bool:
     try:
-        return own_column_arrays(value)
+        return test(arg)
     except Exception:  # (a namespace with keys that are not plain strings: not read)
         return False
 
@@ -112,13 +117,9 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
     pd = loaded("pandas")
     if pd is not None and np is not None:
-        if (t is pd.DataFrame or t is pd.Series) and not _attrs_plain(value):
-            # pandas deep-copies `attrs` into every frame or series it derives (a column, a sample)
-            return {"kind": "unavailable", "reason": ATTRS_NOT_PLAIN}
-        if (t is pd.DataFrame or t is pd.Series) and not _pandas_unpatched(t):
-            return {"kind": "unavailable", "reason": PANDAS_PATCHED}
-        if (t is pd.DataFrame or t is pd.Series) and not _own_arrays(value):
-            return {"kind": "unavailable", "reason": ARRAYS_NOT_OWN}
+        unreadable = _unreadable_pandas(value, t) if t is pd.DataFrame or t is pd.Series else None
+        if unreadable is not None:
+            return {"kind": "unavailable", "reason": unreadable}
         if t is pd.DataFrame:
             from .frame_info import dataframe_summary
 

@@ -13,7 +13,7 @@ import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..checks.provenance import class_module, class_name
-from ..checks.static_reads import is_static_type, plain_keys
+from ..checks.static_reads import held_by_its_module, is_static_type
 from .safe import cut, loaded, number, one_of, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
@@ -80,8 +80,7 @@ def is_library_scalar(t: type) -> bool:
     # (`__module__` is anyone's to write: the class must be the one the module holds, or NumPy's
     # own C scalar type, never a notebook's subclass naming itself so)
     if module in ("datetime", "decimal", "fractions"):
-        home = loaded(module)
-        return home is not None and plain_keys(home.__dict__) and home.__dict__.get(class_name(t)) is t
+        return held_by_its_module(t)
     np = loaded("numpy")
     if module == "numpy":
         return np is not None and issubclass(t, np.generic) and is_static_type(t)

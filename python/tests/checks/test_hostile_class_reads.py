@@ -18,30 +18,33 @@ from crane_llm.runinfo import collect
 CALLS: list = []
 
 
-class Masked:
-    """Says it is a type, or an int, when asked for its `__class__`."""
+def _claimed_class(label: str, claimed: type) -> property:
+    """A `__class__` property that counts each read and names another class."""
+    def read(self):
+        CALLS.append(label)
+        return claimed
+    return property(read)
 
-    @property
-    def __class__(self):
-        CALLS.append("__class__")
-        return type
+
+def _counted(label: str, answer):
+    def hook(self):
+        CALLS.append(label)
+        return answer
+    return hook
+
+
+class Masked:
+    """Says it is a type when asked for its `__class__`."""
+
+    __class__ = _claimed_class("__class__", type)
 
 
 class LibraryNamed(datetime.date):
     __module__ = "datetime"
 
-    @property
-    def __class__(self):
-        CALLS.append("date.__class__")
-        return datetime.date
-
-    def __str__(self):
-        CALLS.append("date.__str__")
-        return "d"
-
-    def __hash__(self):
-        CALLS.append("date.__hash__")
-        return 1
+    __class__ = _claimed_class("date.__class__", datetime.date)
+    __str__ = _counted("date.__str__", "d")
+    __hash__ = _counted("date.__hash__", 1)
 
 
 def _numpy_named():
@@ -50,14 +53,8 @@ def _numpy_named():
     class Scalar(np.float64):
         __module__ = "numpy"
 
-        @property
-        def __class__(self):
-            CALLS.append("scalar.__class__")
-            return np.bool_
-
-        def __bool__(self):
-            CALLS.append("scalar.__bool__")
-            return True
+        __class__ = _claimed_class("scalar.__class__", np.bool_)
+        __bool__ = _counted("scalar.__bool__", True)
 
     return Scalar
 
