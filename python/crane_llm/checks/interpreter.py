@@ -19,7 +19,7 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .static_reads import checked
+from .static_reads import checked, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .finalizers import may_run_code_when_freed
@@ -306,7 +306,8 @@ class Interpreter:
         if node.decorator_list or node.bases or node.keywords:
             raise Stop(node.lineno, f"creating the class `{node.name}`, which runs library code")
         # Python fills these in before the body runs.
-        self._push("class", {"__module__": Opaque("str"), "__qualname__": Opaque("str")})
+        python_made = {"__module__": Opaque("str"), "__qualname__": Opaque("str")}
+        self._push("class", dict(python_made))
         try:
             for stmt in node.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -321,6 +322,9 @@ class Interpreter:
                         self.scopes[-1][t.id] = value
                 else:
                     raise Stop(stmt.lineno, f"the body of class `{node.name}`")
+            for name, value in self.scopes[-1].items():
+                if value is not python_made.get(name) and not _inert_in_class_body(name, value):
+                    raise Stop(node.lineno, f"creating the class `{node.name}`, which acts on its `{name}`")
         finally:
             self._pop()
         self.bind(node.name, UserFunction(node.name), node)
@@ -706,6 +710,20 @@ class Interpreter:
     def e_Await(self, node):
         self.ev(node.value)
         raise Stop(node.lineno, "an await")
+
+
+def _inert_in_class_body(name: str, value: Any) -> bool:
+    """Whether `type()`, creating the class once its body has run, leaves `name = value` alone: it
+    acts on names of its own (`__slots__`, `__qualname__`, `__classcell__`, ... may raise) and calls
+    the `__set_name__` of every value whose class has one (the notebook's code, or a library's that
+    raises, such as one `functools.cached_property` under two names)."""
+    if name.startswith("__") and name.endswith("__") and name not in ("__doc__", "__module__"):
+        return False
+    if isinstance(value, UserFunction):
+        return True  # a function, lambda or class the cell defines: `function` and `type` have no hook
+    c = value.concrete() if isinstance(value, Value) else NOTHING
+    cls = type(c) if c is not NOTHING else getattr(value.facts, "cls", None) if isinstance(value, Value) else None
+    return cls is not None and lookup_static(cls, "__set_name__", NOTHING) is NOTHING
 
 
 def _mine(v: LiveValue) -> LiveValue:

@@ -492,10 +492,29 @@ def ambiguous_keys() -> List[Dict]:
     return out
 
 
+def class_creation() -> List[Dict]:
+    """`type()` acts on a class body once it has run: the names it reads itself (`__slots__`,
+    `__qualname__`) and every value's `__set_name__`, which may raise or bind names. Next to twins
+    whose class creation runs nothing, so the crash after them stays certain."""
+    hooks = DF + ("import functools\ncp = functools.cached_property(lambda s: 1)\n"
+                  "class SetsName:\n    def __set_name__(self, owner, name):\n        globals()['undefined_s'] = 1\n"
+                  "class Refuses:\n    def __set_name__(self, owner, name):\n        raise KeyError(name)\n"
+                  "sets, refuses = SetsName(), Refuses()\n")
+    cells = ["class A:\n    __slots__ = ['a']\n    a = 1\nundefined_s", "class A:\n    __slots__ = 5\nundefined_s",
+             "class A:\n    __qualname__ = 5\nundefined_s", "class A:\n    x = sets\nundefined_s",
+             "class A:\n    x = refuses\nundefined_s", "class A:\n    p = cp\n    q = cp\nundefined_s",
+             "class A:\n    x = (y := sets)\nundefined_s",
+             # Twins: plain values, functions, a docstring and a module name.
+             "class A:\n    x = lst\n    y = df\nundefined_s",
+             "class A:\n    'doc'\n    __doc__ = 'd'\n    __module__ = 'm'\nundefined_s",
+             "class A:\n    def f(self):\n        pass\n    g = f\nlst[9]"]
+    return [_c(cell, hooks) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
-            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags())
+            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
