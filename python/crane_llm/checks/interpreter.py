@@ -148,6 +148,22 @@ class Interpreter:
         value = self.ev(node.value)
         self.assign(node.target, value, node)
         self._annotation(node.annotation, node)
+        if node.simple and isinstance(node.target, ast.Name):
+            self._annotation_stored(node)
+
+    def _annotation_stored(self, node) -> None:
+        """A plain name's annotation is then stored: `__annotations__[name] = A`, into the namespace's
+        `__annotations__` (an empty dict is made only when there is none). Anything but a plain dict
+        there may raise (`__annotations__ = 5`) or run the notebook's `__setitem__`."""
+        held = self.bound.get("__annotations__", NOTHING)
+        if held is NOTHING:
+            held = self.lookup("__annotations__")
+        if held is None or held is DELETED:
+            return
+        c = held.concrete() if isinstance(held, Value) else NOTHING
+        if type(c) is not dict:
+            raise Stop(node.lineno, "storing an annotation in a `__annotations__` that is not a plain dict")
+        checked(c)  # (a key that is not a plain string could have its `__eq__` run by the store)
 
     def _annotation(self, ann: ast.AST, node) -> None:
         """An annotation evaluated where Python evaluates it: never a claim (whether it runs at all

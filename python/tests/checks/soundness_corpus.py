@@ -511,10 +511,23 @@ def class_creation() -> List[Dict]:
     return [_c(cell, hooks) for cell in cells]
 
 
+def annotation_store() -> List[Dict]:
+    """`x: A = v` at module level stores A in the namespace's `__annotations__`: a value there that
+    is no dict raises, a dict subclass runs its `__setitem__`. Twins: none there, or a plain dict."""
+    setitem = DF + ("class Noted(dict):\n    def __setitem__(self, k, v):\n        globals()['undefined_z'] = 1\n"
+                    "__annotations__ = Noted()\n")
+    return [_c("x: int = 1\nundefined_z", DF + "__annotations__ = 5\n"), _c("x: int = 1\nundefined_z", setitem),
+            _c("__annotations__ = 3\nx: int = 1\nundefined_z"),
+            _c("x: int = 1\nundefined_z"), _c("x: int = 1\nundefined_z", DF + "__annotations__ = {'a': int}\n"),
+            _c("del __annotations__\nx: int = 1\nundefined_z", DF + "__annotations__ = 5\n"),
+            _c("(x): int = 1\nundefined_z", DF + "__annotations__ = 5\n")]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
-            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation())
+            + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
+            + annotation_store())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
