@@ -16,6 +16,7 @@ import gc
 import sys
 import time
 import types
+import warnings
 from typing import Any, Callable, Dict, Tuple
 
 from .checks.static_reads import plain_keys
@@ -74,3 +75,22 @@ setitimer = _TAKEN.get("setitimer") if GENUINE else None
 
 REPLACED = ("the kernel's clock, alarm, garbage-collector or trace functions (time, signal, gc, sys) "
             "were replaced before CRANE-LLM was loaded: its time budget could not be kept")
+
+# The interpreter's own table of loaded modules, as it was when crane_llm was imported. `import`
+# reads that table in C whatever `sys.modules` is bound to later, while the checks and the runtime
+# information read `sys.modules` in many places to find a library.
+_MODULES = sys.modules if type(sys.modules) is dict else None
+
+MODULES_REBOUND = ("`sys.modules` was rebound, or its `warnings` replaced: `import` still reads the interpreter's "
+                   "own table of modules, while CRANE-LLM and the libraries it asks would read the other one "
+                   "(and could run its code)")
+
+
+def modules_untouched() -> bool:
+    """`sys.modules` is still the table taken at import (a notebook's rebinding, to a copy with
+    other modules in it or to a mapping of its own, would have the checks find modules `import`
+    does not give, and call that mapping's `get`), its keys are plain strings (a lookup in it
+    could call another key's `__eq__`), and its `warnings` is the standard library's."""
+    d = sys.__dict__
+    return _MODULES is not None and plain_keys(d) and d.get("modules") is _MODULES and plain_keys(_MODULES) \
+        and _MODULES.get("warnings") is warnings  # (the libraries' `catch_warnings()` looks it up there)

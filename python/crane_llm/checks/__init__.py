@@ -36,8 +36,8 @@ from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import fact_value, parse_runinfo
-from .shell_source import Prepared, prepare_live, prepare_recorded
-from .static_reads import HostileKeys, checked, new_epoch, one_check, plain_keys
+from .shell_source import Prepared, prepare_live, prepare_recorded, running_ipython
+from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
 
@@ -90,14 +90,14 @@ def _note_dropped_row(values: Mapping[str, Any], dropped: Optional[Tuple[str, An
 def imported_value(target) -> Optional[Any]:
     """The installed module or object an executed `import` bound, when this process has the module."""
     module_name, attr = target
-    module = sys.modules.get(module_name)
+    module = loaded_module(module_name)
     if type(module) is not types.ModuleType:
         return Opaque("module") if attr is None else None
     if attr is None:
         return LiveValue(module)
     if attr in checked(module.__dict__):
         return LiveValue(checked(module.__dict__)[attr])
-    sub = sys.modules.get(f"{module_name}.{attr}")
+    sub = loaded_module(f"{module_name}.{attr}")
     return LiveValue(sub) if type(sub) is types.ModuleType else None
 
 
@@ -214,6 +214,8 @@ def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> R
     new_epoch()  # every dictionary read while the cell is prepared is looked at afresh
     if not builtins_untouched():  # first: preparing the cell imports IPython's transformer by name
         return ReadCell(None, Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED)), None, None)
+    if not _f.modules_untouched():
+        return ReadCell(None, Outcome(stopped_at=CheckStop(None, _f.MODULES_REBOUND)), None, None)
     shell = shell if shell is not None else _running_shell(namespace)
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
@@ -238,6 +240,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, _f.REPLACED))
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
+    if not _f.modules_untouched():
+        return Outcome(stopped_at=CheckStop(None, _f.MODULES_REBOUND))
     if tracing.installed():
         return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
     if read is None:
@@ -262,11 +266,10 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
 
 def _running_shell(namespace: Any) -> Any:
     """The running IPython shell when `namespace` is its user namespace, else None."""
-    getipython = sys.modules.get("IPython.core.getipython")
-    if getipython is None:
+    shell = running_ipython()
+    if shell is None:
         return None
     try:
-        shell = checked(getipython.__dict__)["get_ipython"]()
         d = object.__getattribute__(shell, "__dict__")
         ns = d.get("_user_ns", d.get("user_ns"))
     except Exception:

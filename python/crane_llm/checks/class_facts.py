@@ -10,7 +10,7 @@ import sys
 import types
 from typing import Any, Optional
 
-from .static_reads import checked, held_by_its_module
+from .static_reads import loaded_module, checked, held_by_its_module
 from .provenance import audit, class_dict, class_module, instance_dict, is_subclass, lookup_static, plain_class
 
 _MISSING = object()
@@ -22,7 +22,7 @@ _PLAIN_DESCRIPTORS = (types.FunctionType, types.BuiltinFunctionType, types.Metho
 
 def _module(name: str) -> Any:
     """A library module only if the kernel already imported it: the checker never imports one."""
-    return sys.modules.get(name)
+    return loaded_module(name)
 
 
 def pandas_types():
@@ -50,7 +50,7 @@ def _pandas_core() -> list:
     for modname, names in (("pandas", ("DataFrame", "Series", "Index", "RangeIndex", "MultiIndex")),
                            ("pandas.core.internals.managers", ("BlockManager", "SingleBlockManager")),
                            ("pandas.core.indexing", ("_LocIndexer", "_iLocIndexer"))):
-        mod = sys.modules.get(modname)
+        mod = loaded_module(modname)
         if type(mod) is types.ModuleType:
             out.extend(c for c in (checked(mod.__dict__).get(n) for n in names) if c is not None)
     return out

@@ -5,15 +5,15 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional
 
-from .static_reads import checked
+from .static_reads import loaded_module, checked
 from .provenance import class_module, plain_class
 
 
 def dtype_category(dtype: Any) -> Optional[str]:
     """'numeric', 'bool', 'datetime', 'timedelta', 'object', 'str' or 'category' for NumPy's and
     pandas' own dtype objects (exact types; their attributes are C slots or pandas' own)."""
-    np = sys.modules.get("numpy")
-    pd = sys.modules.get("pandas")
+    np = loaded_module("numpy")
+    pd = loaded_module("pandas")
     if np is None or pd is None:
         return None
     t = type(dtype)

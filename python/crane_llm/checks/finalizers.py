@@ -15,7 +15,7 @@ import types
 import weakref
 from typing import Any, List
 
-from .static_reads import class_dict, class_module, instance_dict, is_static_type, mro
+from .static_reads import loaded_module, class_dict, class_module, instance_dict, is_static_type, mro
 
 # Objects looked at per question (the elements of containers and object arrays included).
 _MAX_VISITS = 2000
@@ -124,10 +124,10 @@ def _library_value_known(o: Any, t: type, todo: List[Any]) -> bool:
     """NumPy arrays and pandas frames, series and indexes of exactly the library's class: what they
     hold is queued (the elements of object arrays, object labels, `attrs`, a series' name);
     anything else is not known."""
-    np = sys.modules.get("numpy")
+    np = loaded_module("numpy")
     if np is not None and t is np.ndarray:
         return _array_known(o, todo)
-    pd = sys.modules.get("pandas")
+    pd = loaded_module("pandas")
     if pd is None:
         return False
     d = instance_dict(o, {})

@@ -19,7 +19,7 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .static_reads import checked, lookup_static
+from .static_reads import loaded_module, checked, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .finalizers import may_run_code_when_freed
@@ -233,8 +233,7 @@ class Interpreter:
     def _recorded_elsewhere(self, name: str) -> bool:
         """Replay: a module the recorded kernel had loaded that this process has not: importing it
         again cannot fail, but what it holds is unknown."""
-        return self.recorded is not None and name in self.recorded.modules and not isinstance(
-            sys.modules.get(name), types.ModuleType)
+        return self.recorded is not None and name in self.recorded.modules and loaded_module(name) is None
 
     def s_ImportFrom(self, node):
         if node.level:
@@ -257,7 +256,7 @@ class Interpreter:
                 continue
             found = checked(module.__dict__).get(alias.name, NOTHING)
             if found is NOTHING:
-                sub = sys.modules.get(f"{node.module}.{alias.name}")
+                sub = loaded_module(f"{node.module}.{alias.name}")
                 if sub is None or type(sub) is not types.ModuleType:
                     raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}` may run its code")
                 found = sub
@@ -285,7 +284,7 @@ class Interpreter:
 
     def _loaded_module(self, name: str, node) -> Any:
         # A module the kernel has not imported yet would run its code now, which may fail.
-        module = sys.modules.get(name)
+        module = loaded_module(name)
         if module is None or type(module) is not types.ModuleType:
             raise Stop(node.lineno, f"importing `{name}`, which the kernel has not loaded yet")
         return module

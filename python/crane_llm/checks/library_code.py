@@ -33,7 +33,7 @@ import types
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from .outcome import Stop
-from .static_reads import checked, is_static_type, lookup_static, mro, plain_keys
+from .static_reads import loaded_module, checked, is_static_type, lookup_static, mro, plain_keys
 
 _PYC_HEADER = 16
 _PLAIN_CONSTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))
@@ -111,7 +111,7 @@ def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
     except Stop:
         return None
     name = g.get("__name__")
-    mod = sys.modules.get(name) if type(name) is str else None
+    mod = loaded_module(name) if type(name) is str else None
     if type(mod) is not types.ModuleType or mod.__dict__ is not g:
         return None
     file = g.get("__file__")

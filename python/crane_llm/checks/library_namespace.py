@@ -24,7 +24,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from .library_code import library_module, same_code
 from .provenance import _file_in, _named, _true_name, own
-from .static_reads import checked, class_dict, class_module, is_static_type, lookup_static, mro, instance_dict, plain_class
+from .static_reads import loaded_module, checked, class_dict, class_module, is_static_type, lookup_static, mro, instance_dict, plain_class
 
 # The namespaces scikit-learn reaches through NumPy's functions and the array methods written in
 # Python (sum, mean, any, all, ...), and the helpers those call by module global.
@@ -65,10 +65,10 @@ _DATA = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis), tupl
 def numpy_untouched() -> bool:
     """NumPy is loaded and none of NUMPY_MODULES (those loaded) holds a function of anyone else's
     or one of NumPy's under another function's name."""
-    if type(sys.modules.get("numpy")) is not types.ModuleType:
+    if type(loaded_module("numpy")) is not types.ModuleType:
         return False
     for name in NUMPY_MODULES:
-        mod = sys.modules.get(name)
+        mod = loaded_module(name)
         if mod is None:
             continue
         if type(mod) is not types.ModuleType or not _clean(name, mod):

@@ -20,6 +20,7 @@ import abc
 import functools
 import sys
 import types
+import warnings
 from typing import Any, Optional
 
 from .provenance import _ABC_DATA, audit, own, own_call, real_builtin_name
@@ -107,8 +108,6 @@ def _config() -> Optional[tuple]:
 def warning_filters() -> Optional[tuple]:
     """The warning filters as constants and ids (their categories' reprs are not asked: a
     category's metaclass could answer)."""
-    import warnings
-
     filters = checked(warnings.__dict__).get("filters")
     if type(filters) is not list:
         return None

@@ -25,10 +25,10 @@ from typing import Any, Dict, Optional, Tuple
 
 from .audit_witness import Witness, witness_of
 from .library_code import class_body_data, class_body_stores, class_generated_names, enclosing_code, genuine, plain_data, reference_code
-from .static_reads import (checked, new_epoch, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
+from .static_reads import (loaded_module, checked, new_epoch, plain_keys, class_dict, class_module, class_name, class_qualname, instance_dict, is_static_type,
                            lookup_static, mro, plain_class)
 
-_IO = sys.modules.get("_io")
+_IO = loaded_module("_io")
 _BUILTIN_SELF = types.BuiltinFunctionType.__dict__["__self__"]
 _BUILTIN_NAME = types.BuiltinFunctionType.__dict__["__name__"]
 _ABC_DATA = type(abc.ABC.__dict__.get("_abc_impl"))
@@ -128,7 +128,7 @@ _FILE_OWNER: Dict[Tuple[str, str], bool] = {}
 def _root(package: str) -> Optional[str]:
     """The installed directory of a loaded top-level package (never imports one)."""
     if package not in _ROOTS:
-        mod = sys.modules.get(package)
+        mod = loaded_module(package)
         path = checked(mod.__dict__).get("__file__") if type(mod) is types.ModuleType else None
         _ROOTS[package] = os.path.dirname(os.path.realpath(path)) + os.sep if type(path) is str else None
     return _ROOTS[package]
@@ -490,7 +490,7 @@ def audit() -> Audit:
 def classes_pristine(pairs: Any, package: str) -> bool:
     """Every class named by `pairs` ((module name, class name), ...) is loaded and unpatched."""
     for modname, cname in pairs:
-        mod = sys.modules.get(modname)
+        mod = loaded_module(modname)
         cls = checked(mod.__dict__).get(cname) if mod is not None else None
         if cls is None or not audit().pristine(cls, package):
             return False
@@ -506,7 +506,7 @@ def new_audit() -> None:
 def own_module_function(module_name: str, name: str, fn: Any, package: str) -> bool:
     """`fn` is what `module_name.name` holds and is the library's own code (for NumPy's C-level
     dispatchers: their Python implementation is)."""
-    mod = sys.modules.get(module_name)
+    mod = loaded_module(module_name)
     if type(mod) is not types.ModuleType or checked(mod.__dict__).get(name) is not fn:
         return False
     t = type(fn)
@@ -543,7 +543,7 @@ def own_call(module_name: str, name: str, package: str) -> Any:
     """What `module_name.name` holds, when that module is loaded and the value is the library's own
     function (own_module_function); None otherwise. Whether the module being absent is fine is the
     caller's to say."""
-    mod = sys.modules.get(module_name)
+    mod = loaded_module(module_name)
     if type(mod) is not types.ModuleType:
         return None
     fn = checked(mod.__dict__).get(name)

@@ -13,7 +13,7 @@ import re
 import sys
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
-from .static_reads import checked
+from .static_reads import loaded_module, checked
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
@@ -39,7 +39,7 @@ def _type_name(raw: Any) -> str:
 
 def _loaded_class(dotted: str) -> Any:
     module, _, name = dotted.rpartition(".")
-    mod = sys.modules.get(module)
+    mod = loaded_module(module)
     if mod is None:
         # pandas' recorded paths (pandas.core.frame) are loaded whenever pandas is.
         return None
@@ -61,7 +61,7 @@ def _unpatched(cls: Any, package: str) -> Any:
 
 
 def _dtype_kind(dtype: Any) -> Optional[str]:
-    np = sys.modules.get("numpy")
+    np = loaded_module("numpy")
     if np is None or not isinstance(dtype, str):
         return None
     try:

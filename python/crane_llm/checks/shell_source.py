@@ -21,7 +21,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
-from .static_reads import checked, class_module, lookup_static
+from .static_reads import checked, class_module, ipython_module, loaded_module, lookup_static, plain_class
 from .provenance import class_dict, class_module, class_name, mro, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -61,10 +61,22 @@ class Prepared:
         return False if self.flags_known else None
 
 
+def running_ipython() -> Any:
+    """The running IPython shell, or None: the instance `InteractiveShell` holds as its singleton,
+    which is what `get_ipython()` returns, read without calling it (it imports by name, and an import
+    runs the code of a `sys.modules` entry a notebook replaced)."""
+    mod = loaded_module("IPython.core.interactiveshell")
+    base = checked(mod.__dict__).get("InteractiveShell") if mod is not None else None
+    if base is None or not plain_class(base):
+        return None
+    shell = lookup_static(base, "_instance")
+    return shell if shell is not None and base in mro(type(shell)) else None
+
+
 def _is_ipython_own_manager(manager: Any) -> bool:
     """Whether the shell's static transformer is IPython's own, with exactly its default transforms."""
     try:
-        from IPython.core import inputtransformer2 as it2
+        it2 = ipython_module("IPython.core.inputtransformer2")
     except ImportError:
         return False
     if type(manager) is not it2.TransformerManager:
@@ -99,10 +111,10 @@ def static_transform(cell: str) -> Tuple[str, Any]:
 @lru_cache(maxsize=256)
 def _transform(cell: str) -> str:
     try:
-        from IPython.core.inputtransformer2 import TransformerManager
+        it2 = ipython_module("IPython.core.inputtransformer2")
     except ImportError:
         return cell
-    return TransformerManager().transform_cell(cell)
+    return it2.TransformerManager().transform_cell(cell)
 
 
 def _untouched(cell: str) -> Any:
@@ -111,7 +123,7 @@ def _untouched(cell: str) -> Any:
     with none of those comes back as it is (the transformer is slower than the parser). Returns
     the cell's AST (parsed without future flags) when the shortcut applies, else None."""
     try:
-        from IPython.core import inputtransformer2 as it2
+        it2 = ipython_module("IPython.core.inputtransformer2")
     except ImportError:
         return None
     if not cell or cell[0] in " \t\r\n\f\v":
@@ -164,7 +176,7 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
     if why:
         return why
     try:
-        from IPython.core.interactiveshell import InteractiveShell
+        InteractiveShell = ipython_module("IPython.core.interactiveshell").InteractiveShell
     except ImportError:
         return "IPython is not importable"
     cls = type(shell)
@@ -254,9 +266,9 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
     """Mirror of IPython's prefilter checkers for a one-line cell: why the shell may rewrite the
     line, or None when it certainly runs it unchanged."""
     try:
-        from IPython.core.splitinput import LineInfo
+        LineInfo = ipython_module("IPython.core.splitinput").LineInfo
     except ImportError:
-        return None
+        return "IPython's prefilter is unknown"
     if not line.strip():
         return None
     info = LineInfo(line, False)
@@ -353,7 +365,7 @@ def prepare_live(source: str, shell: Any, namespace: Any) -> Prepared:
 
 def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
     try:
-        from IPython.core import prefilter
+        prefilter = ipython_module("IPython.core.prefilter")
     except ImportError:
         return "IPython's prefilter is unknown"
     if type(pm) is not prefilter.PrefilterManager:
@@ -396,8 +408,7 @@ def prepare_recorded(source: str, bound: Any) -> Prepared:
     if len(code.splitlines()) == 1:
         line = code.rstrip("\n")
         try:
-            from IPython.core.splitinput import LineInfo
-            info = LineInfo(line, False)
+            info = ipython_module("IPython.core.splitinput").LineInfo(line, False)
             head = info.ifun.split(".", 1)[0]
             if head and not (info.the_rest and info.the_rest[0] in "=,") and not bound(head):
                 if head in default_line_magic_names():
@@ -407,5 +418,5 @@ def prepare_recorded(source: str, bound: Any) -> Prepared:
     return Prepared(code, 0, rewritten, flags_known=False, tree=tree)
 
 
-__all__ = ["Prepared", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
+__all__ = ["running_ipython", "Prepared", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
            "default_line_magic_names"]

@@ -4,6 +4,7 @@ from the type's C slots (no attribute lookup a user's class or metaclass could i
 from __future__ import annotations
 
 import abc
+import importlib
 import itertools
 import operator
 import sys
@@ -121,8 +122,30 @@ def class_module(cls: Any) -> str:
 def held_by_its_module(cls: Any) -> bool:
     """`cls` is what the loaded module its `__module__` names holds under its name: the library's
     own class, not a subclass that names itself so (`__module__` is anyone's to write)."""
-    mod = sys.modules.get(class_module(cls))
-    return type(mod) is types.ModuleType and plain_keys(mod.__dict__) and mod.__dict__.get(class_name(cls)) is cls
+    mod = loaded_module(class_module(cls))
+    return mod is not None and plain_keys(mod.__dict__) and mod.__dict__.get(class_name(cls)) is cls
+
+
+def loaded_module(name: str) -> Any:
+    """The module the kernel loaded as `name`, when it is a plain module; else None (the checker never
+    imports one). A plain module's attributes are read from its dictionary (its `__getattr__` only for
+    a missing name), while an entry a notebook replaced by an object of its own, or by a module
+    subclass with properties, could run its code on any attribute read (`__dict__` included)."""
+    found = sys.modules.get(name)
+    return found if type(found) is types.ModuleType else None
+
+
+def ipython_module(name: str) -> Any:
+    """IPython's module `name`. In a kernel it is loaded already, and is taken from the loaded
+    modules only when it is a plain module (an import from an entry a notebook replaced would run
+    that object's code: its `__spec__`, `__path__`, attributes); where it is not loaded yet (recorded
+    facts) it is imported. ImportError when neither gives it."""
+    if name in sys.modules:
+        found = loaded_module(name)
+        if found is None:
+            raise ImportError(f"{name} is not a plain module")
+        return found
+    return importlib.import_module(name)
 
 
 def is_static_type(cls: Any) -> bool:
@@ -183,4 +206,4 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
     return checked(d) if type(d) is dict else default
 
 
-__all__ = ["one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
+__all__ = ["loaded_module", "ipython_module", "one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]

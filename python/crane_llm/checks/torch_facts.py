@@ -16,7 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
-from .static_reads import checked
+from .static_reads import loaded_module, checked
 from .provenance import audit, class_dict, is_static_type, mro, own
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -45,7 +45,7 @@ class TensorFacts:
 
 
 def torch_module() -> Any:
-    mod = sys.modules.get("torch")
+    mod = loaded_module("torch")
     return mod if type(mod) is types.ModuleType else None
 
 
@@ -135,7 +135,7 @@ def parameter_facts(obj: Any) -> Optional[TensorFacts]:
     torch = torch_module()
     if torch is None or tensor_class() is None:
         return None
-    nn = sys.modules.get("torch.nn.parameter")
+    nn = loaded_module("torch.nn.parameter")
     param = checked(nn.__dict__).get("Parameter") if type(nn) is types.ModuleType else None
     if type(obj) is checked(torch.__dict__).get("Tensor"):
         return _facts(obj)
@@ -161,8 +161,8 @@ _INSTANCE_HOOKS = ("_backward_pre_hooks", "_backward_hooks", "_forward_hooks", "
 
 def plain_module_class(class_name: str) -> Any:
     """torch.nn.<class_name> when it is torch's own, unpatched, and no global module hook is set."""
-    mod = sys.modules.get("torch.nn")
-    base_mod = sys.modules.get("torch.nn.modules.module")
+    mod = loaded_module("torch.nn")
+    base_mod = loaded_module("torch.nn.modules.module")
     if type(mod) is not types.ModuleType or type(base_mod) is not types.ModuleType or tensor_class() is None:
         return None
     cls = checked(mod.__dict__).get(class_name)

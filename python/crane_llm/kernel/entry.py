@@ -13,6 +13,7 @@ from .. import interpreter_functions as _f
 from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
+from ..checks.shell_source import running_ipython
 from ..deadline import Deadline, OutOfTime, hard_stop
 from ..lineage.log import ExecutionLog
 from ..lineage.origin import defined_in
@@ -48,11 +49,7 @@ class Reply:
 
 
 def _shell():
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    return get_ipython()
+    return running_ipython()
 
 
 def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None) -> Dict[str, Any]:

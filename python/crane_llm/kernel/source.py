@@ -3,15 +3,17 @@
 import ast
 from functools import lru_cache
 
+from ..checks.static_reads import ipython_module
+
 
 @lru_cache(maxsize=64)
 def python_source(cell: str) -> str:
     """The cell after IPython's own input transformer, so `%time x` and `!ls` read as the kernel runs them."""
     try:
-        from IPython.core.inputtransformer2 import TransformerManager
+        it2 = ipython_module("IPython.core.inputtransformer2")
     except ImportError:  # plain Python: the cell is already Python
         return cell
-    return TransformerManager().transform_cell(cell)
+    return it2.TransformerManager().transform_cell(cell)
 
 
 def parse_cell(cell: str) -> ast.Module:

@@ -45,6 +45,9 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
         if not _f.GENUINE:  # its time limits rest on the interpreter's own clock and alarm
             entry["summary"] = {"kind": "unavailable", "reason": _f.REPLACED}
             continue
+        if not _f.modules_untouched():  # (libraries are found in `sys.modules`)
+            entry["summary"] = {"kind": "unavailable", "reason": _f.MODULES_REBOUND}
+            continue
         if deadline is not None and deadline.passed():
             entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
             continue

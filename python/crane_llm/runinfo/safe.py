@@ -15,6 +15,7 @@ import sys
 from typing import Any, Optional, Tuple
 
 from ..checks.provenance import class_module, mro
+from ..checks.static_reads import loaded_module, plain_keys
 
 _LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
 
@@ -38,8 +39,9 @@ def plain_type(t: type) -> bool:
 
 
 def loaded(module_name: str) -> Any:
-    """The module if the user's process has already imported it, else None (never imports it)."""
-    return sys.modules.get(module_name)
+    """The module if the user's process has already imported it, else None (never imports it); only
+    a plain module, whose attributes come from its dictionary (checks/static_reads.py)."""
+    return loaded_module(module_name)
 
 
 def type_name(obj: Any) -> str:
@@ -73,9 +75,9 @@ def _public_module(module: str, qual: str, cls: type) -> str:
     parts = module.split(".")
     for end in range(1, len(parts)):
         prefix = ".".join(parts[:end])
-        loaded_module = sys.modules.get(prefix)
-        # A module's own namespace dict: reading it runs no code.
-        if loaded_module is not None and vars(loaded_module).get(qual) is cls:
+        module_dict = getattr(loaded(prefix), "__dict__", None)
+        # A plain module's own namespace dict, with plain keys only: reading it runs no code.
+        if module_dict is not None and plain_keys(module_dict) and module_dict.get(qual) is cls:
             return prefix
     return module
 

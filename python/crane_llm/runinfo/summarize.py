@@ -44,8 +44,9 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
         deadline.seconds = min(deadline.seconds, max(within.left() / 2, 0.0))
         hard = min(hard, max(within.left(), 0.0))
     try:
-        # A library warning raised while we look (a cast, an empty slice) is ours, not the user's.
-        with hard_limit(hard), warnings.catch_warnings():
+        # A library warning raised while we look (a cast, an empty slice) is ours, not the user's
+        # (`module=`: the warnings module itself, not what `sys.modules['warnings']` holds now).
+        with hard_limit(hard), warnings.catch_warnings(module=warnings):
             warnings.simplefilter("ignore")
             return _dispatch(value, deadline)
     except SummaryTimeout as exc:

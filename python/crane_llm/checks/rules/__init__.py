@@ -12,7 +12,7 @@ import sys
 import types
 from typing import Any, Dict, List
 
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from ..class_facts import own_column_arrays
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
@@ -57,11 +57,11 @@ def safe_to_print(v: Value) -> bool:
 def _default_print_options() -> bool:
     """NumPy's and pandas' printing runs no formatter a notebook installed."""
     try:
-        if sys.modules.get("numpy") is not None:
+        if loaded_module("numpy") is not None:
             get_printoptions = own_call("numpy", "get_printoptions", "numpy")
             if get_printoptions is None or get_printoptions().get("formatter") is not None:
                 return False
-        if sys.modules.get("pandas") is not None:
+        if loaded_module("pandas") is not None:
             get_option = own_call("pandas", "get_option", "pandas")
             if get_option is None or get_option("display.float_format") is not None:
                 return False
@@ -192,7 +192,7 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             and own_module_function("math", fname, obj, "math"):
         # C functions of plain numbers: run for real on plain constants, their exception is certain.
         return _run_pure(obj, args, kwargs, node, f"math.{fname}", None)
-    np_mod = sys.modules.get("numpy")
+    np_mod = loaded_module("numpy")
     if top == "numpy" or (np_mod is not None and fname and checked(np_mod.__dict__).get(fname) is obj):
         library_state_plain(interp, node)
         if fname:
@@ -241,7 +241,7 @@ class IPythonShell(Value):
 
 def _ipython_shell(obj: Any) -> Any:
     """The shell when `obj` is IPython's own `get_ipython` (bound method or module function)."""
-    mod = sys.modules.get("IPython.core.interactiveshell")
+    mod = loaded_module("IPython.core.interactiveshell")
     if mod is None:
         return None
     base = checked(mod.__dict__).get("InteractiveShell")

@@ -14,7 +14,7 @@ import sys
 import types
 from typing import Any
 
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from ..abstract_values import Value
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
 from ..outcome import CertainCrash, Crash
@@ -31,7 +31,7 @@ _NEEDS = {"str": "string values", "dt": "datetime-like values", "cat": "a 'categ
 
 
 def _own_accessor(attr: str) -> bool:
-    pd = sys.modules.get("pandas")
+    pd = loaded_module("pandas")
     series = checked(pd.__dict__).get("Series") if type(pd) is types.ModuleType else None
     if series is None:
         return False

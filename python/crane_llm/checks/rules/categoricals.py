@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from ..abstract_values import NOTHING, Value
 from ..outcome import Stop
 from ..provenance import audit, lookup_static, plain_class
@@ -28,7 +28,7 @@ _MAX_CATEGORIES = 100000
 
 
 def is_pandas_categorical(obj: Any) -> bool:
-    pd = sys.modules.get("pandas")
+    pd = loaded_module("pandas")
     return pd is not None and checked(pd.__dict__).get("Categorical") is obj and audit().pristine(obj, "pandas")
 
 

@@ -28,7 +28,7 @@ from ..abstract_values import ArrayFacts, Facts, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import audit, classes_pristine, is_subclass, own_call, own_module_function
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from .drawing import pyplot_plain
 from .library_state import library_state_plain
 
@@ -87,7 +87,7 @@ def _labels(v: Value) -> Optional[Tuple[str, int, set]]:
 
 def _library_dtype(dtype: Any) -> bool:
     """A NumPy dtype or pandas' own StringDtype, told by the type's identity and static MRO."""
-    np, pd = sys.modules.get("numpy"), sys.modules.get("pandas")
+    np, pd = loaded_module("numpy"), loaded_module("pandas")
     np_dtype = checked(np.__dict__).get("dtype") if np is not None else None
     pd_string = checked(pd.__dict__).get("StringDtype") if pd is not None else None
     t = type(dtype)
@@ -96,7 +96,7 @@ def _library_dtype(dtype: Any) -> bool:
 
 def is_confusion_display(obj: Any) -> bool:
     """`obj` is scikit-learn's own ConfusionMatrixDisplay class, as `sklearn.metrics` exports it."""
-    mod = sys.modules.get("sklearn.metrics")
+    mod = loaded_module("sklearn.metrics")
     return mod is not None and checked(mod.__dict__).get(_CLASS) is obj and audit().pristine(obj, "sklearn")
 
 
@@ -120,7 +120,7 @@ _VERSION_AT = {"sklearn": ("sklearn", "__version__"), "matplotlib": ("matplotlib
 
 def _version(package: str) -> Optional[Tuple[int, int]]:
     modname, attr = _VERSION_AT[package]
-    mod = sys.modules.get(modname)
+    mod = loaded_module(modname)
     text = checked(mod.__dict__).get(attr) if mod is not None else None
     if type(text) is not str:
         return None

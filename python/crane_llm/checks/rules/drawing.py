@@ -29,7 +29,7 @@ import sys
 from collections import OrderedDict
 from typing import Any, Dict, List
 
-from ..static_reads import checked, class_dict
+from ..static_reads import loaded_module, checked, class_dict
 from ..abstract_values import Opaque, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -112,8 +112,8 @@ def pyplot_plain(interp, node) -> bool:
 
 
 def _check_pyplot() -> bool:
-    plt = sys.modules.get(_PYPLOT)
-    mpl = sys.modules.get("matplotlib")
+    plt = loaded_module(_PYPLOT)
+    mpl = loaded_module("matplotlib")
     if plt is None or mpl is None:
         return False
     for name in _HELPERS:
@@ -128,7 +128,7 @@ def _check_pyplot() -> bool:
     if params is None or not issubclass(type(params), dict):
         return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
-    rcsetup = sys.modules.get("matplotlib.rcsetup")
+    rcsetup = loaded_module("matplotlib.rcsetup")
     if rcsetup is not None and backend is checked(rcsetup.__dict__).get("_auto_backend_sentinel", object()):
         # Not chosen yet: with no display to open windows on, matplotlib settles on Agg.
         return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
@@ -140,7 +140,7 @@ def _no_figure_open() -> bool:
     """pyplot holds no figure. An open one may carry the notebook's own Axes, artists or callbacks,
     which pyplot's calls run (`plt.title` is the current Axes' `set_title`, `plt.show` draws every
     artist). Jupyter's inline backend closes its figures after each cell, so this is the usual case."""
-    helpers = sys.modules.get("matplotlib._pylab_helpers")
+    helpers = loaded_module("matplotlib._pylab_helpers")
     gcf = checked(helpers.__dict__).get("Gcf") if helpers is not None else None
     figs = class_dict(gcf).get("figs") if issubclass(type(gcf), type) else None
     return type(figs) in (OrderedDict, dict) and len(figs) == 0

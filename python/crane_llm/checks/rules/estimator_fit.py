@@ -28,7 +28,7 @@ import warnings
 from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
-from ..static_reads import checked, class_module, class_name, is_static_type
+from ..static_reads import loaded_module, checked, class_module, class_name, is_static_type
 from ..class_facts import pristine_pandas
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
@@ -46,7 +46,7 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
         return None
     obj = owner.obj
     cls = type(obj)
-    base = sys.modules.get("sklearn.base")
+    base = loaded_module("sklearn.base")
     est = getattr_static(base, "BaseEstimator", None) if type(base) is types.ModuleType else None
     if est is None or not is_subclass(cls, est) or not audit().pristine(cls, "sklearn"):
         return None
@@ -75,7 +75,7 @@ def _numpy() -> Optional[types.SimpleNamespace]:
     """NumPy's own `ndarray` and `dtype` classes and the C functions above, as numpy's namespace
     holds them; None when NumPy is not loaded or any of them, or any function of NumPy's a probe
     reaches by name, was replaced."""
-    np = sys.modules.get("numpy")
+    np = loaded_module("numpy")
     if type(np) is not types.ModuleType or not numpy_untouched():
         return None
     d = checked(np.__dict__)
@@ -103,7 +103,7 @@ def _numpy_dtype(dt: Any, np: Any) -> bool:
 def _pandas() -> Optional[types.SimpleNamespace]:
     """pandas' own, unpatched DataFrame and Series, its `array` function and StringDtype; None
     when pandas is not loaded or any of them was replaced."""
-    pd = sys.modules.get("pandas")
+    pd = loaded_module("pandas")
     if type(pd) is not types.ModuleType:
         return None
     d = checked(pd.__dict__)
@@ -136,7 +136,7 @@ def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
     except Exception:
         return _UNBUILT
     # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
-    with warnings.catch_warnings(record=True):
+    with warnings.catch_warnings(record=True, module=warnings):
         try:
             probe.fit(*data)
         except Exception as exc:
@@ -402,13 +402,13 @@ def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, nam
         train = pd.DataFrame(np.arange(20 * len(fitted), dtype=float).reshape(20, len(fitted)) % 7, columns=fitted)
         target = np.array([0, 1] * 10)
         probe = cls(**params)
-        with warnings.catch_warnings(record=True):
+        with warnings.catch_warnings(record=True, module=warnings):
             probe.fit(train, target)
     except Exception:
         return False
     for variant in (0, 1):
         data = pd.DataFrame(np.zeros((3, len(names))) if variant == 0 else np.zeros((2, len(names))) + 1.0, columns=names)
-        with warnings.catch_warnings(record=True):
+        with warnings.catch_warnings(record=True, module=warnings):
             try:
                 getattr(probe, attr)(*((data, np.zeros(len(data))) if attr == "score" else (data,)))
             except ValueError as exc:

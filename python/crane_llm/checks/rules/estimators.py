@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import inspect
 import sys
+import warnings
 from typing import Any, Dict, List, Optional
 
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
 from ..probe_state import probe_state
@@ -111,13 +112,11 @@ def unfitted_attribute(owner: Value, attr: str, node) -> None:
 
 
 def _probe_attribute(cls: type, params: Dict[str, Any], attr: str) -> Optional[str]:
-    import warnings
-
     try:
         probe = cls(**params)
     except Exception:
         return None
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(module=warnings):
         warnings.simplefilter("ignore")
         try:
             getattr(probe, attr)
@@ -127,15 +126,13 @@ def _probe_attribute(cls: type, params: Dict[str, Any], attr: str) -> Optional[s
 
 
 def _probe(cls: type, params: Dict[str, Any], attr: str) -> Optional[str]:
-    import warnings
-
     try:
         probe = cls(**params)
     except Exception:
         return None
     garbage = object()
     args = (garbage, garbage) if attr == "score" else (garbage,)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(module=warnings):
         warnings.simplefilter("ignore")
         try:
             getattr(probe, attr)(*args)
@@ -234,7 +231,7 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
 
 def _supervised(owner: Value) -> bool:
     """Classifiers and regressors use y in fit; transformers such as StandardScaler ignore it."""
-    base = sys.modules.get("sklearn.base")
+    base = loaded_module("sklearn.base")
     facts = owner.estimator()
     if base is None or not isinstance(owner, LiveValue) or facts is None or facts.meta is not False:
         return False
@@ -263,7 +260,7 @@ def _valid_params(owner: Value) -> bool:
 
 def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     name = getattr(fn, "__name__", "")
-    mod = sys.modules.get("sklearn.model_selection")
+    mod = loaded_module("sklearn.model_selection")
     if name == "train_test_split" and mod is not None and checked(mod.__dict__).get(name) is fn:
         _check_split(args, kwargs, node)
     if name == "confusion_matrix":

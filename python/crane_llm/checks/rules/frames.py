@@ -13,7 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..static_reads import checked
+from ..static_reads import loaded_module, checked
 from ..class_facts import pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
@@ -143,7 +143,7 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
     """For a column of text (str or object dtype, every value a str): True when converting it to
     integers, in order, meets a text int() rejects before any number too large for int64."""
     frame_cls, series_cls, pd = pandas_types()
-    np = sys.modules.get("numpy")
+    np = loaded_module("numpy")
     if not isinstance(base, LiveValue) or type(base.obj) is not frame_cls or not f.exact or np is None or \
             f.live_columns is None or not pristine_pandas(series_cls):
         return None
@@ -170,7 +170,7 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
 
 def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     """`s.astype(int)` on a column of text: ValueError at the first text that is not an integer."""
-    np = sys.modules.get("numpy")
+    np = loaded_module("numpy")
     target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
     to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
         (np is not None and target is checked(np.__dict__).get("int64"))
@@ -194,7 +194,7 @@ def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int,
         return None
     try:
         col = base.obj[label]  # pandas' own selection (the frame's classes are unpatched)
-        np = sys.modules.get("numpy")
+        np = loaded_module("numpy")
         # (a NumPy dtype: pandas' nullable Int64 may hold missing values)
         if type(col) is not series_cls or np is None or not issubclass(type(col.dtype), np.dtype) or \
                 col.dtype.kind not in "iu":
@@ -259,8 +259,8 @@ def _int_row_index(f: FrameFacts) -> bool:
     """The frame's row index is pandas' RangeIndex or an Index of NumPy integers: joining two of
     these on their indexes cannot fail (unlike, say, tz-naive with tz-aware dates)."""
     idx = f.live_index
-    np = sys.modules.get("numpy")
-    pd = sys.modules.get("pandas")
+    np = loaded_module("numpy")
+    pd = loaded_module("pandas")
     if idx is None or np is None or pd is None:
         return False
     try:

@@ -15,7 +15,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..static_reads import checked, class_dict, class_name
+from ..static_reads import loaded_module, checked, class_dict, class_name
 from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
@@ -101,7 +101,7 @@ def _matmul(a: TensorFacts, b: TensorFacts, node, names, what: str) -> Value:
 
 
 def _torch_own(fn: Any, name: str) -> bool:
-    torch = sys.modules.get("torch")
+    torch = loaded_module("torch")
     return type(torch) is types.ModuleType and own_module_function("torch", name, fn, "torch") \
         and type(fn) is types.BuiltinFunctionType
 
@@ -147,7 +147,7 @@ def _ints(values: List[Any]) -> Optional[Tuple[int, ...]]:
 
 def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     shape = _ints([a.concrete() for a in args])
-    torch = sys.modules["torch"]
+    torch = loaded_module("torch")
     if shape is None or not shape or any(d < 0 for d in shape) or math.prod(shape) > 10 ** 9:
         raise Stop(node.lineno, f"torch.{fname} of sizes the checker does not know")
     dtype = None
@@ -219,7 +219,7 @@ def parameters_call(owner: Value, attr: str, args: List[Value], kwargs: Dict[str
         return None
     obj = owner.obj
     inst = plain_module(obj, class_name(type(obj)))  # (read from the type's slot: no metaclass runs)
-    base_mod = sys.modules.get("torch.nn.modules.module")
+    base_mod = loaded_module("torch.nn.modules.module")
     base = checked(base_mod.__dict__).get("Module") if type(base_mod) is types.ModuleType else None
     if inst is None or "parameters" in inst or base is None:
         return None
