@@ -15,11 +15,12 @@ import ast
 import builtins as _builtins
 import sys
 import types
+from importlib.machinery import ModuleSpec
 from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .static_reads import loaded_module, checked, lookup_static
+from .static_reads import loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .finalizers import may_run_code_when_freed
@@ -225,10 +226,28 @@ class Interpreter:
                 self.bind(alias.asname or top, Opaque("module"), node)
                 continue
             module = self._loaded_module(alias.name, node)
+            _import_reads(module, node)
             if alias.asname:
-                self.bind(alias.asname, LiveValue(module), node)
+                # `import a.b as m` binds what `a.b` is as an attribute of `a` (the module `a.b` only
+                # when `a` holds no such name).
+                self.bind(alias.asname, LiveValue(self._attribute_chain(alias.name, node)), node)
             else:
-                self.bind(top, LiveValue(self._loaded_module(top, node)), node)
+                self.bind(top, LiveValue(_import_reads(self._loaded_module(top, node), node)), node)
+
+    def _attribute_chain(self, name: str, node) -> Any:
+        parts = name.split(".")
+        found: Any = self._loaded_module(parts[0], node)
+        for i in range(1, len(parts)):
+            if type(found) is not types.ModuleType:
+                raise Stop(node.lineno, f"importing `{name}`, whose parent is not a module")
+            d = checked(found.__dict__)
+            if parts[i] in d:
+                found = d[parts[i]]
+            elif "__getattr__" in d:
+                raise Stop(node.lineno, f"importing `{name}`, which asks a module's own `__getattr__`")
+            else:
+                found = self._loaded_module(".".join(parts[:i + 1]), node)
+        return found
 
     def _recorded_elsewhere(self, name: str) -> bool:
         """Replay: a module the recorded kernel had loaded that this process has not: importing it
@@ -247,7 +266,7 @@ class Interpreter:
                     raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}`")
                 self.bind(alias.asname or alias.name, Opaque(), node)
             return
-        module = self._loaded_module(node.module or "", node)
+        module = _import_reads(self._loaded_module(node.module or "", node), node, from_import=True)
         if node.module == "__future__" and any(a.name == "annotations" for a in node.names):
             self.annotations_deferred = True  # future imports come first: the whole cell is compiled so
         for alias in node.names:
@@ -255,6 +274,8 @@ class Interpreter:
                 self._star_import(module, node)
                 continue
             found = checked(module.__dict__).get(alias.name, NOTHING)
+            if found is NOTHING and "__getattr__" in checked(module.__dict__):
+                raise Stop(node.lineno, f"importing `{alias.name}` from `{node.module}` asks its own `__getattr__`")
             if found is NOTHING:
                 sub = loaded_module(f"{node.module}.{alias.name}")
                 if sub is None or type(sub) is not types.ModuleType:
@@ -268,6 +289,8 @@ class Interpreter:
         self.star_import = True
         d = checked(module.__dict__)
         names = d.get("__all__", NOTHING)
+        if names is NOTHING and "__getattr__" in d:
+            raise Stop(node.lineno, f"`from {node.module} import *`, which asks the module's own `__getattr__`")
         if names is NOTHING:
             names = [k for k in d if type(k) is str and not k.startswith("_")]
         if type(names) not in (list, tuple) or not all(type(n) is str for n in names):
@@ -725,6 +748,28 @@ class Interpreter:
     def e_Await(self, node):
         self.ev(node.value)
         raise Stop(node.lineno, "an await")
+
+
+def _import_reads(module: types.ModuleType, node, from_import: bool = False) -> types.ModuleType:
+    """What an import statement reads of a loaded module before handing it over: its `__spec__`'s
+    `_initializing` (whether another thread is importing it) and, for `from m import ...`, its
+    `__path__` (whether it is a package). Held in the module's dictionary, as plain values, they run
+    nothing; a missing one is asked of the module's own `__getattr__` (PEP 562: a notebook's module
+    answering `__path__` with KeyError makes `from m import f` raise), and a `__spec__` object of the
+    notebook's answers with its code."""
+    d = checked(module.__dict__)
+    wanted = ("__spec__", "__path__") if from_import else ("__spec__",)
+    if "__getattr__" in d and any(name not in d for name in wanted):
+        raise Stop(node.lineno, "an import that asks a module's own `__getattr__`")
+    spec = d.get("__spec__")
+    if spec is not None:
+        if type(spec) is not ModuleSpec or lookup_static(ModuleSpec, "__getattr__") is not None \
+                or lookup_static(ModuleSpec, "_initializing") is not None:
+            raise Stop(node.lineno, "an import of a module whose `__spec__` is not a plain module spec")
+        state = instance_dict(spec, {})
+        if type(state) is not dict or type(state.get("_initializing", False)) is not bool:
+            raise Stop(node.lineno, "an import of a module whose `__spec__` is not a plain module spec")
+    return module
 
 
 def _inert_in_class_body(name: str, value: Any) -> bool:

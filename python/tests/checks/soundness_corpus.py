@@ -523,11 +523,35 @@ def annotation_store() -> List[Dict]:
             _c("(x): int = 1\nundefined_z", DF + "__annotations__ = 5\n")]
 
 
+def import_reads() -> List[Dict]:
+    """What an import statement reads of a loaded module: `__spec__._initializing`, `__path__` for
+    `from m import ...`, `__all__` for `*`, each name of `import a.b as m` as an attribute; a module
+    `__getattr__` (PEP 562) answers what its dictionary lacks, and may raise. Twins: plain modules."""
+    mods = DF + ("import types, sys\ndef _refuse(name):\n    raise KeyError(name)\n"
+                 "zplain = types.ModuleType('zplain')\nzplain.helper = 1\nsys.modules['zplain'] = zplain\n"
+                 "zga = types.ModuleType('zga')\nzga.helper = 1\nzga.__getattr__ = _refuse\nsys.modules['zga'] = zga\n"
+                 "zpkg = types.ModuleType('zpkg')\nzpkg.__path__ = []\nzpkg.helper = 1\nzpkg.__getattr__ = _refuse\n"
+                 "sys.modules['zpkg'] = zpkg\nsys.modules['zpkg.sub'] = types.ModuleType('zpkg.sub')\n"
+                 "zpk2 = types.ModuleType('zpk2')\nzpk2.__path__ = []\nsys.modules['zpk2'] = zpk2\n"
+                 "sys.modules['zpk2.sub'] = types.ModuleType('zpk2.sub')\nzpk2.sub = 5\n"
+                 "zspec = types.ModuleType('zspec')\nclass _Spec:\n    def __getattr__(self, n):\n"
+                 "        globals()['undefined_m'] = 1\n        return False\nzspec.__spec__ = _Spec()\n"
+                 "sys.modules['zspec'] = zspec\ndel zplain, zga, zpkg, zpk2, zspec\n")
+    undo = "import sys\nfor _m in ('zplain', 'zga', 'zpkg', 'zpkg.sub', 'zpk2', 'zpk2.sub', 'zspec'):\n    sys.modules.pop(_m, None)\n"
+    cells = ["from zga import helper\nundefined_m", "from zga import *\nundefined_m", "from zpkg import sub\nundefined_m",
+             "import zspec\nundefined_m", "import zpk2.sub as s\ns.real", "from zpk2 import sub\nsub.real",
+             # Twins: the module holds what is asked, or has no `__getattr__`.
+             "from zplain import helper\nundefined_m", "from zpkg import helper\nundefined_m", "import zga\nundefined_m",
+             "import zpk2.sub as s\ns.nope", "import zpk2.sub\nzpk2.nope", "import zplain as p\np.nope",
+             "import os.path as p\np.nope", "from numpy import array\nundefined_m", "import sklearn.linear_model as lm\nlm.nope"]
+    return [_c(cell, mods, teardown=undo) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store())
+            + annotation_store() + import_reads())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
