@@ -547,11 +547,36 @@ def import_reads() -> List[Dict]:
     return [_c(cell, mods, teardown=undo) for cell in cells]
 
 
+def printed_text() -> List[Dict]:
+    """print() to a file's text stream: a strict UTF-8 stream refuses a lone surrogate (text read
+    with `surrogateescape`), an ASCII one any other character, and a text stream over a raw stream
+    of the notebook's runs its `write`. Twins: text the stream takes, a stream over a real file."""
+    sur = DF + "s = 'caf\\udce9'\ndfs = pd.DataFrame({'caf\\udce9': [1, 2]})\nser = pd.Series([1.0], name='n\\ud800')\n"
+    sur += "dfn = pd.DataFrame({'x': [1, 2]}, index=['é', 'f'])\n"
+    out = [_c(cell, sur) for cell in ["print('\\ud800')\nundefined_p", "print(s)\nundefined_p", "print(dfs)\nundefined_p",
+                                      "print(ser)\nundefined_p", "print(1, end=s)\nundefined_p",
+                                      "print('café')\nundefined_p", "print(X)\nundefined_p",
+                                      "print('a', 1, None, 2.5)\nundefined_p", "print(dfn)\nundefined_p"]]
+    keep = DF + "import sys\n_old_out = sys.stdout\n"
+    back = "import sys\nsys.stdout = _old_out\n"
+    ascii_out = "import io, os, sys\nsys.stdout = io.TextIOWrapper(io.FileIO(os.devnull, 'w'), encoding='ascii')"
+    out += [_c("print('é')\nundefined_o", keep, shell=ascii_out, teardown=back),
+            _c("print('e')\nundefined_o", keep, shell=ascii_out, teardown=back)]
+    raw = keep + ("import io\nclass Raw(io.RawIOBase):\n    def writable(self):\n        return True\n"
+                  "    def write(self, b):\n        globals()['undefined_o'] = 1\n        return len(b)\n")
+    out.append(_c("print(1)\nundefined_o", raw, teardown=back,
+                  shell="import io, sys\nsys.stdout = io.TextIOWrapper(io.BufferedWriter(Raw()), line_buffering=True)"))
+    out.append(_c("print(1)\nundefined_o", keep, teardown=back,
+                  shell="import io, os, sys\nsys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(os.devnull, 'w')), "
+                        "line_buffering=True)"))
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads())
+            + annotation_store() + import_reads() + printed_text())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

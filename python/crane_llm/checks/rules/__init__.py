@@ -8,6 +8,7 @@ the reading with a Stop naming what was not modelled.
 from __future__ import annotations
 
 import io
+import re
 import sys
 import types
 from typing import Any, Dict, List
@@ -98,9 +99,68 @@ def _stdout_is_plain() -> bool:
     if out is None:
         return True
     t = type(out)
-    if t is io.TextIOWrapper or t is io.StringIO:
+    if t is io.TextIOWrapper:
+        # Down to the file: a text stream over a buffer or raw stream of the notebook's own would
+        # run its `write` (at a newline when line-buffered, or on a flush).
+        buffer = out.buffer
+        raw = buffer.raw if type(buffer) in (io.BufferedWriter, io.BufferedRandom) else buffer
+        return type(raw) is io.FileIO
+    if t is io.StringIO:
         return True
     return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Error handlers with which a text stream writes any string.
+_FORGIVING = {"surrogateescape", "surrogatepass", "replace", "backslashreplace", "xmlcharrefreplace", "namereplace",
+              "ignore"}
+
+
+def _stdout_encodes(values: List[Value]) -> bool:
+    """A file's text stream encodes what print() writes: with a strict error handler a lone
+    surrogate (text decoded with `surrogateescape`) raises UnicodeEncodeError in UTF-8, and any
+    non-ASCII character may in another encoding. The text of a number, an array of numbers or a
+    container's repr is ASCII or escapes them; strings, and labels printed as they are, are looked at."""
+    out = sys.stdout
+    if type(out) is not io.TextIOWrapper or out.errors in _FORGIVING:
+        return True
+    utf8 = type(out.encoding) is str and out.encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+
+    def fits(text: Any) -> bool:
+        if type(text) is tuple:  # (a MultiIndex label)
+            return all(fits(t) for t in text)
+        return type(text) is not str or (_SURROGATE.search(text) is None if utf8 else text.isascii())
+
+    for v in values:
+        c, kind = v.concrete(), v.kind()
+        if type(c) is str:
+            ok = fits(c)
+        elif type(c) in (list, tuple, set):
+            ok = all(fits(x) for x in c)
+        elif type(c) is dict:
+            ok = all(fits(k) and fits(x) for k, x in c.items())
+        elif kind in ("frame", "series"):
+            ok = c is not NOTHING and _labels_fit(c, kind, fits)
+        else:
+            ok = kind in ("ndarray", "int", "float", "bool", "none") or (c is not NOTHING and is_simple_constant(c))
+        if not ok:
+            return False
+    return True
+
+
+def _labels_fit(obj: Any, kind: str, fits) -> bool:
+    """The labels pandas prints as they are: column names, row labels (only those of a dtype that
+    prints as numbers or dates are taken as they come) and a series' name."""
+    try:
+        axes = [obj.index] + ([obj.columns] if kind == "frame" else [])
+        for axis in axes:
+            if axis.dtype.kind in "biufmM":
+                continue
+            if len(axis) > 10000 or not all(fits(x) for x in axis.tolist()):
+                return False
+        return kind != "series" or fits(obj.name)
+    except Exception:
+        return False
 
 
 def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -297,6 +357,8 @@ def _print_like(args, kwargs, node, what) -> Value:
         ok = (k in ("sep", "end") and (c is None or type(c) is str)) or (k == "flush" and type(c) is bool)
         if not ok or what != "print":
             raise Stop(node.lineno, f"{what}() with `{k}=`")
+    if not _stdout_encodes(list(args) + list(kwargs.values())):
+        raise Stop(node.lineno, f"{what}() of text that sys.stdout's encoding may refuse")
     return LiveValue(None)
 
 
