@@ -21,7 +21,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
-from .static_reads import checked, class_module, ipython_module, loaded_module, lookup_static, plain_class
+from .static_reads import checked, class_module, ipython_module, loaded_module, lookup_static
 from .provenance import class_dict, class_module, class_name, mro, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -67,10 +67,10 @@ def running_ipython() -> Any:
     runs the code of a `sys.modules` entry a notebook replaced)."""
     mod = loaded_module("IPython.core.interactiveshell")
     base = checked(mod.__dict__).get("InteractiveShell") if mod is not None else None
-    if base is None or not plain_class(base):
+    if base is None or not any(k is type for k in mro(type(base))):  # (a class: traitlets' metaclass)
         return None
-    shell = lookup_static(base, "_instance")
-    return shell if shell is not None and base in mro(type(shell)) else None
+    shell = lookup_static(base, "_instance")  # (read through the MRO: no metaclass is asked)
+    return shell if shell is not None and any(k is base for k in mro(type(shell))) else None
 
 
 def _is_ipython_own_manager(manager: Any) -> bool:
