@@ -193,6 +193,9 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
 
 
 _BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
+# A shell's `user_ns` of a dict subclass: the cell's names are read through its own `__getitem__`
+# (and the checker's `in` would run its `__contains__`).
+_NAMESPACE_OF_ITS_OWN = "the namespace is not a plain dict: its own methods answer the cell's names"
 
 
 @dataclass(eq=False)
@@ -249,7 +252,9 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     hooked = notebook_abc_hook()
     if hooked:
         return Outcome(stopped_at=CheckStop(None, hooked))
-    if type(namespace) is dict and not plain_keys(namespace):
+    if type(namespace) is not dict:
+        return Outcome(stopped_at=CheckStop(None, _NAMESPACE_OF_ITS_OWN))
+    if not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
     was_enabled = _f.gc_isenabled()
     _f.gc_disable()

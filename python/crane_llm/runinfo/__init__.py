@@ -14,7 +14,7 @@ from .. import interpreter_functions as _f
 from ..checks.provenance import new_audit
 from ..deadline import Deadline, OutOfTime
 from .budget import BUDGET_RAN_OUT
-from .names import kernel_reads
+from .names import held, kernel_reads
 from .safe import type_name
 from .summarize import summarize
 
@@ -39,7 +39,7 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
     variables: List[Dict[str, Any]] = []
     new_audit()  # pandas' classes may have been patched since the last check: audited afresh
     for name, attributes in (reads if reads is not None else kernel_reads(source, namespace, shell)):
-        value = namespace[name]
+        value = held(namespace, name)
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
     for entry in variables:
         if not _f.GENUINE:  # its time limits rest on the interpreter's own clock and alarm
@@ -52,7 +52,7 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
             entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
             continue
         try:
-            entry["summary"] = summarize(namespace[entry["name"]], deadline)
+            entry["summary"] = summarize(held(namespace, entry["name"]), deadline)
         except OutOfTime:  # the enclosing budget fired between two summaries
             entry["summary"] = {"kind": "unavailable", "reason": BUDGET_RAN_OUT % deadline.describe()}
     return {"variables": variables}

@@ -12,6 +12,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set
 
 from ..checks.shell_source import prepare_live
+from ..checks.static_reads import mro
 from ..kernel.source import parse_cell, python_source
 
 
@@ -297,4 +298,15 @@ def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Opti
 def kernel_reads(source: str, namespace: dict, shell: Any = None, tree: Optional[ast.Module] = None) -> List[tuple]:
     """`cell_reads` restricted to names that exist in the kernel namespace."""
     found = cell_reads(source, shell, namespace, tree) or []
-    return [(name, attrs) for name, attrs in found if name in namespace]
+    return [(name, attrs) for name, attrs in found if held(namespace, name) is not _ABSENT]
+
+
+_ABSENT = object()
+
+
+def held(namespace: Any, name: str) -> Any:
+    """What the namespace holds under `name`, read with dict's own methods (a shell's `user_ns` of a
+    dict subclass never has its `__contains__` or `__getitem__` run), or `_ABSENT`."""
+    if dict not in mro(type(namespace)):
+        return _ABSENT
+    return dict.get(namespace, name, _ABSENT)

@@ -128,3 +128,34 @@ def test_a_key_in_a_library_class_dict_through_gc(shell):
         pd.DataFrame._crane_probe = 1
         del pd.DataFrame._crane_probe
     assert _check(shell, "df['zz']")[0].crash is not None
+
+
+class _Namespace(dict):
+    """A shell's `user_ns` of a dict subclass: Python reads the cell's names through its methods."""
+
+    def __contains__(self, key):
+        CALLS.append(("contains", key))
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key):
+        CALLS.append(("getitem", key))
+        return [1, 2, 3, 4, 5, 6] if key == "x" else dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        CALLS.append(("get", key))
+        return dict.get(self, key, default)
+
+
+def test_a_namespace_of_a_dict_subclass():
+    from crane_llm.runinfo import collect
+
+    CALLS.clear()
+    ns = _Namespace(x=[1, 2])
+    # `x[5]` runs clean: the cell's `x` is what `__getitem__` gives, not the stored list.
+    assert run_checks("x[5]", ns).crash is None
+    info = collect("x[5]", ns)
+    assert CALLS == []
+    assert info["variables"][0]["summary"]["kind"] == "sequence"  # the stored list, read with dict's own methods
+    exec(compile("y = x[5]", "<cell>", "exec"), ns)  # as the shell runs it: no IndexError
+    # The twin: a plain dict holding the same list.
+    assert run_checks("x[5]", dict(x=[1, 2])).crash.exception == "IndexError"
