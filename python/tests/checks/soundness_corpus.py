@@ -550,7 +550,8 @@ def import_reads() -> List[Dict]:
 def printed_text() -> List[Dict]:
     """print() to a file's text stream: a strict UTF-8 stream refuses a lone surrogate (text read
     with `surrogateescape`), an ASCII one any other character, and a text stream over a raw stream
-    of the notebook's runs its `write`. Twins: text the stream takes, a stream over a real file."""
+    of the notebook's runs its `write`; printing a frame formats numbers, which NumPy's error state
+    may make raise. Twins: text the stream takes, a stream over a real file, the default state."""
     sur = DF + "s = 'caf\\udce9'\ndfs = pd.DataFrame({'caf\\udce9': [1, 2]})\nser = pd.Series([1.0], name='n\\ud800')\n"
     sur += "dfn = pd.DataFrame({'x': [1, 2]}, index=['é', 'f'])\n"
     out = [_c(cell, sur) for cell in ["print('\\ud800')\nundefined_p", "print(s)\nundefined_p", "print(dfs)\nundefined_p",
@@ -569,6 +570,9 @@ def printed_text() -> List[Dict]:
     out.append(_c("print(1)\nundefined_o", keep, teardown=back,
                   shell="import io, os, sys\nsys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(os.devnull, 'w')), "
                         "line_buffering=True)"))
+    # Formatting a float16 column casts it, which overflows: under `np.seterr(all='raise')` it raises.
+    half = DF + "dfh = pd.DataFrame({'x': np.array([np.float16(65504)])})\n"
+    out += [_c("print(dfh)\nundefined_q", half + "np.seterr(all='raise')\n"), _c("print(dfh)\nundefined_q", half)]
     return out
 
 

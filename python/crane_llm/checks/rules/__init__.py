@@ -20,7 +20,7 @@ from ..provenance import (audit, class_module, class_name, is_static_type, is_su
                           own_call, own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
-from .library_state import library_state_plain
+from .library_state import library_calls_plain, library_state_plain
 from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, displays,  # noqa: F401
                drawing, estimators, frames, operators, tensors)
 
@@ -72,7 +72,9 @@ def _default_print_options() -> bool:
 
 
 def _numeric_elements(obj: Any, kind: str) -> bool:
-    if not _default_print_options():
+    # Formatting numbers casts them (a float16 column to float64 overflows at 65504): under
+    # `np.seterr(all='raise')` that raises FloatingPointError, under an error filter a warning would.
+    if not _default_print_options() or not library_calls_plain():
         return False
     if kind in ("frame", "series") and not own_column_arrays(obj):
         return False

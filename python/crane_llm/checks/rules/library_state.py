@@ -43,6 +43,12 @@ def _warnings_plain() -> bool:
 _WARNING_MODULES = ("warnings", "_py_warnings", "IPython.core.interactiveshell")
 
 
+def library_calls_plain() -> bool:
+    """Warnings stay warnings and NumPy errors do not raise (for a check without an interpreter's
+    memo: what printing an array or a frame runs)."""
+    return _warnings_plain() and _numpy_errstate_plain()
+
+
 def library_state_plain(interp, node) -> None:
     """Stop unless the process state lets library calls run as modelled (warnings, NumPy errstate)."""
     ok = interp.memo.get("library_state")
