@@ -41,11 +41,12 @@ def collect(source: str, namespace: Dict[str, Any], deadline: Optional[Deadline]
     for name, attributes in (reads if reads is not None else kernel_reads(source, namespace, shell)):
         value = held(namespace, name)
         variables.append({"name": name, "type": type_name(value), "attributes": list(attributes), "summary": None})
+    modules_untouched = _f.modules_untouched()  # (libraries are found in `sys.modules`; asked once)
     for entry in variables:
         if not _f.GENUINE:  # its time limits rest on the interpreter's own clock and alarm
             entry["summary"] = {"kind": "unavailable", "reason": _f.REPLACED}
             continue
-        if not _f.modules_untouched():  # (libraries are found in `sys.modules`)
+        if not modules_untouched:
             entry["summary"] = {"kind": "unavailable", "reason": _f.MODULES_REBOUND}
             continue
         if deadline is not None and deadline.passed():
