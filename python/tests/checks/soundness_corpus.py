@@ -576,11 +576,20 @@ def printed_text() -> List[Dict]:
     return out
 
 
+def pandas_copy_writes() -> List[Dict]:
+    """pandas 2 under `mode.chained_assignment = 'raise'`: a column written into a filtered copy
+    raises SettingWithCopyError (pandas 3 ignores the option). Twin: the default, where it warns."""
+    sub = DF + "sub = df[df['a'] > 1]\n"
+    back = "pd.set_option('mode.chained_assignment', 'warn')\n"
+    return [_c("sub['e'] = 1\nundefined_w", sub + "pd.set_option('mode.chained_assignment', 'raise')\n", teardown=back),
+            _c("sub['e'] = 1\nundefined_w", sub)]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads() + printed_text())
+            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

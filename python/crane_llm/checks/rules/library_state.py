@@ -1,13 +1,13 @@
 """Whether the process state lets library calls run as the rules model them: warnings that stay
-warnings, NumPy errors that do not raise. Every rule that models a library call asks first."""
+warnings, NumPy errors that do not raise, pandas writes to a copy that do not raise. Every rule that
+models a library call asks first."""
 
 from __future__ import annotations
 
-import sys
 import types
 import warnings
 
-from ..static_reads import checked
+from ..static_reads import checked, loaded_module
 from ..library_code import genuine, library_module
 from ..outcome import Stop
 from ..provenance import class_module, own_call, plain_class
@@ -46,21 +46,22 @@ _WARNING_MODULES = ("warnings", "_py_warnings", "IPython.core.interactiveshell")
 def library_calls_plain() -> bool:
     """Warnings stay warnings and NumPy errors do not raise (for a check without an interpreter's
     memo: what printing an array or a frame runs)."""
-    return _warnings_plain() and _numpy_errstate_plain()
+    return _warnings_plain() and _numpy_errstate_plain() and _pandas_copies_plain()
 
 
 def library_state_plain(interp, node) -> None:
     """Stop unless the process state lets library calls run as modelled (warnings, NumPy errstate)."""
     ok = interp.memo.get("library_state")
     if ok is None:
-        ok = _warnings_plain() and _numpy_errstate_plain()
+        ok = library_calls_plain()
         interp.memo["library_state"] = ok
     if not ok:
-        raise Stop(node.lineno, "warnings or NumPy errors are set to raise, so a library call may raise")
+        raise Stop(node.lineno, "warnings, NumPy errors or pandas' writes to a copy are set to raise, "
+                                "so a library call may raise")
 
 
 def _numpy_errstate_plain() -> bool:
-    if sys.modules.get("numpy") is None:
+    if loaded_module("numpy") is None:
         return True
     geterr = own_call("numpy", "geterr", "numpy")
     if geterr is None:
@@ -70,3 +71,19 @@ def _numpy_errstate_plain() -> bool:
     except Exception:
         return False
     return type(state) is dict and all(v in ("ignore", "warn", "print") for v in state.values())
+
+
+def _pandas_copies_plain() -> bool:
+    """pandas' `mode.chained_assignment` is not 'raise': under it, pandas 2 raises
+    SettingWithCopyError where it would warn (`sub = df[df.a > 0]; sub['e'] = 1`), in a column
+    assignment the rules read past. The option is read from pandas' own option store, as a plain
+    dictionary; anything unexpected there counts as 'raise'."""
+    if loaded_module("pandas") is None:
+        return True
+    config = loaded_module("pandas._config.config")
+    store = checked(config.__dict__).get("_global_config") if config is not None else None
+    mode = checked(store).get("mode") if type(store) is dict else None
+    if type(mode) is not dict:
+        return False
+    setting = checked(mode).get("chained_assignment")
+    return setting is None or (type(setting) is str and setting == "warn")
