@@ -4,7 +4,6 @@ from the type's C slots (no attribute lookup a user's class or metaclass could i
 from __future__ import annotations
 
 import abc
-import importlib
 import itertools
 import operator
 import sys
@@ -12,6 +11,7 @@ import types
 from contextlib import contextmanager
 from typing import Any, Dict, Tuple
 
+from ..loaded_modules import ipython_module, loaded_module  # noqa: F401  (re-exported: the checks' one door)
 from .outcome import Stop
 
 _HEAPTYPE = 1 << 9
@@ -124,28 +124,6 @@ def held_by_its_module(cls: Any) -> bool:
     own class, not a subclass that names itself so (`__module__` is anyone's to write)."""
     mod = loaded_module(class_module(cls))
     return mod is not None and plain_keys(mod.__dict__) and mod.__dict__.get(class_name(cls)) is cls
-
-
-def loaded_module(name: str) -> Any:
-    """The module the kernel loaded as `name`, when it is a plain module; else None (the checker never
-    imports one). A plain module's attributes are read from its dictionary (its `__getattr__` only for
-    a missing name), while an entry a notebook replaced by an object of its own, or by a module
-    subclass with properties, could run its code on any attribute read (`__dict__` included)."""
-    found = sys.modules.get(name)
-    return found if type(found) is types.ModuleType else None
-
-
-def ipython_module(name: str) -> Any:
-    """IPython's module `name`. In a kernel it is loaded already, and is taken from the loaded
-    modules only when it is a plain module (an import from an entry a notebook replaced would run
-    that object's code: its `__spec__`, `__path__`, attributes); where it is not loaded yet (recorded
-    facts) it is imported. ImportError when neither gives it."""
-    if name in sys.modules:
-        found = loaded_module(name)
-        if found is None:
-            raise ImportError(f"{name} is not a plain module")
-        return found
-    return importlib.import_module(name)
 
 
 def is_static_type(cls: Any) -> bool:

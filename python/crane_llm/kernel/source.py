@@ -3,7 +3,7 @@
 import ast
 from functools import lru_cache
 
-from ..checks.static_reads import ipython_module
+from ..loaded_modules import ipython_module
 
 
 @lru_cache(maxsize=64)
