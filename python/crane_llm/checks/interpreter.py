@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional
 from . import rules
 from .static_reads import loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
-from .provenance import new_audit, real_builtin_name
+from .provenance import new_audit, notebook_builtins, real_builtin_name
 from .finalizers import may_run_code_when_freed
 from .outcome import CertainCrash, Crash, Stop
 from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
@@ -809,7 +809,7 @@ def builtin_names(namespace: Any) -> Optional[Dict[str, Any]]:
     except Exception:
         return None
     if b is _builtins:
-        return _builtins.__dict__
+        return notebook_builtins()
     return None
 
 

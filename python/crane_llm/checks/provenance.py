@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 import types
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .audit_witness import Witness, witness_of
 from .library_code import class_body_data, class_body_stores, class_generated_names, enclosing_code, genuine, plain_data, reference_code
@@ -82,13 +82,31 @@ _SNAPSHOT_GENUINE = all(real_builtin_name(v) == k for k, v in _SNAPSHOT.items()
                                                                     and k in _ORIGINAL_BUILTIN_TYPES))
 
 
+# While a check runs on the interpreter's own builtins (kernel/own_builtins.py), the builtins as the
+# notebook left them: its cells will run with those, so the checker judges by them.
+NOTEBOOK_BUILTINS: List[Dict[str, Any]] = []
+
+
+def notebook_builtins() -> Dict[str, Any]:
+    """The builtins module's dictionary as the notebook's cells see it."""
+    return NOTEBOOK_BUILTINS[-1] if NOTEBOOK_BUILTINS else _builtins.__dict__
+
+
+def genuine_builtins() -> Dict[str, Any]:
+    """The builtins that were the interpreter's own when the checker was imported (the volatile
+    ones IPython and ipykernel set and take out themselves left out): what a check runs on."""
+    return {k: v for k, v in _SNAPSHOT.items()
+            if k not in _VOLATILE_BUILTINS and k != "input"
+            and (real_builtin_name(v) == k or v is None or type(v) is bool or v is Ellipsis or v is NotImplemented)}
+
+
 def builtins_untouched() -> bool:
     """No builtin was replaced or removed since the checker was imported. Library code the
     checker consults (pandas, scikit-learn, IPython's transformer) calls builtins by name: with a
-    replaced one, it would run the notebook's code."""
+    replaced one, the cell's own calls into it would run the notebook's code."""
     if not _SNAPSHOT_GENUINE:
         return False
-    current = _builtins.__dict__
+    current = notebook_builtins()
     if not plain_keys(current):
         return False  # looking a name up in it could call a key's `__eq__`
     for k, v in _SNAPSHOT.items():

@@ -13,7 +13,6 @@ may reach a user's `__class__`), and every doubt answers "may rewrite".
 from __future__ import annotations
 
 import __future__
-import builtins as _builtins
 import keyword
 import sys
 import types
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from .static_reads import checked, class_module, ipython_module, loaded_module, lookup_static
-from .provenance import class_dict, class_module, class_name, mro, own
+from .provenance import class_dict, class_module, class_name, mro, notebook_builtins, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
@@ -395,7 +394,7 @@ def _shadowed(name: str, namespace: Any) -> bool:
     objects): a name defined some other way leaves the line judged a magic, and the check stops."""
     if keyword.iskeyword(name):
         return True
-    spaces = [_builtins.__dict__] + ([namespace] if type(namespace) is dict else [])
+    spaces = [notebook_builtins()] + ([namespace] if type(namespace) is dict else [])
     return any(type(key) is str and key == name for space in spaces for key in list(space))
 
 

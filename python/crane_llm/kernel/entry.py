@@ -23,6 +23,7 @@ from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
 from .history import execution_log
+from .own_builtins import interpreters_builtins
 
 
 # How much of a cell one second of the budget reads: Python parses it twice and the used names walk
@@ -68,7 +69,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     callbacks = tracing.take_off_callbacks()
     tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
     try:
-        return _gather(request, namespace, shell)
+        with interpreters_builtins():
+            return _gather(request, namespace, shell)
     finally:
         tracing.TAKEN.pop()
         tracing.put_back_callbacks(callbacks)
@@ -231,6 +233,11 @@ def history(runs: int) -> Reply:
 
 def check(request_json: str) -> Reply:
     """Entry point for the front end: `crane_llm.kernel.entry.check('<CheckRequest JSON>')`."""
+    with interpreters_builtins():  # (reading the request and building the reply call builtins too)
+        return _check(request_json)
+
+
+def _check(request_json: str) -> Reply:
     shell = _shell()
     namespace = shell.user_ns if shell is not None else {}
     try:
