@@ -17,6 +17,7 @@ from .container_info import dict_summary, keras_history_summary, scalar_summary,
 from ..checks.abc_hooks import notebook_abc_hook
 from ..checks.class_facts import own_column_arrays, pristine_pandas
 from ..checks.library_code import plain_data
+from ..checks.library_namespace import numpy_untouched
 from ..checks.provenance import class_module, class_name, mro
 from ..checks.static_reads import instance_dict, is_static_type
 from .safe import cut, loaded, number, one_of, plain_type
@@ -59,6 +60,7 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
 
 ATTRS_NOT_PLAIN = "its `attrs` hold objects that pandas would copy (running their code) as it is read"
 PANDAS_PATCHED = "pandas' own classes were changed in this kernel (the changed code would run as it is read)"
+NUMPY_REPLACED = "NumPy's functions were replaced in this kernel (the replacements would run as it is read)"
 ARRAYS_NOT_OWN = "a column is held in an array type that is not pandas' own (its code would run as it is read)"
 
 
@@ -108,6 +110,8 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     if hooked:
         return {"kind": "unavailable", "reason": hooked}
     np = loaded("numpy")
+    if np is not None and not numpy_untouched():  # every summary below reaches NumPy by module attribute
+        return {"kind": "unavailable", "reason": NUMPY_REPLACED}
     if np is not None:
         if t is np.ndarray or t is np.memmap:
             from .frame_info import ndarray_summary

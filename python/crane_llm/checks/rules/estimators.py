@@ -16,6 +16,7 @@ import warnings
 from typing import Any, Dict, List, Optional
 
 from ..static_reads import loaded_module, checked
+from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static
 from ..probe_state import probe_state
@@ -242,8 +243,10 @@ def _supervised(owner: Value) -> bool:
 
 
 def _valid_params(owner: Value) -> bool:
-    """scikit-learn validates parameters before data: only valid ones let the length check fire first."""
-    if isinstance(owner, LiveValue) and is_estimator_class(type(owner.obj)):
+    """scikit-learn validates parameters before data: only valid ones let the length check fire first.
+    Its validation calls NumPy by module attribute (`np.isnan` on a float parameter), so it is asked
+    only while NumPy's namespaces hold NumPy's own functions, as the fit probes are."""
+    if isinstance(owner, LiveValue) and is_estimator_class(type(owner.obj)) and numpy_untouched():
         validate = lookup_static(type(owner.obj), "_validate_params", None)
         if validate is None:
             return False

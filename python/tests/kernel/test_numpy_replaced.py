@@ -1,0 +1,66 @@
+"""A notebook's replacement of a NumPy function is never called by a check: scikit-learn's parameter
+validation (which the length check of `fit` asks first, and which calls `np.isnan` on a float
+parameter) and the runtime information's summaries (`np.isnan`, `np.unique`, ... by module
+attribute) run only while NumPy's namespaces hold NumPy's own functions."""
+
+import json
+
+import numpy as np
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+from crane_llm.kernel import entry
+
+SETUP = ("import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LinearRegression\n"
+         "X = np.arange(12.).reshape(4, 3)\ny = np.array([0, 1, 0, 1])\nlrf = LinearRegression().fit(X, y)\n"
+         "s = pd.Series([1, 2, 2, 3])")
+NAMES = ("isnan", "unique", "isfinite", "asarray", "nanmin", "nanmax")
+
+
+@pytest.fixture
+def shell():
+    sh = InteractiveShell.instance()
+    sh.run_cell(SETUP)
+    return sh
+
+
+def ask(source, use_llm):
+    text = json.dumps({"protocol": 1, "source": source, "cellId": None, "useLlm": use_llm, "includeRuntimeInfo": True})
+    return entry.check(text)._repr_json_()
+
+
+def summaries(answer):
+    return {v["name"]: v["summary"] for v in (answer["runtimeInfo"] or {"variables": []})["variables"]}
+
+
+def test_replaced_numpy_functions_are_not_called(shell):
+    calls = []
+    saved = {name: getattr(np, name) for name in NAMES}
+
+    def counting(name, real):
+        def notebooks(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+        return notebooks
+
+    try:
+        for name, real in saved.items():
+            setattr(np, name, counting(name, real))
+        fit = ask("lrf.fit(X, y[:2])", use_llm=False)
+        read = ask("s.nunique()\nX.sum()", use_llm=True)
+    finally:
+        for name, real in saved.items():
+            setattr(np, name, real)
+    assert calls == []
+    assert fit["problem"] is None and fit["checks"]["crash"] is None
+    assert read["problem"] is None
+    for name in ("s", "X"):
+        assert summaries(read)[name] == {"kind": "unavailable", "reason": summaries(read)[name]["reason"]}
+        assert "NumPy's functions were replaced" in summaries(read)[name]["reason"]
+
+
+def test_with_numpy_own_functions_the_claim_and_summaries_are_made(shell):
+    crash = ask("lrf.fit(X, y[:2])", use_llm=False)["checks"]["crash"]
+    assert crash is not None and crash["exception"] == "ValueError"
+    got = summaries(ask("s.nunique()\nX.sum()", use_llm=True))
+    assert got["s"]["kind"] == "series" and got["X"]["kind"] == "ndarray", got
