@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional
 from ..static_reads import loaded_module, checked
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
-from ..provenance import lookup_static
+from ..provenance import lookup_static, own_call
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import EstimatorFacts, FactValue, Value
@@ -232,12 +232,16 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
 
 def _supervised(owner: Value) -> bool:
     """Classifiers and regressors use y in fit; transformers such as StandardScaler ignore it."""
-    base = loaded_module("sklearn.base")
     facts = owner.estimator()
-    if base is None or not isinstance(owner, LiveValue) or facts is None or facts.meta is not False:
+    if not isinstance(owner, LiveValue) or facts is None or facts.meta is not False:
+        return False
+    # Taken as scikit-learn's own functions (a notebook's `sklearn.base.is_classifier = f` never runs).
+    is_classifier = own_call("sklearn.base", "is_classifier", "sklearn")
+    is_regressor = own_call("sklearn.base", "is_regressor", "sklearn")
+    if is_classifier is None or is_regressor is None:
         return False
     try:
-        return bool(base.is_classifier(owner.obj) or base.is_regressor(owner.obj))
+        return bool(is_classifier(owner.obj) or is_regressor(owner.obj))
     except Exception:
         return False
 

@@ -1,4 +1,4 @@
-"""A notebook's replacement of a NumPy function is never called by a check: scikit-learn's parameter
+"""A notebook's replacement of a NumPy or scikit-learn function is never called by a check: scikit-learn's parameter
 validation (which the length check of `fit` asks first, and which calls `np.isnan` on a float
 parameter) and the runtime information's summaries (`np.isnan`, `np.unique`, ... by module
 attribute) run only while NumPy's namespaces hold NumPy's own functions."""
@@ -64,3 +64,25 @@ def test_with_numpy_own_functions_the_claim_and_summaries_are_made(shell):
     assert crash is not None and crash["exception"] == "ValueError"
     got = summaries(ask("s.nunique()\nX.sum()", use_llm=True))
     assert got["s"]["kind"] == "series" and got["X"]["kind"] == "ndarray", got
+
+
+@pytest.mark.parametrize("name", ["is_classifier", "is_regressor"])
+def test_a_replaced_sklearn_base_function_is_not_called(shell, name):
+    """The length check of `fit` asks whether the estimator is supervised through scikit-learn's own
+    `is_classifier` / `is_regressor`, never through what `sklearn.base` holds now."""
+    import sklearn.base
+
+    calls = []
+    real = getattr(sklearn.base, name)
+
+    def notebooks(*args, **kwargs):
+        calls.append(name)
+        return real(*args, **kwargs)
+
+    setattr(sklearn.base, name, notebooks)
+    try:
+        answer = ask("lrf.fit(X, y[:2])", use_llm=False)
+    finally:
+        setattr(sklearn.base, name, real)
+    assert calls == []
+    assert answer["problem"] is None and answer["checks"]["crash"] is None
