@@ -29,6 +29,11 @@ from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFuncti
 
 DELETED = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
+# IPython's builtin trap (`BuiltinTrap.auto_builtins`) changes these builtins only while a cell runs:
+# it puts the shell's `get_ipython` in and takes `exit` and `quit` out (the namespace's own names
+# stand for them). What the builtins hold for them when the check reads them is not what the cell
+# finds, so a read that falls through to the builtins is never judged.
+TRAPPED_BUILTINS = frozenset({"get_ipython", "exit", "quit"})
 
 _STMT_STOPS = {
     "For": "a for loop", "AsyncFor": "an async for loop", "While": "a while loop", "If": "an if statement",
@@ -425,6 +430,8 @@ class Interpreter:
                 return self.scopes[i][name]
         if name in self.bound:
             v = self.bound[name]
+            if v is DELETED:
+                self._not_trapped(name, node)
             if v is DELETED and name in self.builtin_names:
                 return LiveValue(self.builtin_names[name])
             if v is DELETED:
@@ -438,6 +445,7 @@ class Interpreter:
         found = self.lookup(name)
         if found is not None:
             return self.unshadow(found).named(name) if isinstance(found, LiveValue) else found
+        self._not_trapped(name, node)
         if name in self.builtin_names:
             return LiveValue(self.builtin_names[name])
         if not self.builtins_known:
@@ -453,6 +461,12 @@ class Interpreter:
         raise Crash(CertainCrash("NameError", node.lineno, node.col_offset,
                                  f"`{name}` is not defined in the kernel, nor assigned earlier in this cell.",
                                  "undefined-name", [name]))
+
+    def _not_trapped(self, name: str, node: ast.AST) -> None:
+        """A name read from the builtins: one IPython's builtin trap swaps while the cell runs ends the
+        reading (`del get_ipython` then `get_ipython()` runs fine; `exit` is no builtin in a cell)."""
+        if name in TRAPPED_BUILTINS:
+            raise Stop(node.lineno, f"`{name}`, which IPython puts into or takes out of the builtins while a cell runs")
 
     def unshadow(self, value: Value) -> Value:
         """A live object a modelled call changed in place is answered from the shadow facts."""

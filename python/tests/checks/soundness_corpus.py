@@ -585,11 +585,31 @@ def pandas_copy_writes() -> List[Dict]:
             _c("sub['e'] = 1\nundefined_w", sub)]
 
 
+def builtin_trap() -> List[Dict]:
+    """IPython's builtin trap puts `get_ipython` into the builtins while a cell runs and takes `exit`
+    and `quit` out; the check reads the builtins outside it. A namespace without its own name (deleted
+    by the cell or before it) falls through to the builtins the trap made, not to the ones read."""
+    return [
+        # false claims before: NameError claimed, but the trap's get_ipython answers
+        _c("del get_ipython\nget_ipython", "get_ipython = 5\n"),
+        _c("del get_ipython\nprint(get_ipython().user_ns is not None)", "get_ipython = 6\n"),
+        _c("get_ipython().user_ns\nundefined_z", "del get_ipython\n"),
+        # false claim before: AttributeError claimed on site's Quitter; the cell finds no `exit` at all
+        _c("del exit\nexit.nope", "exit = 3\n"),
+        _c("del quit\nquit.nope", "quit = 4\n"),
+        # twins: a name the namespace still holds is read from it, and the crash stays certain
+        _c("get_ipython.nope"),
+        _c("exit = 5\nexit.nope"),
+        _c("del get_ipython\ndel get_ipython", "get_ipython = 7\n"),
+        _c("x = 1\ndel x\nget_ipython()\nundefined_z"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes())
+            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
