@@ -369,7 +369,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
-                             libraries_versioned_here=False)
+                             libraries_versioned_here=False, python_version=None)
         return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:

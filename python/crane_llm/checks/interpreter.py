@@ -15,6 +15,7 @@ import ast
 import builtins as _builtins
 import sys
 import types
+from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
 from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
@@ -24,6 +25,7 @@ from .static_reads import loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, real_builtin_name
 from .finalizers import may_run_code_when_freed
+from .locations import Imports, attribute_line, call_line, kernel_version
 from .outcome import CertainCrash, Crash, Stop
 from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
@@ -43,6 +45,17 @@ _STMT_STOPS = {
 }
 
 
+def _column_on(node: ast.AST, line: int) -> Optional[int]:
+    """Where on `line` the failing part of `node` starts: the attribute's (or the called method's)
+    name when the instruction moved to the line it ends on."""
+    attr = node if isinstance(node, ast.Attribute) else getattr(node, "func", None)
+    if line == node.lineno:
+        return node.col_offset
+    if isinstance(attr, ast.Attribute) and attr.end_lineno == line and attr.end_col_offset is not None:
+        return max(attr.end_col_offset - len(attr.attr), 0)
+    return None
+
+
 def _src(node: ast.AST) -> str:
     try:
         text = ast.unparse(node)
@@ -57,8 +70,14 @@ class Interpreter:
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
                  names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
                  annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None,
-                 libraries_versioned_here: bool = True):
+                 libraries_versioned_here: bool = True, python_version: Any = kernel_version()):
         self.lookup = lookup
+        # The (major, minor, micro) of the Python the cell runs on, which decides the line a multi-line
+        # attribute read or method call fails on (locations.py); None in the replay: unknown.
+        self.python_version = python_version
+        # The top-level statement being read (IPython compiles each one on its own) and its imports.
+        self.unit: Optional[ast.stmt] = None
+        self.unit_imports: Optional[Imports] = None
         # False in the replay: the values were recorded under other library versions, so rules whose
         # outcome changes between versions (signatures, parameter validation) must not claim.
         self.libraries_versioned_here = libraries_versioned_here
@@ -98,6 +117,16 @@ class Interpreter:
                        f"the check's time budget ({self.deadline.describe()}) ran out here")
 
     def stmt(self, node: ast.stmt) -> None:
+        if self.unit is None:
+            self.unit, self.unit_imports = node, None
+            try:
+                self._stmt(node)
+            finally:
+                self.unit = None
+            return
+        self._stmt(node)
+
+    def _stmt(self, node: ast.stmt) -> None:
         self.out_of_time(node)
         name = type(node).__name__
         handler = getattr(self, "s_" + name, None)
@@ -407,7 +436,8 @@ class Interpreter:
             base = self.ev(target.value)
             if base.kind() != "frame":
                 raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
-            rules.frames.set_columns(self, base, value, target, stmt)
+            with self.located(attribute_line(target, self.python_version), target):
+                rules.frames.set_columns(self, base, value, target, stmt)
         else:
             raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
 
@@ -461,6 +491,25 @@ class Interpreter:
         raise Crash(CertainCrash("NameError", node.lineno, node.col_offset,
                                  f"`{name}` is not defined in the kernel, nor assigned earlier in this cell.",
                                  "undefined-name", [name]))
+
+    @contextmanager
+    def located(self, line: Optional[int], node: ast.AST):
+        """A crash raised in the block happens in one instruction, the attribute read or the call,
+        whose line CPython names by its own rules (locations.py), not always the line the rule read
+        off the node: the claim gets that line, or none is made when it cannot be told."""
+        try:
+            yield
+        except Crash as c:
+            crash = c.crash
+            if line is None:
+                raise Stop(node.lineno, "a crash on a line this Python's compiler may name differently")
+            if crash.line != line:
+                if crash.correction is not None and crash.correction.get("line") == crash.line \
+                        and isinstance(node, ast.Attribute):
+                    crash.correction["line"] = line  # (`.attr` is written where the attribute ends)
+                crash.line = line
+                crash.column = _column_on(node, line)
+            raise
 
     def _not_trapped(self, name: str, node: ast.AST) -> None:
         """A name read from the builtins: one IPython's builtin trap swaps while the cell runs ends the
@@ -527,7 +576,8 @@ class Interpreter:
 
     def e_Attribute(self, node):
         base = self.ev(node.value)
-        return rules.attributes.read(self, base, node.attr, node)
+        with self.located(attribute_line(node, self.python_version), node):
+            return rules.attributes.read(self, base, node.attr, node)
 
     def e_Subscript(self, node):
         base = self.ev(node.value)
@@ -675,7 +725,10 @@ class Interpreter:
             kwargs[kw.arg] = self.ev(kw.value)
         if isinstance(func, UserFunction):
             raise Stop(node.lineno, f"a call to your function `{func.fname}`")
-        return rules.call(self, func, args, kwargs, node)
+        if self.unit_imports is None:
+            self.unit_imports = Imports(self.unit)
+        with self.located(call_line(node, self.python_version, self.unit_imports), node):
+            return rules.call(self, func, args, kwargs, node)
 
     def e_ListComp(self, node):
         return self._comprehension(node, [node.elt], list)

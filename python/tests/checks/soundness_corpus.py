@@ -605,11 +605,43 @@ def builtin_trap() -> List[Dict]:
     ]
 
 
+def multiline_chains() -> List[Dict]:
+    """A chain split over lines fails where CPython locates the failing instruction: since 3.10 an
+    attribute is read on the line its name ends, and a call compiled as a method call (`obj.m(...)`:
+    no `*`/`**`, and on 3.11+ not of a name the statement imports) runs there too; other calls run
+    on the line they start on, subscripts on the line the subscript starts on."""
+    return [
+        # false claims before (the line the expression starts on was claimed)
+        _c("x = (lst\n     .nope)"),
+        _c("x = (lst.\n nope)"),
+        _c("x = lst\\\n.nope"),
+        _c("(df\n .drop(columns=['zz']))"),
+        _c("(df\n .rename(columns={'a': 'q'})\n .sort_values('a'))"),
+        _c("(df\n .groupby('zz'))"),
+        _c("(X\n .reshape(5, 5))"),
+        _c("(lr\n .predict(X))"),
+        _c("(lr\n .coef_)"),
+        _c("import math\n(math\n .sqrt(-1))"),
+        _c("(df\n .columns) = ['p']"),
+        _c("(df.a\n .str)"),
+        # twins: calls that run on their start line, subscripts, the same chains that run clean
+        _c("(df\n .sort_values(*['zz']))"),
+        _c("(df\n .sort_values(**{'by': 'zz'}))"),
+        _c("import math as mm; (mm\n .sqrt(-1))"),
+        _c("for i in [0]:\n    import math\n    x = (math\n     .sqrt(-1))"),
+        _c("(df\n .loc\n [:, 'zz'])"),
+        _c("(len\n (5))"),
+        _c("(df\n .drop(columns=['a'])\n .b\n .sum())\nundefined_z"),
+        _c("(X\n .reshape(6, 2)\n .T)\nundefined_z"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap())
+            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
+            + multiline_chains())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
