@@ -636,12 +636,35 @@ def multiline_chains() -> List[Dict]:
     ]
 
 
+def identity_of_constants() -> List[Dict]:
+    """`is` between values the cell makes: which object a literal or folded constant is, is the
+    compiler's choice (IPython compiles each statement on its own; equal constants of one statement are
+    merged, identifier-like strings interned, small ints cached), not the checker's objects'."""
+    return [
+        # false claims before: the checker's two objects differ, the run's are one
+        _c("((1000) is (1000)) or undefined_z"),
+        _c("a = [1000, 1000]\n(a[0] is a[1]) or undefined_z"),
+        _c("a = 'hello'\nb = 'hello'\n(a is b) or undefined_z"),
+        _c("((1, 2) is (1, 2)) or undefined_z"),
+        _c("((2 ** 8) is 256) or undefined_z"),
+        _c("a = 1.5\n(a is 1.5) or undefined_z"),
+        # and the other way round: the checker's one object, the run's two
+        _c("a = 'hello world'\nb = 'hello world'\n(a is b) and undefined_z"),
+        _c("a = 1000\nb = 1000\n(a is not b) or undefined_z"),
+        # twins: singletons and different types decide it
+        _c("a = None\n(a is None) and undefined_z"),
+        _c("(1 is True) or undefined_z"),
+        _c("((1 < 2) is True) and undefined_z"),
+        _c("('a' is not None) and undefined_z"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
-            + multiline_chains())
+            + multiline_chains() + identity_of_constants())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

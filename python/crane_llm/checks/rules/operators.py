@@ -146,7 +146,10 @@ def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
     a, b = left.concrete(), right.concrete()
     opt = type(op)
     if opt in (ast.Is, ast.IsNot) and a is not NOTHING and b is not NOTHING:
-        return LiveValue(COMPARES[opt](a, b))
+        same = _identical(a, b)
+        if same is None:
+            return Opaque("bool")  # (`is` never raises)
+        return LiveValue(same if opt is ast.Is else not same)
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
         if opt in (ast.In, ast.NotIn):
             try:
@@ -163,6 +166,23 @@ def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
         if left.kind() == "series" and type(b) in (str, int, float, bool, type(None)):
             return FactValue("series", length=left.series_length(), type_name="pandas.core.series.Series")
     raise Stop(node.lineno, "a comparison the checker does not model")
+
+
+# The objects Python has one of: `x is None` means the same whoever made x.
+_SINGLETONS = (None, True, False, Ellipsis, NotImplemented)
+
+
+def _identical(a: Any, b: Any) -> Optional[bool]:
+    """Whether the cell's `a is b` is True, when the language decides it. Which objects a literal or a
+    folded constant gives is the compiler's choice (equal constants of one compiled statement are
+    merged, short strings interned, small ints cached: `x = 1000; y = 1000` then `x is y` differs
+    between one statement and two), and the checker's own objects are not the run's: only a
+    singleton, or two values of different types, decide it."""
+    if type(a) is not type(b):
+        return False
+    if any(a is s for s in _SINGLETONS) or any(b is s for s in _SINGLETONS):
+        return a is b
+    return None
 
 
 def truth(v: Value) -> Optional[bool]:
