@@ -659,12 +659,34 @@ def identity_of_constants() -> List[Dict]:
     ]
 
 
+def huge_int_text() -> List[Dict]:
+    """An int of more digits than `sys.get_int_max_str_digits()` (4300) allows has no text: print()
+    and an f-string of it raise ValueError; an int the checker did not compute (too big to) may be one."""
+    return [
+        # false claims before: printed as if any int had a text
+        _c("x = 10 ** 5000\nprint(x)\nundefined_z"),
+        _c("print(10 ** 5000)\nundefined_z"),
+        _c("x = 10 ** 4300\nf'{x}'\nundefined_z"),
+        _c("x = 2 ** 20000\nf'{x!r}'\nundefined_z"),
+        _c("x = int('9' * 4300)\nprint(x * x)\nundefined_z"),
+        _c("x = (99 ** 64) ** 64\nprint(x)\nundefined_z"),
+        _c("x = [(99 ** 64) ** 64]\nprint(x)\nundefined_z"),
+        # twins: 3841 digits print (the limit is 4300), the limit lifted, str() of it raises where it is
+        _c("x = (10 ** 60) ** 64\nprint(x)\nundefined_z"),
+        _c("x = (99 ** 64) ** 64\nprint(x)\nundefined_z", "import sys\nsys.set_int_max_str_digits(0)\n",
+           teardown="import sys\nsys.set_int_max_str_digits(4300)\n"),
+        _c("x = (99 ** 64) ** 64\nstr(x)"),
+        _c("x = 10 ** 5000\nprint(hex(x))\nundefined_z"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
-            + multiline_chains() + identity_of_constants())
+            + multiline_chains() + identity_of_constants()
+            + huge_int_text())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
