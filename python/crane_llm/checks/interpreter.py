@@ -612,7 +612,7 @@ class Interpreter:
         vals = [i.concrete() for i in items]
         if all(is_simple_constant(v) for v in vals):
             try:
-                return LiveValue(set(vals))
+                return _unordered_set(set(vals))
             except Exception:
                 pass
         raise Stop(node.lineno, "a set of values the checker cannot hash")
@@ -765,7 +765,7 @@ class Interpreter:
         if kind is set:
             vals = [r[0].concrete() for r in results]
             if all(is_simple_constant(v) for v in vals):
-                return LiveValue(set(vals))
+                return _unordered_set(set(vals))
             raise Stop(node.lineno, "a set comprehension with values the checker cannot hash")
         keys = [r[0].concrete() for r in results]
         if all(is_simple_constant(k) for k in keys):
@@ -851,6 +851,14 @@ def _inert_in_class_body(name: str, value: Any) -> bool:
     c = value.concrete() if isinstance(value, Value) else NOTHING
     cls = type(c) if c is not NOTHING else getattr(value.facts, "cls", None) if isinstance(value, Value) else None
     return cls is not None and lookup_static(cls, "__set_name__", NOTHING) is NOTHING
+
+
+def _unordered_set(built: set) -> Value:
+    """A set the cell builds: its size is known, not the order it iterates in. That order follows
+    how CPython built its table (a display of constants is compiled to a frozenset copied into a
+    new set, whose table is sized otherwise than `set(items)`'s): `a, *b = {'hello world', 'a', 'ab',
+    'b', 'x1'}` gives `a` another string than the checker's own set would."""
+    return FactValue("set", length=len(built), cls=set)
 
 
 def _mine(v: LiveValue) -> LiveValue:

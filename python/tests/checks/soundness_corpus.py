@@ -680,13 +680,30 @@ def huge_int_text() -> List[Dict]:
     ]
 
 
+def set_order() -> List[Dict]:
+    """The order a set the cell builds iterates in is CPython's table order, which depends on how it
+    was built (a display of constants is a frozenset constant copied into a new set), not the order of
+    a set the checker builds from the same items; a set of the kernel's iterates as it does now."""
+    return [
+        # false claim before: KeyError claimed for 'hello world', the run's first item is 'a'
+        _c("a, *b = {'hello world', 'a', 'ab', 'b', 'x1'}\n{'a': 1}[a]"),
+        _c("a, *b = {'b', 'ab', 'hello world', 'a', 'x1'}\n{'a': 1}[a]"),
+        _c("for x in {'hello world', 'a', 'ab', 'b', 'x1'}:\n    {'a': 1}[x]"),
+        _c("s = {'hello world', 'a', 'ab', 'b', 'x1'}\n{'a': 1}[list(s)[0]]"),
+        # twins: the size of the set is known, and a kernel set iterates as it does now
+        _c("a, b = {'hello world', 'a', 'ab'}"),
+        _c("len({'hello world', 'a', 'a'}) + undefined_z"),
+        _c("a, *b = ks\n{'a': 1}[a]\nundefined_z", DF + "ks = {'a'}\n"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
             + multiline_chains() + identity_of_constants()
-            + huge_int_text())
+            + huge_int_text() + set_order())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
