@@ -697,13 +697,33 @@ def set_order() -> List[Dict]:
     ]
 
 
+def results_too_large() -> List[Dict]:
+    """Operations the checker does not compute, only types, because their result is large: a float
+    power overflows (OverflowError), and a result too large to allocate raises MemoryError at once."""
+    return [
+        # false claims before: NameError claimed on line 2, the first line raises
+        _c("x = 2.0 ** 10000\nundefined_z"),
+        _c("x = 2 ** 10000.0\nundefined_z"),
+        _c("x = (-2.0) ** 1025\nundefined_z"),
+        _c("x = 'a' * 10 ** 13\nundefined_z"),
+        _c("x = (1,) * 10 ** 13\nundefined_z"),
+        _c("x = 1 << 10 ** 13\nundefined_z"),
+        # twins: a float power that fits, an int power, a repetition that fits
+        _c("x = 1.5 ** 100\nundefined_z"),
+        _c("x = 2 ** 10000\nundefined_z"),
+        _c("x = 0.5 ** 10000\nundefined_z"),
+        _c("x = 'a' * 200000\nundefined_z"),
+        _c("x = 10.0 ** 400"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
             + multiline_chains() + identity_of_constants()
-            + huge_int_text() + set_order())
+            + huge_int_text() + set_order() + results_too_large())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
