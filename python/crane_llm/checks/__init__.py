@@ -50,6 +50,14 @@ _OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "E
                    "PythonFinalizationError", "dreload", "help", "copyright", "credits", "license"}
 
 
+def _input_history(name: str) -> bool:
+    """IPython's input history, which run_cell updates before the cell's first statement when it
+    stores history (as a kernel does for every cell): `In` and `_ih` get the cell appended, `_i`,
+    `_ii` and `_iii` shift, `_i<N>` names the cell itself. The check reads them before that, so what
+    they hold is unknown (`In[2]` runs fine in cell 2, though `In` holds two entries at check time)."""
+    return name in ("In", "_ih", "_i", "_ii", "_iii") or (name.startswith("_i") and name[2:].isdigit())
+
+
 def _never_claimed(name: str) -> bool:
     return name.startswith("_") or name in _OTHER_BUILTINS
 
@@ -288,6 +296,8 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
     tree, late, prepared = read.tree, read.late, read.prepared
 
     def lookup(name: str):
+        if _input_history(name):
+            return Opaque()
         try:
             if name in namespace:
                 return LiveValue(namespace[name], name)
@@ -369,7 +379,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
-                             libraries_versioned_here=False)
+                             libraries_versioned_here=False, python_version=None)
         return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:

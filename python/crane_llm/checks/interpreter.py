@@ -15,6 +15,7 @@ import ast
 import builtins as _builtins
 import sys
 import types
+from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
 from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
@@ -24,11 +25,17 @@ from .static_reads import loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import new_audit, notebook_builtins, real_builtin_name
 from .finalizers import may_run_code_when_freed
+from .locations import Imports, attribute_line, call_line, kernel_version
 from .outcome import CertainCrash, Crash, Stop
 from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
 DELETED = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
+# IPython's builtin trap (`BuiltinTrap.auto_builtins`) changes these builtins only while a cell runs:
+# it puts the shell's `get_ipython` in and takes `exit` and `quit` out (the namespace's own names
+# stand for them). What the builtins hold for them when the check reads them is not what the cell
+# finds, so a read that falls through to the builtins is never judged.
+TRAPPED_BUILTINS = frozenset({"get_ipython", "exit", "quit"})
 
 _STMT_STOPS = {
     "For": "a for loop", "AsyncFor": "an async for loop", "While": "a while loop", "If": "an if statement",
@@ -36,6 +43,17 @@ _STMT_STOPS = {
     "Match": "a match statement", "Raise": "a raise statement", "Assert": "an assert statement",
     "Return": "a return statement", "Break": "a break statement", "Continue": "a continue statement",
 }
+
+
+def _column_on(node: ast.AST, line: int) -> Optional[int]:
+    """Where on `line` the failing part of `node` starts: the attribute's (or the called method's)
+    name when the instruction moved to the line it ends on."""
+    attr = node if isinstance(node, ast.Attribute) else getattr(node, "func", None)
+    if line == node.lineno:
+        return node.col_offset
+    if isinstance(attr, ast.Attribute) and attr.end_lineno == line and attr.end_col_offset is not None:
+        return max(attr.end_col_offset - len(attr.attr), 0)
+    return None
 
 
 def _src(node: ast.AST) -> str:
@@ -52,8 +70,14 @@ class Interpreter:
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
                  names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
                  annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None,
-                 libraries_versioned_here: bool = True):
+                 libraries_versioned_here: bool = True, python_version: Any = kernel_version()):
         self.lookup = lookup
+        # The (major, minor, micro) of the Python the cell runs on, which decides the line a multi-line
+        # attribute read or method call fails on (locations.py); None in the replay: unknown.
+        self.python_version = python_version
+        # The top-level statement being read (IPython compiles each one on its own) and its imports.
+        self.unit: Optional[ast.stmt] = None
+        self.unit_imports: Optional[Imports] = None
         # False in the replay: the values were recorded under other library versions, so rules whose
         # outcome changes between versions (signatures, parameter validation) must not claim.
         self.libraries_versioned_here = libraries_versioned_here
@@ -93,6 +117,16 @@ class Interpreter:
                        f"the check's time budget ({self.deadline.describe()}) ran out here")
 
     def stmt(self, node: ast.stmt) -> None:
+        if self.unit is None:
+            self.unit, self.unit_imports = node, None
+            try:
+                self._stmt(node)
+            finally:
+                self.unit = None
+            return
+        self._stmt(node)
+
+    def _stmt(self, node: ast.stmt) -> None:
         self.out_of_time(node)
         name = type(node).__name__
         handler = getattr(self, "s_" + name, None)
@@ -402,7 +436,8 @@ class Interpreter:
             base = self.ev(target.value)
             if base.kind() != "frame":
                 raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
-            rules.frames.set_columns(self, base, value, target, stmt)
+            with self.located(attribute_line(target, self.python_version), target):
+                rules.frames.set_columns(self, base, value, target, stmt)
         else:
             raise Stop(stmt.lineno, f"assigning to `{_src(target)}`")
 
@@ -425,6 +460,8 @@ class Interpreter:
                 return self.scopes[i][name]
         if name in self.bound:
             v = self.bound[name]
+            if v is DELETED:
+                self._not_trapped(name, node)
             if v is DELETED and name in self.builtin_names:
                 return LiveValue(self.builtin_names[name])
             if v is DELETED:
@@ -438,6 +475,7 @@ class Interpreter:
         found = self.lookup(name)
         if found is not None:
             return self.unshadow(found).named(name) if isinstance(found, LiveValue) else found
+        self._not_trapped(name, node)
         if name in self.builtin_names:
             return LiveValue(self.builtin_names[name])
         if not self.builtins_known:
@@ -453,6 +491,31 @@ class Interpreter:
         raise Crash(CertainCrash("NameError", node.lineno, node.col_offset,
                                  f"`{name}` is not defined in the kernel, nor assigned earlier in this cell.",
                                  "undefined-name", [name]))
+
+    @contextmanager
+    def located(self, line: Optional[int], node: ast.AST):
+        """A crash raised in the block happens in one instruction, the attribute read or the call,
+        whose line CPython names by its own rules (locations.py), not always the line the rule read
+        off the node: the claim gets that line, or none is made when it cannot be told."""
+        try:
+            yield
+        except Crash as c:
+            crash = c.crash
+            if line is None:
+                raise Stop(node.lineno, "a crash on a line this Python's compiler may name differently")
+            if crash.line != line:
+                if crash.correction is not None and crash.correction.get("line") == crash.line \
+                        and isinstance(node, ast.Attribute):
+                    crash.correction["line"] = line  # (`.attr` is written where the attribute ends)
+                crash.line = line
+                crash.column = _column_on(node, line)
+            raise
+
+    def _not_trapped(self, name: str, node: ast.AST) -> None:
+        """A name read from the builtins: one IPython's builtin trap swaps while the cell runs ends the
+        reading (`del get_ipython` then `get_ipython()` runs fine; `exit` is no builtin in a cell)."""
+        if name in TRAPPED_BUILTINS:
+            raise Stop(node.lineno, f"`{name}`, which IPython puts into or takes out of the builtins while a cell runs")
 
     def unshadow(self, value: Value) -> Value:
         """A live object a modelled call changed in place is answered from the shadow facts."""
@@ -513,7 +576,8 @@ class Interpreter:
 
     def e_Attribute(self, node):
         base = self.ev(node.value)
-        return rules.attributes.read(self, base, node.attr, node)
+        with self.located(attribute_line(node, self.python_version), node):
+            return rules.attributes.read(self, base, node.attr, node)
 
     def e_Subscript(self, node):
         base = self.ev(node.value)
@@ -548,7 +612,7 @@ class Interpreter:
         vals = [i.concrete() for i in items]
         if all(is_simple_constant(v) for v in vals):
             try:
-                return LiveValue(set(vals))
+                return _unordered_set(set(vals))
             except Exception:
                 pass
         raise Stop(node.lineno, "a set of values the checker cannot hash")
@@ -661,7 +725,10 @@ class Interpreter:
             kwargs[kw.arg] = self.ev(kw.value)
         if isinstance(func, UserFunction):
             raise Stop(node.lineno, f"a call to your function `{func.fname}`")
-        return rules.call(self, func, args, kwargs, node)
+        if self.unit_imports is None:
+            self.unit_imports = Imports(self.unit)
+        with self.located(call_line(node, self.python_version, self.unit_imports), node):
+            return rules.call(self, func, args, kwargs, node)
 
     def e_ListComp(self, node):
         return self._comprehension(node, [node.elt], list)
@@ -698,7 +765,7 @@ class Interpreter:
         if kind is set:
             vals = [r[0].concrete() for r in results]
             if all(is_simple_constant(v) for v in vals):
-                return LiveValue(set(vals))
+                return _unordered_set(set(vals))
             raise Stop(node.lineno, "a set comprehension with values the checker cannot hash")
         keys = [r[0].concrete() for r in results]
         if all(is_simple_constant(k) for k in keys):
@@ -784,6 +851,14 @@ def _inert_in_class_body(name: str, value: Any) -> bool:
     c = value.concrete() if isinstance(value, Value) else NOTHING
     cls = type(c) if c is not NOTHING else getattr(value.facts, "cls", None) if isinstance(value, Value) else None
     return cls is not None and lookup_static(cls, "__set_name__", NOTHING) is NOTHING
+
+
+def _unordered_set(built: set) -> Value:
+    """A set the cell builds: its size is known, not the order it iterates in. That order follows
+    how CPython built its table (a display of constants is compiled to a frozenset copied into a
+    new set, whose table is sized otherwise than `set(items)`'s): `a, *b = {'hello world', 'a', 'ab',
+    'b', 'x1'}` gives `a` another string than the checker's own set would."""
+    return FactValue("set", length=len(built), cls=set)
 
 
 def _mine(v: LiveValue) -> LiveValue:

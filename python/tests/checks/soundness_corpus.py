@@ -585,11 +585,145 @@ def pandas_copy_writes() -> List[Dict]:
             _c("sub['e'] = 1\nundefined_w", sub)]
 
 
+def builtin_trap() -> List[Dict]:
+    """IPython's builtin trap puts `get_ipython` into the builtins while a cell runs and takes `exit`
+    and `quit` out; the check reads the builtins outside it. A namespace without its own name (deleted
+    by the cell or before it) falls through to the builtins the trap made, not to the ones read."""
+    return [
+        # false claims before: NameError claimed, but the trap's get_ipython answers
+        _c("del get_ipython\nget_ipython", "get_ipython = 5\n"),
+        _c("del get_ipython\nprint(get_ipython().user_ns is not None)", "get_ipython = 6\n"),
+        _c("get_ipython().user_ns\nundefined_z", "del get_ipython\n"),
+        # false claim before: AttributeError claimed on site's Quitter; the cell finds no `exit` at all
+        _c("del exit\nexit.nope", "exit = 3\n"),
+        _c("del quit\nquit.nope", "quit = 4\n"),
+        # twins: a name the namespace still holds is read from it, and the crash stays certain
+        _c("get_ipython.nope"),
+        _c("exit = 5\nexit.nope"),
+        _c("del get_ipython\ndel get_ipython", "get_ipython = 7\n"),
+        _c("x = 1\ndel x\nget_ipython()\nundefined_z"),
+    ]
+
+
+def multiline_chains() -> List[Dict]:
+    """A chain split over lines fails where CPython locates the failing instruction: since 3.10 an
+    attribute is read on the line its name ends, and a call compiled as a method call (`obj.m(...)`:
+    no `*`/`**`, and on 3.11+ not of a name the statement imports) runs there too; other calls run
+    on the line they start on, subscripts on the line the subscript starts on."""
+    return [
+        # false claims before (the line the expression starts on was claimed)
+        _c("x = (lst\n     .nope)"),
+        _c("x = (lst.\n nope)"),
+        _c("x = lst\\\n.nope"),
+        _c("(df\n .drop(columns=['zz']))"),
+        _c("(df\n .rename(columns={'a': 'q'})\n .sort_values('a'))"),
+        _c("(df\n .groupby('zz'))"),
+        _c("(X\n .reshape(5, 5))"),
+        _c("(lr\n .predict(X))"),
+        _c("(lr\n .coef_)"),
+        _c("import math\n(math\n .sqrt(-1))"),
+        _c("(df\n .columns) = ['p']"),
+        _c("(df.a\n .str)"),
+        # twins: calls that run on their start line, subscripts, the same chains that run clean
+        _c("(df\n .sort_values(*['zz']))"),
+        _c("(df\n .sort_values(**{'by': 'zz'}))"),
+        _c("import math as mm; (mm\n .sqrt(-1))"),
+        _c("for i in [0]:\n    import math\n    x = (math\n     .sqrt(-1))"),
+        _c("(df\n .loc\n [:, 'zz'])"),
+        _c("(len\n (5))"),
+        _c("(df\n .drop(columns=['a'])\n .b\n .sum())\nundefined_z"),
+        _c("(X\n .reshape(6, 2)\n .T)\nundefined_z"),
+    ]
+
+
+def identity_of_constants() -> List[Dict]:
+    """`is` between values the cell makes: which object a literal or folded constant is, is the
+    compiler's choice (IPython compiles each statement on its own; equal constants of one statement are
+    merged, identifier-like strings interned, small ints cached), not the checker's objects'."""
+    return [
+        # false claims before: the checker's two objects differ, the run's are one
+        _c("((1000) is (1000)) or undefined_z"),
+        _c("a = [1000, 1000]\n(a[0] is a[1]) or undefined_z"),
+        _c("a = 'hello'\nb = 'hello'\n(a is b) or undefined_z"),
+        _c("((1, 2) is (1, 2)) or undefined_z"),
+        _c("((2 ** 8) is 256) or undefined_z"),
+        _c("a = 1.5\n(a is 1.5) or undefined_z"),
+        # and the other way round: the checker's one object, the run's two
+        _c("a = 'hello world'\nb = 'hello world'\n(a is b) and undefined_z"),
+        _c("a = 1000\nb = 1000\n(a is not b) or undefined_z"),
+        # twins: singletons and different types decide it
+        _c("a = None\n(a is None) and undefined_z"),
+        _c("(1 is True) or undefined_z"),
+        _c("((1 < 2) is True) and undefined_z"),
+        _c("('a' is not None) and undefined_z"),
+    ]
+
+
+def huge_int_text() -> List[Dict]:
+    """An int of more digits than `sys.get_int_max_str_digits()` (4300) allows has no text: print()
+    and an f-string of it raise ValueError; an int the checker did not compute (too big to) may be one."""
+    return [
+        # false claims before: printed as if any int had a text
+        _c("x = 10 ** 5000\nprint(x)\nundefined_z"),
+        _c("print(10 ** 5000)\nundefined_z"),
+        _c("x = 10 ** 4300\nf'{x}'\nundefined_z"),
+        _c("x = 2 ** 20000\nf'{x!r}'\nundefined_z"),
+        _c("x = int('9' * 4300)\nprint(x * x)\nundefined_z"),
+        _c("x = (99 ** 64) ** 64\nprint(x)\nundefined_z"),
+        _c("x = [(99 ** 64) ** 64]\nprint(x)\nundefined_z"),
+        # twins: 3841 digits print (the limit is 4300), the limit lifted, str() of it raises where it is
+        _c("x = (10 ** 60) ** 64\nprint(x)\nundefined_z"),
+        _c("x = (99 ** 64) ** 64\nprint(x)\nundefined_z", "import sys\nsys.set_int_max_str_digits(0)\n",
+           teardown="import sys\nsys.set_int_max_str_digits(4300)\n"),
+        _c("x = (99 ** 64) ** 64\nstr(x)"),
+        _c("x = 10 ** 5000\nprint(hex(x))\nundefined_z"),
+    ]
+
+
+def set_order() -> List[Dict]:
+    """The order a set the cell builds iterates in is CPython's table order, which depends on how it
+    was built (a display of constants is a frozenset constant copied into a new set), not the order of
+    a set the checker builds from the same items; a set of the kernel's iterates as it does now."""
+    return [
+        # false claim before: KeyError claimed for 'hello world', the run's first item is 'a'
+        _c("a, *b = {'hello world', 'a', 'ab', 'b', 'x1'}\n{'a': 1}[a]"),
+        _c("a, *b = {'b', 'ab', 'hello world', 'a', 'x1'}\n{'a': 1}[a]"),
+        _c("for x in {'hello world', 'a', 'ab', 'b', 'x1'}:\n    {'a': 1}[x]"),
+        _c("s = {'hello world', 'a', 'ab', 'b', 'x1'}\n{'a': 1}[list(s)[0]]"),
+        # twins: the size of the set is known, and a kernel set iterates as it does now
+        _c("a, b = {'hello world', 'a', 'ab'}"),
+        _c("len({'hello world', 'a', 'a'}) + undefined_z"),
+        _c("a, *b = ks\n{'a': 1}[a]\nundefined_z", DF + "ks = {'a'}\n"),
+    ]
+
+
+def results_too_large() -> List[Dict]:
+    """Operations the checker does not compute, only types, because their result is large: a float
+    power overflows (OverflowError), and a result too large to allocate raises MemoryError at once."""
+    return [
+        # false claims before: NameError claimed on line 2, the first line raises
+        _c("x = 2.0 ** 10000\nundefined_z"),
+        _c("x = 2 ** 10000.0\nundefined_z"),
+        _c("x = (-2.0) ** 1025\nundefined_z"),
+        _c("x = 'a' * 10 ** 13\nundefined_z"),
+        _c("x = (1,) * 10 ** 13\nundefined_z"),
+        _c("x = 1 << 10 ** 13\nundefined_z"),
+        # twins: a float power that fits, an int power, a repetition that fits
+        _c("x = 1.5 ** 100\nundefined_z"),
+        _c("x = 2 ** 10000\nundefined_z"),
+        _c("x = 0.5 ** 10000\nundefined_z"),
+        _c("x = 'a' * 200000\nundefined_z"),
+        _c("x = 10.0 ** 400"),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes())
+            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
+            + multiline_chains() + identity_of_constants()
+            + huge_int_text() + set_order() + results_too_large())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -155,3 +155,14 @@ def test_categorical_of_recorded_integer_column_has_no_cat():
 def test_categorical_from_uncertain_recorded_facts_is_unknown(facts):
     pytest.importorskip("pandas")
     assert run_checks_on_facts(CATEGORICAL_CELL, facts, executed=_IMPORTS).crash is None
+
+
+def test_builtins_ipython_swaps_while_a_cell_runs_are_never_judged():
+    # IPython's builtin trap gives the cell `get_ipython` even once the namespace lost its own, and
+    # takes `exit` away: neither is judged from the builtins as the check reads them.
+    for cell in ("del get_ipython\nget_ipython().user_ns", "get_ipython().user_ns", "del exit\nexit.nope"):
+        facts = {"get_ipython": {"type": "<class 'method'>"}, "exit": {"type": "<class 'int'>", "value": 3}}
+        out = run_checks_on_facts(cell, facts if cell.startswith("del") else {}, names_complete=True)
+        assert out.crash is None, (cell, out.crash)
+    out = run_checks_on_facts("x = 1\ndel x\nx", {}, names_complete=True)
+    assert out.crash is not None and out.crash.exception == "NameError"

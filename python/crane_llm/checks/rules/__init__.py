@@ -42,17 +42,39 @@ def safe_to_print(v: Value) -> bool:
     c = v.concrete()
     if c is not NOTHING:
         if is_simple_constant(c):
-            return True
+            return _constant_prints(c)
         if type(c) in (list, tuple, dict, set) and len(c) <= 1000:
             inner = list(c.items()) if type(c) is dict else list(c)
             flat: List[Any] = []
             for x in inner:
                 flat.extend(x if type(c) is dict else [x])
-            return all(is_simple_constant(x) for x in flat)
+            return all(is_simple_constant(x) and _constant_prints(x) for x in flat)
     if isinstance(v, LiveValue) and v.kind() in ("frame", "series", "ndarray"):
         # pandas and NumPy print the elements too: only elements of numeric / bool dtypes are safe.
         return _numeric_elements(v.obj, v.kind())
-    return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("int", "float", "str", "bool"))
+    # (An int of unknown value may have more digits than int-to-str conversion allows.)
+    return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("float", "str", "bool"))
+
+
+def _constant_prints(c: Any) -> bool:
+    """An int's text has at most `sys.get_int_max_str_digits()` digits (4300 by default; 0: no
+    limit), or str() raises ValueError: `print(10 ** 5000)` raises. Other constants always print."""
+    if type(c) is tuple or type(c) is frozenset:
+        return all(_constant_prints(x) for x in c)
+    if type(c) is not int:
+        return True
+    limit = getattr(sys, "get_int_max_str_digits", None)
+    digits = limit() if limit is not None else 0
+    return digits <= 0 or abs(c) < _power_of_ten(digits)
+
+
+_POWERS: Dict[int, int] = {}
+
+
+def _power_of_ten(n: int) -> int:
+    if n not in _POWERS:
+        _POWERS[n] = 10 ** n
+    return _POWERS[n]
 
 
 def _default_print_options() -> bool:

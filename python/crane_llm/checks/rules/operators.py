@@ -52,9 +52,10 @@ def _describe(v: Value) -> str:
 
 
 def _too_big(op: type, a: Any, b: Any) -> bool:
-    """Operations whose result could be huge are not run, only typed."""
+    """Operations whose result could be huge are not run, only typed. (A float power is one C call:
+    it is run, and its OverflowError, `2.0 ** 10000`, is certain.)"""
     try:
-        if op is ast.Pow and isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if op is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool):
             return abs(b) > 64 and abs(a) > 1
         if op is ast.LShift and isinstance(b, int):
             return b > 256
@@ -68,6 +69,27 @@ def _too_big(op: type, a: Any, b: Any) -> bool:
     except Exception:
         return True
     return False
+
+
+# Items (characters, tuple slots, bytes of an int) a result not computed is still taken to fit in
+# memory; beyond, making it may raise MemoryError (`'a' * 10 ** 13` does at once).
+_FITS = 2 ** 27
+
+
+def _may_not_fit(op: type, a: Any, b: Any) -> bool:
+    try:
+        if op is ast.Mult:
+            seq, n = (a, b) if isinstance(a, (str, bytes, tuple)) else (b, a)
+            if isinstance(seq, (str, bytes, tuple)) and isinstance(n, int):
+                return len(seq) * max(n, 0) > _FITS
+            return (a.bit_length() + b.bit_length()) // 8 > _FITS
+        if op is ast.LShift:
+            return (a.bit_length() + max(b, 0)) // 8 > _FITS
+        if op is ast.Pow:
+            return b > 0 and a.bit_length() * b // 8 > _FITS
+    except Exception:
+        return True
+    return True
 
 
 def _crash(exc: BaseException, node, message: str, variables) -> Crash:
@@ -92,6 +114,8 @@ def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
     names = [left.name, right.name]
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
         if _too_big(opt, a, b):
+            if _may_not_fit(opt, a, b):
+                raise Stop(node.lineno, f"`{sym}` with a result that may not fit in memory")
             return Opaque(lk if lk == rk else None)
         try:
             result = BINOPS[opt](a, b)
@@ -146,7 +170,10 @@ def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
     a, b = left.concrete(), right.concrete()
     opt = type(op)
     if opt in (ast.Is, ast.IsNot) and a is not NOTHING and b is not NOTHING:
-        return LiveValue(COMPARES[opt](a, b))
+        same = _identical(a, b)
+        if same is None:
+            return Opaque("bool")  # (`is` never raises)
+        return LiveValue(same if opt is ast.Is else not same)
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
         if opt in (ast.In, ast.NotIn):
             try:
@@ -163,6 +190,23 @@ def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
         if left.kind() == "series" and type(b) in (str, int, float, bool, type(None)):
             return FactValue("series", length=left.series_length(), type_name="pandas.core.series.Series")
     raise Stop(node.lineno, "a comparison the checker does not model")
+
+
+# The objects Python has one of: `x is None` means the same whoever made x.
+_SINGLETONS = (None, True, False, Ellipsis, NotImplemented)
+
+
+def _identical(a: Any, b: Any) -> Optional[bool]:
+    """Whether the cell's `a is b` is True, when the language decides it. Which objects a literal or a
+    folded constant gives is the compiler's choice (equal constants of one compiled statement are
+    merged, short strings interned, small ints cached: `x = 1000; y = 1000` then `x is y` differs
+    between one statement and two), and the checker's own objects are not the run's: only a
+    singleton, or two values of different types, decide it."""
+    if type(a) is not type(b):
+        return False
+    if any(a is s for s in _SINGLETONS) or any(b is s for s in _SINGLETONS):
+        return a is b
+    return None
 
 
 def truth(v: Value) -> Optional[bool]:
