@@ -78,6 +78,11 @@ def unpack(interp, value: Value, target, stmt) -> List[Value]:
     return elems
 
 
+def _plain_slice(key: slice) -> bool:
+    parts = (key.start, key.stop, key.step)
+    return all(p is None or type(p) in (int, bool) for p in parts) and key.step != 0
+
+
 def getitem(interp, base: Value, index: Value, node) -> Value:
     kind = base.kind()
     c = base.concrete()
@@ -95,6 +100,8 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         return Opaque()
     if kind in ("list", "tuple", "str", "range"):
         if type(key) is slice:
+            if not _plain_slice(key):  # (`[::0]`, `[1.0:]` raise; the checker leaves them to the model)
+                raise Stop(line, "a slice whose parts are not plain integers")
             if c is not NOTHING:
                 return LiveValue(c[key])
             return Opaque(kind)
