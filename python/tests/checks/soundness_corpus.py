@@ -585,11 +585,56 @@ def pandas_copy_writes() -> List[Dict]:
             _c("sub['e'] = 1\nundefined_w", sub)]
 
 
+def boolean_masks() -> List[Dict]:
+    """A list of bools inside `df[...]` or `.loc[:, ...]` is a boolean mask, not column labels: one of
+    the right length selects rows or columns, one of the wrong length raises ValueError or IndexError,
+    never the KeyError of a missing column (even when the frame has a column named True)."""
+    bools = DF + "dfb = pd.DataFrame({True: [1, 2], 'x': [3, 4]})\n"
+    cells = ["df[[True, False, True]]\nundefined_b", "df[[True, False]]\nundefined_b",
+             "df.loc[:, [True, False, True]]\nundefined_b", "df.loc[:, [True, False]]\nundefined_b",
+             "df.loc[0, [True, False, True]]\nundefined_b", "t = True\ndf[[t, False, t]]\nundefined_b",
+             "dfb[[True]]\nundefined_b", "dfb[[True, True]]\nundefined_b",
+             # Twins: a lone bool is a label, and so is a list mixing bools with other labels.
+             "dfb[True]\nundefined_b", "dfb[[True, 'x']]\nundefined_b", "df[True]\nundefined_b",
+             "df[[True, 'a']]\nundefined_b", "df.drop([True, False, True], axis=1)\nundefined_b"]
+    return [_c(cell, bools) for cell in cells]
+
+
+def repeated_column_writes() -> List[Dict]:
+    """`df[label] = values` where the label names several columns: pandas writes one value into each
+    of them when there are as many values as such columns, whatever the row count (1, 1.0 and True
+    are one key). Twins: another count of values, or a label naming one column, is a length ValueError."""
+    dup = DF + ("dfd = pd.DataFrame([[1, 2, 3]], columns=['a', 'a', 'b'])\n"
+                "dfo = pd.DataFrame([[1, 2, 3]], columns=pd.Index([1, 1.0, 'c'], dtype=object))\n")
+    cells = ["dfd['a'] = [1, 2]\nundefined_r", "dfd['a'] = np.array([1, 2])\nundefined_r", "dfo[1] = [1, 2]\nundefined_r",
+             "dfo[True] = [1, 2]\nundefined_r", "df.columns = [1, 1.0, 'c']\ndf[1] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['a'] = [1, 2]\nundefined_r",
+             "dfd['a'] = [1, 2, 3]\nundefined_r", "dfd['b'] = [1, 2]\nundefined_r", "dfo['c'] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['c'] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['a'] = [1, 2, 4, 5]\nundefined_r"]
+    return [_c(cell, dup) for cell in cells]
+
+
+def unsigned_arrays() -> List[Dict]:
+    """Arithmetic on unsigned NumPy arrays stays unsigned: a negative Python integer then raises
+    OverflowError (NEP 50), so the reading must not take `u + u` for a signed array and go on past
+    `(u + u) + (-1)`. Twins: non-negative integers, floats, division and signed arrays run clean."""
+    u = DF + "u = np.array([1, 2], dtype=np.uint8)\nu16 = np.array([1, 2], dtype=np.uint16)\n" \
+             "i8 = np.array([1, 2], dtype=np.int8)\n"
+    crash = ["(u + u) + (-1)", "(u - u) + (-5)", "(u + u16) + (-1)", "(u // u) + (-1)", "np.vstack([u, u]) + (-1)",
+             "np.concatenate([u, u]) + (-1)", "np.stack([u, u]) - (-1)", "(u @ u) + (-1)", "np.dot(u, u) + (-1)",
+             "np.hstack([u, u]) + (-1)", "(u + 1) + (-1)"]
+    clean = ["(u * u) - 1", "(u + u) + 1", "(u + u) + 1.5", "(u / u) + (-1)", "(u + i8) + (-1)", "(i8 + i8) + (-128)",
+             "(u + u) + 255"]
+    return [_c(cell + "\nundefined_u", u) for cell in crash + clean]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
-            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes())
+            + annotation_store() + import_reads() + printed_text() + pandas_copy_writes()
+            + boolean_masks() + repeated_column_writes() + unsigned_arrays())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -56,6 +56,14 @@ def _scalar(x: Any) -> bool:
     return type(x) in (str, int, float, bool)
 
 
+def _boolean_mask(labels: Optional[List[Any]], key: Value) -> bool:
+    """A non-empty list of bools is no list of labels to `df[...]` or `.loc`: pandas reads it as a
+    boolean mask (`com.is_bool_indexer`) over the rows (`df[mask]`) or the columns (`.loc[:, mask]`),
+    which a mask of the right length passes and one of the wrong length fails with ValueError or
+    IndexError, never the KeyError of a missing label."""
+    return bool(labels) and type(key.concrete()) is not bool and all(type(x) is bool for x in labels)
+
+
 def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Optional[List[Any]]:
     """The labels that are certainly not columns (nor index level names when `also_index`)."""
     missing = []
@@ -120,7 +128,7 @@ def series_value(nrows: Optional[int], dtype: Optional[str] = None) -> FactValue
 def getitem(interp, base: Value, index: Value, node) -> Value:
     f = _frame(base, node)
     labels = _labels(index)
-    if labels is None:
+    if labels is None or _boolean_mask(labels, index):
         raise Stop(node.lineno, f"selecting from {_label(base)} with a key the checker does not model")
     missing = _missing(f, labels)
     if missing is None:
@@ -224,7 +232,7 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if not (rows == slice(None) or (type(rows) in (int, str) and f.nrows and single_level)):
         raise Stop(node.lineno, "`.loc[...]` with rows the checker does not model")
     labels = _labels(LiveValue(cols))
-    if labels is None:
+    if labels is None or _boolean_mask(labels, LiveValue(cols)):
         raise Stop(node.lineno, "`.loc[...]` with columns the checker does not model")
     missing = _missing(f, labels)
     if missing is None:
@@ -560,6 +568,9 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
         raise Stop(target.lineno, f"assigning a value the checker does not model into {_label(base)}")
     if n is None or f.nrows is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
+    named = _columns_named(f, label)
+    if n >= 0 and (named is None or 1 < named == n):
+        raise Stop(target.lineno, f"assigning a list into a repeated column of {_label(base)}")
     if n >= 0 and n != f.nrows and f.nrows > 0:
         raise Crash(CertainCrash("ValueError", target.lineno, target.col_offset,
                                  f"the {vk} assigned to column {label!r} has {n} values but {_label(base)} has "
@@ -570,6 +581,24 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
     if has is None or f.columns is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
     _replace_columns(interp, base, f, list(f.columns) + ([] if has else [label]), stmt)
+
+
+def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
+    """How many columns `label` names (None when unknown). pandas sets a list-like into every column
+    a repeated label names, one value per column (`df['a'] = [1, 2]` on columns a, a, b fills both
+    a's), when the list has as many values as there are such columns: no row count is checked then.
+    Labels compare as pandas' Index does (1, 1.0 and True are one key), so only the real Index, or
+    text labels among known columns, say how many."""
+    if f.live_columns is not None:
+        try:
+            return 1 if f.live_columns.is_unique else len(f.live_columns.get_indexer_for([label]))
+        except Exception:
+            return None
+    if f.columns is None:
+        return None
+    if type(label) is str:
+        return sum(1 for c in f.columns if type(c) is str and c == label)
+    return 1 if sum(1 for c in f.columns if type(c) is not str) <= 1 else None
 
 
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:
