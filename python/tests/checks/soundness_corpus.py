@@ -629,12 +629,31 @@ def unsigned_arrays() -> List[Dict]:
     return [_c(cell + "\nundefined_u", u) for cell in crash + clean]
 
 
+def feature_conversions() -> List[Dict]:
+    """A fitted model given a frame of the wrong width: scikit-learn converts X to floats before it
+    compares the feature count, so a datetime or timedelta column raises DTypePromotionError and an
+    object column of Timestamps TypeError, not the count's ValueError. Twins: numeric, bool and text
+    columns (the count's ValueError, or the ValueError of text that is no number) are still caught."""
+    fit = DF + ("import warnings\nwarnings.filterwarnings('ignore')\n"
+                "Xdt = pd.DataFrame({'p': pd.to_datetime(['2020-01-01'] * 4), 'q': 1.0})\n"
+                "Xtd = pd.DataFrame({'p': pd.to_timedelta([1] * 4, unit='s'), 'q': 1.0})\n"
+                "Xts = pd.DataFrame({'p': pd.Series([pd.Timestamp('2020-01-01')] * 4, dtype=object), 'q': 1.0})\n"
+                "Xok = pd.DataFrame({'p': [1, 2, 3, 4], 'q': [True] * 4})\nXs = pd.DataFrame({'p': ['a'] * 4, 'q': 1.0})\n"
+                "sc_fit = StandardScaler().fit(X)\n")
+    cells = ["lr_fit.predict(Xdt)", "lr_fit.predict(Xtd)", "lr_fit.predict(Xts)", "sc_fit.transform(Xdt)",
+             "lr_fit.predict(Xdt[['p', 'q']])", "lr_fit.predict(Xdt.head(2))", "lr_fit.predict(Xdt.drop(columns='q'))",
+             "lr_fit.predict(Xok)", "lr_fit.predict(Xs)", "lr_fit.predict(Xok[['p', 'q']])", "sc_fit.transform(Xok.head(2))",
+             "lr_fit.predict(Xok.isna())"]
+    return [_c(cell + "\nundefined_f", fit) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes()
-            + boolean_masks() + repeated_column_writes() + unsigned_arrays())
+            + boolean_masks() + repeated_column_writes() + unsigned_arrays()
+            + feature_conversions())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -148,11 +148,20 @@ def _columns(v: Value) -> Optional[int]:
     if a is not None and a.shape is not None and len(a.shape) == 2 and a.shape[1] is not None:
         return a.shape[1] if a.kind is not None and a.kind in "biuf" else None
     f = v.frame()
-    if f is not None and f.columns is not None and f.flat:
+    if f is not None and f.columns is not None and f.flat and _converts_with_value_errors(f):
         # Mixed str / non-str column names make scikit-learn raise TypeError, not ValueError.
         if len({isinstance(c, str) for c in f.columns}) <= 1:
             return len(f.columns)
     return None
+
+
+def _converts_with_value_errors(f) -> bool:
+    """X's conversion to a float array (check_array, before the feature count is compared) fails, if
+    it fails, with ValueError: every column is known to hold numbers, bools or pandas' strings. A
+    datetime column fails with DTypePromotionError (a TypeError), an object column holding other
+    objects with TypeError (float() of a Timestamp)."""
+    return f.column_dtypes is not None and len(f.column_dtypes) == len(f.columns) and \
+        all(d in ("numeric", "bool", "str") for d in f.column_dtypes)
 
 
 def _samples(v: Value) -> Optional[int]:
