@@ -647,13 +647,29 @@ def feature_conversions() -> List[Dict]:
     return [_c(cell + "\nundefined_f", fit) for cell in cells]
 
 
+def target_conversions() -> List[Dict]:
+    """`fit(X, y)` with y shorter than X: scikit-learn converts y (floats for a regressor, sorted
+    classes for a classifier) before it compares the lengths, so a y of dicts or Timestamps raises
+    TypeError (float() of a dict) and [1, None, 2] TypeError in GaussianNB's sorting of the classes.
+    Twins: numbers, text and rows of numbers are still the length ValueError."""
+    fit = DF + ("from sklearn.tree import DecisionTreeRegressor\nfrom sklearn.naive_bayes import GaussianNB\n"
+                "ts = pd.Timestamp('2020-01-01')\n")
+    crash = ["LinearRegression().fit(X, [{}, {}, {}])", "LinearRegression().fit(X, [ts, ts, ts])",
+             "DecisionTreeRegressor().fit(X, [{}, {}, {}])", "GaussianNB().fit(X, [{}, {}, {}])",
+             "GaussianNB().fit(X, [1, None, 2])", "LinearRegression().fit(X, np.array([ts, ts, ts]))"]
+    twins = ["LinearRegression().fit(X, [1, 2, 3])", "GaussianNB().fit(X, ['a', 'b', 'a'])",
+             "LinearRegression().fit(X, [[1, 2], [3, 4], [5, 6]])", "GaussianNB().fit(X, np.array([0, 1, 0]))",
+             "LinearRegression().fit(X, pd.Series([1.0, 2.0, 3.0]))"]
+    return [_c(cell + "\nundefined_t", fit) for cell in crash + twins]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes()
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
-            + feature_conversions())
+            + feature_conversions() + target_conversions())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -20,7 +20,7 @@ from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simp
 from ..provenance import lookup_static
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
-from ..abstract_values import EstimatorFacts, FactValue, Value
+from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
 from . import displays, estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
@@ -231,11 +231,42 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)
         if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner):
-            if x.kind() in ("ndarray", "frame") and _columns(x) is not None:
+            if x.kind() in ("ndarray", "frame") and _columns(x) is not None and _plain_targets(y):
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                          f"X has {nx} samples but y has {ny}: `.fit()` needs them equal.",
                                          "inconsistent-lengths", _names(x, y)))
     raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+
+
+def _plain_targets(y: Value) -> bool:
+    """y is converted (to floats for regressors, sorted into classes for classifiers) before its
+    length is compared with X's: only targets of numbers, bools or text fail that, if at all, with
+    ValueError. A list of dicts or Timestamps fails float() with TypeError, and [1, None, 2] a
+    classifier's sorting of the classes with TypeError."""
+    kind = y.kind()
+    if kind == "ndarray":
+        a = y.array()
+        return a is not None and a.kind is not None and a.kind in "biuf"
+    if kind == "series":
+        return y.series_dtype() in ("numeric", "bool", "str")
+    if kind == "frame":
+        f = y.frame()
+        return f is not None and f.columns is not None and _converts_with_value_errors(f)
+    if kind == "list":
+        c = y.concrete()
+        if c is NOTHING:
+            items = y.items()
+            if items is None:
+                return False
+            c = [i.concrete() for i in items]
+        # (rows of such values too: NumPy makes a 2-D y of them, or fails on ragged rows with ValueError)
+        return type(c) is list and all(_plain_target(e) or (type(e) is list and all(_plain_target(x) for x in e))
+                                       for e in c)
+    return False
+
+
+def _plain_target(e: Any) -> bool:
+    return type(e) in (int, float, bool, str)
 
 
 def _supervised(owner: Value) -> bool:
