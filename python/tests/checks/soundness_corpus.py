@@ -623,9 +623,11 @@ def unsigned_arrays() -> List[Dict]:
              "i8 = np.array([1, 2], dtype=np.int8)\n"
     crash = ["(u + u) + (-1)", "(u - u) + (-5)", "(u + u16) + (-1)", "(u // u) + (-1)", "np.vstack([u, u]) + (-1)",
              "np.concatenate([u, u]) + (-1)", "np.stack([u, u]) - (-1)", "(u @ u) + (-1)", "np.dot(u, u) + (-1)",
-             "np.hstack([u, u]) + (-1)", "(u + 1) + (-1)"]
+             "np.hstack([u, u]) + (-1)", "(u + 1) + (-1)",
+             # Sums keep the kind: np.sum of uint8 is a uint64 scalar, the builtin sum a uint8 one.
+             "np.sum(u) + (-1)", "sum(u) + (-1)", "sum(np.vstack([u, u])) + (-1)"]
     clean = ["(u * u) - 1", "(u + u) + 1", "(u + u) + 1.5", "(u / u) + (-1)", "(u + i8) + (-1)", "(i8 + i8) + (-128)",
-             "(u + u) + 255"]
+             "(u + u) + 255", "np.mean(u) + (-1)", "np.sum(u) + 1", "sum(np.array([True, False])) + (-1)"]
     return [_c(cell + "\nundefined_u", u) for cell in crash + clean]
 
 
@@ -663,13 +665,24 @@ def target_conversions() -> List[Dict]:
     return [_c(cell + "\nundefined_t", fit) for cell in crash + twins]
 
 
+def sparse_tensors() -> List[Dict]:
+    """A sparse (COO) tensor has a shape like a dense one, but `sp + a`, `sp.reshape(6)` and
+    `torch.cat([sp, a])` raise RuntimeError whatever the shapes, so only dense (strided) tensors are
+    read. Twins: the same operations on a dense tensor run clean, or fail on their shapes."""
+    ts = DF + "import torch\na = torch.zeros(2, 3)\nv = torch.zeros(3)\nsp = torch.zeros(2, 3).to_sparse()\n" \
+              "dense = sp.to_dense()\n"
+    cells = ["sp + a", "sp + v", "sp.reshape(6)", "torch.cat([sp, a])", "dense + a", "dense + v", "dense.reshape(6)",
+             "torch.cat([dense, a])", "dense.reshape(4)", "torch.cat([dense, v])"]
+    return [_c(cell + "\nundefined_p", ts) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes()
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
-            + feature_conversions() + target_conversions())
+            + feature_conversions() + target_conversions() + sparse_tensors())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
