@@ -676,13 +676,26 @@ def sparse_tensors() -> List[Dict]:
     return [_c(cell + "\nundefined_p", ts) for cell in cells]
 
 
+def wrapped_method_arguments() -> List[Dict]:
+    """scikit-learn wraps `fit` (`_fit_context`) and `transform` (set_output's wrapper) in
+    `(*args, **kwargs)` functions, so too many arguments raise TypeError only when the wrapper calls
+    the method it wraps, before the data is looked at: no length, feature-count or not-fitted claim.
+    Twins: the same calls with arguments the wrapped method takes keep their claims."""
+    cells = ["lr_fit.fit(X[:, :2], [1, 2], 1, 2)", "lr_fit.fit(X, [1, 2], 1, 2, 3)",
+             "StandardScaler().fit(X).transform(X[:, :2], True, 1)", "StandardScaler().transform(X, 1, 2)",
+             "lr_fit.fit(X, [1, 2])", "lr_fit.fit(X, [1, 2], [1, 1])", "StandardScaler().fit(X).transform(X[:, :2], copy=True)",
+             "StandardScaler().transform(X)"]
+    return [_c(cell + "\nundefined_w") for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes()
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
-            + feature_conversions() + target_conversions() + sparse_tensors())
+            + feature_conversions() + target_conversions() + sparse_tensors()
+            + wrapped_method_arguments())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

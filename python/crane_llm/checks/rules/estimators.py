@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import types
 import warnings
 from typing import Any, Dict, List, Optional
 
@@ -21,7 +22,7 @@ from ..provenance import lookup_static
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
-from . import displays, estimator_fit
+from . import call_binding, displays, estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
@@ -179,6 +180,8 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
     if facts is None:
         raise Stop(node.lineno, f"`.{attr}()` on an estimator the checker does not model")
     label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
+    if attr in PREDICTING and not _inner_binds(facts, attr, args, kwargs):
+        raise Stop(node.lineno, f"`.{attr}()` on {label} with arguments its method cannot take")
     if attr in PREDICTING:
         if facts.fitted is False:
             raised = unfitted_error(owner, facts, attr)
@@ -213,6 +216,9 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
             raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
                                      f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "
                                      f"whatever the data: {rejected[1]}", "fit-parameters", _names(owner)))
+    if attr == "fit" and not _inner_binds(facts, attr, args, kwargs):
+        # (after the probe: it runs a fresh copy's fit with as many data arguments, binding included)
+        raise Stop(node.lineno, f"`.fit()` on {label} with arguments its method cannot take")
     if attr == "fit" and len(args) == 1 and not kwargs and estimator_fit.rejects_1d(owner, args[0]):
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                  f"{label} ({facts.class_name}) is fitted on a 2-D X (samples x features), and "
@@ -267,6 +273,24 @@ def _plain_targets(y: Value) -> bool:
 
 def _plain_target(e: Any) -> bool:
     return type(e) in (int, float, bool, str)
+
+
+def _inner_binds(facts: EstimatorFacts, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> bool:
+    """False when the method scikit-learn's decorators wrap cannot take these arguments. `fit` is
+    wrapped by `_fit_context` and `predict_proba` often by `available_if`, in `(*args, **kwargs)`
+    wrappers the call binds to; the TypeError comes when the wrapper calls the method it wraps (after
+    `_fit_context` validated the parameters), before anything the claims speak of: `lr.fit(X, y, 1, 2)`
+    raises TypeError whatever X's and y's lengths. The wrapped method is read through `__wrapped__`
+    in the functions' own dictionaries (functools.wraps puts it there)."""
+    fn = lookup_static(facts.cls, attr, None) if isinstance(facts.cls, type) else None
+    for _ in range(8):
+        if type(fn) is not types.FunctionType:
+            return True  # (not a plain function: the binding checks before the rule said what they could)
+        inner = fn.__dict__.get("__wrapped__")
+        if inner is None:
+            break
+        fn = inner
+    return call_binding.binding_error(fn, len(args), list(kwargs), bound_self=True) is None
 
 
 def _supervised(owner: Value) -> bool:
