@@ -120,6 +120,13 @@ def live_tensor_facts(obj: Any) -> Optional[TensorFacts]:
 def _facts(obj: Any) -> Optional[TensorFacts]:
     # Exact torch tensors answer these from C getters (no __torch_function__ on the exact class).
     try:
+        # Only dense tensors: a sparse COO / CSR, nested, quantized or MKL-DNN tensor has a shape too,
+        # but most operations the rules model refuse it (`sp + a`: "add(sparse, dense) is not
+        # supported", `sp.reshape(6)`, `torch.cat([sp, a])` raise RuntimeError whatever the shapes).
+        torch = torch_module()
+        if torch is None or obj.layout is not checked(torch.__dict__).get("strided") or obj.is_nested or \
+                obj.is_quantized or obj.is_mkldnn:
+            return None
         shape = tuple(int(d) for d in obj.shape)
         dtype = str(obj.dtype)
         device = obj.device.type

@@ -717,13 +717,129 @@ def results_too_large() -> List[Dict]:
     ]
 
 
+def boolean_masks() -> List[Dict]:
+    """A list of bools inside `df[...]` or `.loc[:, ...]` is a boolean mask, not column labels: one of
+    the right length selects rows or columns, one of the wrong length raises ValueError or IndexError,
+    never the KeyError of a missing column (even when the frame has a column named True)."""
+    bools = DF + "dfb = pd.DataFrame({True: [1, 2], 'x': [3, 4]})\n"
+    cells = ["df[[True, False, True]]\nundefined_b", "df[[True, False]]\nundefined_b",
+             "df.loc[:, [True, False, True]]\nundefined_b", "df.loc[:, [True, False]]\nundefined_b",
+             "df.loc[0, [True, False, True]]\nundefined_b", "t = True\ndf[[t, False, t]]\nundefined_b",
+             "dfb[[True]]\nundefined_b", "dfb[[True, True]]\nundefined_b",
+             # Twins: a lone bool is a label, and so is a list mixing bools with other labels.
+             "dfb[True]\nundefined_b", "dfb[[True, 'x']]\nundefined_b", "df[True]\nundefined_b",
+             "df[[True, 'a']]\nundefined_b", "df.drop([True, False, True], axis=1)\nundefined_b"]
+    return [_c(cell, bools) for cell in cells]
+
+
+def repeated_column_writes() -> List[Dict]:
+    """`df[label] = values` where the label names several columns: pandas writes one value into each
+    of them when there are as many values as such columns, whatever the row count (1, 1.0 and True
+    are one key). Twins: another count of values, or a label naming one column, is a length ValueError."""
+    dup = DF + ("dfd = pd.DataFrame([[1, 2, 3]], columns=['a', 'a', 'b'])\n"
+                "dfo = pd.DataFrame([[1, 2, 3]], columns=pd.Index([1, 1.0, 'c'], dtype=object))\n")
+    cells = ["dfd['a'] = [1, 2]\nundefined_r", "dfd['a'] = np.array([1, 2])\nundefined_r", "dfo[1] = [1, 2]\nundefined_r",
+             "dfo[True] = [1, 2]\nundefined_r", "df.columns = [1, 1.0, 'c']\ndf[1] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['a'] = [1, 2]\nundefined_r",
+             "dfd['a'] = [1, 2, 3]\nundefined_r", "dfd['b'] = [1, 2]\nundefined_r", "dfo['c'] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['c'] = [1, 2]\nundefined_r",
+             "df.columns = ['a', 'a', 'c']\ndf['a'] = [1, 2, 4, 5]\nundefined_r"]
+    return [_c(cell, dup) for cell in cells]
+
+
+def unsigned_arrays() -> List[Dict]:
+    """Arithmetic on unsigned NumPy arrays stays unsigned: a negative Python integer then raises
+    OverflowError (NEP 50), so the reading must not take `u + u` for a signed array and go on past
+    `(u + u) + (-1)`. Twins: non-negative integers, floats, division and signed arrays run clean."""
+    u = DF + "u = np.array([1, 2], dtype=np.uint8)\nu16 = np.array([1, 2], dtype=np.uint16)\n" \
+             "i8 = np.array([1, 2], dtype=np.int8)\n"
+    crash = ["(u + u) + (-1)", "(u - u) + (-5)", "(u + u16) + (-1)", "(u // u) + (-1)", "np.vstack([u, u]) + (-1)",
+             "np.concatenate([u, u]) + (-1)", "np.stack([u, u]) - (-1)", "(u @ u) + (-1)", "np.dot(u, u) + (-1)",
+             "np.hstack([u, u]) + (-1)", "(u + 1) + (-1)",
+             # Sums keep the kind: np.sum of uint8 is a uint64 scalar, the builtin sum a uint8 one.
+             "np.sum(u) + (-1)", "sum(u) + (-1)", "sum(np.vstack([u, u])) + (-1)"]
+    clean = ["(u * u) - 1", "(u + u) + 1", "(u + u) + 1.5", "(u / u) + (-1)", "(u + i8) + (-1)", "(i8 + i8) + (-128)",
+             "(u + u) + 255", "np.mean(u) + (-1)", "np.sum(u) + 1", "sum(np.array([True, False])) + (-1)"]
+    return [_c(cell + "\nundefined_u", u) for cell in crash + clean]
+
+
+def feature_conversions() -> List[Dict]:
+    """A fitted model given a frame of the wrong width: scikit-learn converts X to floats before it
+    compares the feature count, so a datetime or timedelta column raises DTypePromotionError and an
+    object column of Timestamps TypeError, not the count's ValueError. Twins: numeric, bool and text
+    columns (the count's ValueError, or the ValueError of text that is no number) are still caught."""
+    fit = DF + ("import warnings\nwarnings.filterwarnings('ignore')\n"
+                "Xdt = pd.DataFrame({'p': pd.to_datetime(['2020-01-01'] * 4), 'q': 1.0})\n"
+                "Xtd = pd.DataFrame({'p': pd.to_timedelta([1] * 4, unit='s'), 'q': 1.0})\n"
+                "Xts = pd.DataFrame({'p': pd.Series([pd.Timestamp('2020-01-01')] * 4, dtype=object), 'q': 1.0})\n"
+                "Xok = pd.DataFrame({'p': [1, 2, 3, 4], 'q': [True] * 4})\nXs = pd.DataFrame({'p': ['a'] * 4, 'q': 1.0})\n"
+                "sc_fit = StandardScaler().fit(X)\n")
+    cells = ["lr_fit.predict(Xdt)", "lr_fit.predict(Xtd)", "lr_fit.predict(Xts)", "sc_fit.transform(Xdt)",
+             "lr_fit.predict(Xdt[['p', 'q']])", "lr_fit.predict(Xdt.head(2))", "lr_fit.predict(Xdt.drop(columns='q'))",
+             "lr_fit.predict(Xok)", "lr_fit.predict(Xs)", "lr_fit.predict(Xok[['p', 'q']])", "sc_fit.transform(Xok.head(2))",
+             "lr_fit.predict(Xok.isna())"]
+    return [_c(cell + "\nundefined_f", fit) for cell in cells]
+
+
+def target_conversions() -> List[Dict]:
+    """`fit(X, y)` with y shorter than X: scikit-learn converts y (floats for a regressor, sorted
+    classes for a classifier) before it compares the lengths, so a y of dicts or Timestamps raises
+    TypeError (float() of a dict) and [1, None, 2] TypeError in GaussianNB's sorting of the classes.
+    Twins: numbers, text and rows of numbers are still the length ValueError."""
+    fit = DF + ("from sklearn.tree import DecisionTreeRegressor\nfrom sklearn.naive_bayes import GaussianNB\n"
+                "ts = pd.Timestamp('2020-01-01')\n")
+    crash = ["LinearRegression().fit(X, [{}, {}, {}])", "LinearRegression().fit(X, [ts, ts, ts])",
+             "DecisionTreeRegressor().fit(X, [{}, {}, {}])", "GaussianNB().fit(X, [{}, {}, {}])",
+             "GaussianNB().fit(X, [1, None, 2])", "LinearRegression().fit(X, np.array([ts, ts, ts]))"]
+    twins = ["LinearRegression().fit(X, [1, 2, 3])", "GaussianNB().fit(X, ['a', 'b', 'a'])",
+             "LinearRegression().fit(X, [[1, 2], [3, 4], [5, 6]])", "GaussianNB().fit(X, np.array([0, 1, 0]))",
+             "LinearRegression().fit(X, pd.Series([1.0, 2.0, 3.0]))"]
+    return [_c(cell + "\nundefined_t", fit) for cell in crash + twins]
+
+
+def sparse_tensors() -> List[Dict]:
+    """A sparse (COO) tensor has a shape like a dense one, but `sp + a`, `sp.reshape(6)` and
+    `torch.cat([sp, a])` raise RuntimeError whatever the shapes, so only dense (strided) tensors are
+    read. Twins: the same operations on a dense tensor run clean, or fail on their shapes."""
+    ts = DF + "import torch\na = torch.zeros(2, 3)\nv = torch.zeros(3)\nsp = torch.zeros(2, 3).to_sparse()\n" \
+              "dense = sp.to_dense()\n"
+    cells = ["sp + a", "sp + v", "sp.reshape(6)", "torch.cat([sp, a])", "dense + a", "dense + v", "dense.reshape(6)",
+             "torch.cat([dense, a])", "dense.reshape(4)", "torch.cat([dense, v])"]
+    return [_c(cell + "\nundefined_p", ts) for cell in cells]
+
+
+def wrapped_method_arguments() -> List[Dict]:
+    """scikit-learn wraps `fit` (`_fit_context`) and `transform` (set_output's wrapper) in
+    `(*args, **kwargs)` functions, so too many arguments raise TypeError only when the wrapper calls
+    the method it wraps, before the data is looked at: no length, feature-count or not-fitted claim.
+    Twins: the same calls with arguments the wrapped method takes keep their claims."""
+    cells = ["lr_fit.fit(X[:, :2], [1, 2], 1, 2)", "lr_fit.fit(X, [1, 2], 1, 2, 3)",
+             "StandardScaler().fit(X).transform(X[:, :2], True, 1)", "StandardScaler().transform(X, 1, 2)",
+             "lr_fit.fit(X, [1, 2])", "lr_fit.fit(X, [1, 2], [1, 1])", "StandardScaler().fit(X).transform(X[:, :2], copy=True)",
+             "StandardScaler().transform(X)"]
+    return [_c(cell + "\nundefined_w") for cell in cells]
+
+
+def slice_parts() -> List[Dict]:
+    """A slice of a list, tuple, str or range whose parts are not plain integers raises (a zero step:
+    ValueError; a float: TypeError) or is read by `__index__`: the checker leaves it to the model,
+    and reads plain slices past as before."""
+    cells = ["lst[::0]", "lst[1.0:]", "lst[::0]\nundefined_z", "'abc'[:1.5]\nundefined_z", "range(3)[::0]",
+             "lst[np.int64(1):]\nundefined_z", "lst[1:]\nundefined_z", "lst[True:]\nundefined_z",
+             "lst[:10 ** 30]\nundefined_z", "lst[::-1][5]"]
+    return [_c(cell) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
             + hostile_objects() + run_hooks_and_finalizers() + interpreter_flags() + class_creation()
             + annotation_store() + import_reads() + printed_text() + pandas_copy_writes() + builtin_trap()
             + multiline_chains() + identity_of_constants()
-            + huge_int_text() + set_order() + results_too_large())
+            + huge_int_text() + set_order() + results_too_large()
+            + boolean_masks() + repeated_column_writes() + unsigned_arrays()
+            + feature_conversions() + target_conversions() + sparse_tensors()
+            + wrapped_method_arguments() + slice_parts())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -43,7 +43,7 @@ def numpy_reduction(name: str, fn: Any, args: List[Value], kwargs: Dict[str, Val
         size *= d
     if name == "mean" and size == 0:
         return None  # the mean of nothing warns
-    return array_value((), "f" if name == "mean" or a.kind == "f" else "i")
+    return array_value((), "f" if name == "mean" else _sum_kind(a.kind))
 
 
 def builtin_sum(args: List[Value], kwargs: Dict[str, Value], node) -> Optional[Value]:
@@ -53,7 +53,13 @@ def builtin_sum(args: List[Value], kwargs: Dict[str, Value], node) -> Optional[V
     a = _facts(args[0])
     if a is None or not a.shape or a.shape[0] == 0:
         return None  # iterating a 0-d array raises; an empty one gives back the int 0
-    return array_value(tuple(a.shape[1:]), "f" if a.kind == "f" else "i")
+    return array_value(tuple(a.shape[1:]), _sum_kind(a.kind))
+
+
+def _sum_kind(kind: str) -> str:
+    """A sum keeps float and unsigned kinds (uint8 sums to uint64, or to uint8 by the builtin `sum`,
+    and a negative Python int then raises OverflowError under NEP 50); bools sum to integers."""
+    return kind if kind in "fu" else "i"
 
 
 # Reductions whose `axis` NumPy normalises before touching an element: one out of range is an

@@ -47,8 +47,12 @@ def _kind_of(kinds: List[str], op: Any = None) -> Optional[str]:
         return "f"
     if "f" in kinds:
         return "f"
-    if all(k in "iu" for k in kinds):
-        return "i"
+    # Unsigned stays unsigned and signed signed; a mix may be either, or float (uint64 with int64).
+    # (An unsigned result read as signed would let `w - 1`-like scalars pass that NEP 50 rejects
+    # with OverflowError: `np.uint8` arrays refuse the Python integer -1.)
+    for k in "iu":
+        if all(x == k for x in kinds):
+            return k
     return None
 
 
@@ -81,7 +85,8 @@ def _fits(c: Any, other: Optional[ArrayFacts]) -> bool:
     if type(c) is float:
         return True
     if type(c) is int and other is not None:
-        return (other.kind == "f" and abs(c) < 2 ** 53) or (other.kind == "i" and -128 <= c <= 127)
+        return (other.kind == "f" and abs(c) < 2 ** 53) or (other.kind == "i" and -128 <= c <= 127) or \
+            (other.kind == "u" and 0 <= c <= 255)  # (the narrowest dtypes of the kind: int8, uint8)
     return False
 
 
@@ -106,9 +111,10 @@ def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
                               f"{_shape_text(ra.shape)}.", "array-shapes", left, right)
         return array_value(out, _kind_of([la.kind, ra.kind], opt))
     if la is not None and scalar_r and _numeric(la):
-        return array_value(la.shape, _kind_of([la.kind, "f" if type(rc) is float else "i"], opt))
+        # (a Python scalar is weak, NEP 50: an int keeps the array's kind, a float makes it float)
+        return array_value(la.shape, _kind_of([la.kind] + (["f"] if type(rc) is float else []), opt))
     if ra is not None and scalar_l and _numeric(ra):
-        return array_value(ra.shape, _kind_of([ra.kind, "f" if type(lc) is float else "i"], opt))
+        return array_value(ra.shape, _kind_of([ra.kind] + (["f"] if type(lc) is float else []), opt))
     raise Stop(node.lineno, "an operator on arrays the checker does not model")
 
 
@@ -301,7 +307,11 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
     if name == "array" and len(args) == 1 and not kwargs:
         c = args[0].concrete()
         if type(c) is list and len(c) <= 10000 and _flat_or_nested_numbers(c):
-            return LiveValue(np_mod.array(c))
+            try:
+                return LiveValue(np_mod.array(c))
+            except (ValueError, OverflowError):
+                # Ragged lists (`[[1, 2], [3]]`) fail here as in the cell; not claimed, the reading stops.
+                raise Stop(node.lineno, "`numpy.array` of a list NumPy does not make an array of")
     raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import types
 import warnings
 from typing import Any, Dict, List, Optional
 
@@ -21,8 +22,8 @@ from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simp
 from ..provenance import lookup_static, own_call
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
-from ..abstract_values import EstimatorFacts, FactValue, Value
-from . import displays, estimator_fit
+from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
+from . import call_binding, displays, estimator_fit
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
@@ -149,11 +150,20 @@ def _columns(v: Value) -> Optional[int]:
     if a is not None and a.shape is not None and len(a.shape) == 2 and a.shape[1] is not None:
         return a.shape[1] if a.kind is not None and a.kind in "biuf" else None
     f = v.frame()
-    if f is not None and f.columns is not None and f.flat:
+    if f is not None and f.columns is not None and f.flat and _converts_with_value_errors(f):
         # Mixed str / non-str column names make scikit-learn raise TypeError, not ValueError.
         if len({isinstance(c, str) for c in f.columns}) <= 1:
             return len(f.columns)
     return None
+
+
+def _converts_with_value_errors(f) -> bool:
+    """X's conversion to a float array (check_array, before the feature count is compared) fails, if
+    it fails, with ValueError: every column is known to hold numbers, bools or pandas' strings. A
+    datetime column fails with DTypePromotionError (a TypeError), an object column holding other
+    objects with TypeError (float() of a Timestamp)."""
+    return f.column_dtypes is not None and len(f.column_dtypes) == len(f.columns) and \
+        all(d in ("numeric", "bool", "str") for d in f.column_dtypes)
 
 
 def _samples(v: Value) -> Optional[int]:
@@ -171,6 +181,8 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
     if facts is None:
         raise Stop(node.lineno, f"`.{attr}()` on an estimator the checker does not model")
     label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
+    if attr in PREDICTING and not _inner_binds(facts, attr, args, kwargs):
+        raise Stop(node.lineno, f"`.{attr}()` on {label} with arguments its method cannot take")
     if attr in PREDICTING:
         if facts.fitted is False:
             raised = unfitted_error(owner, facts, attr)
@@ -205,6 +217,9 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
             raise Crash(CertainCrash(rejected[0], node.lineno, node.col_offset,
                                      f"{label} ({facts.class_name}) rejects its own parameters when `.fit()` starts, "
                                      f"whatever the data: {rejected[1]}", "fit-parameters", _names(owner)))
+    if attr == "fit" and not _inner_binds(facts, attr, args, kwargs):
+        # (after the probe: it runs a fresh copy's fit with as many data arguments, binding included)
+        raise Stop(node.lineno, f"`.fit()` on {label} with arguments its method cannot take")
     if attr == "fit" and len(args) == 1 and not kwargs and estimator_fit.rejects_1d(owner, args[0]):
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                  f"{label} ({facts.class_name}) is fitted on a 2-D X (samples x features), and "
@@ -223,11 +238,60 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)
         if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner):
-            if x.kind() in ("ndarray", "frame") and _columns(x) is not None:
+            if x.kind() in ("ndarray", "frame") and _columns(x) is not None and _plain_targets(y):
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                          f"X has {nx} samples but y has {ny}: `.fit()` needs them equal.",
                                          "inconsistent-lengths", _names(x, y)))
     raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+
+
+def _plain_targets(y: Value) -> bool:
+    """y is converted (to floats for regressors, sorted into classes for classifiers) before its
+    length is compared with X's: only targets of numbers, bools or text fail that, if at all, with
+    ValueError. A list of dicts or Timestamps fails float() with TypeError, and [1, None, 2] a
+    classifier's sorting of the classes with TypeError."""
+    kind = y.kind()
+    if kind == "ndarray":
+        a = y.array()
+        return a is not None and a.kind is not None and a.kind in "biuf"
+    if kind == "series":
+        return y.series_dtype() in ("numeric", "bool", "str")
+    if kind == "frame":
+        f = y.frame()
+        return f is not None and f.columns is not None and _converts_with_value_errors(f)
+    if kind == "list":
+        c = y.concrete()
+        if c is NOTHING:
+            items = y.items()
+            if items is None:
+                return False
+            c = [i.concrete() for i in items]
+        # (rows of such values too: NumPy makes a 2-D y of them, or fails on ragged rows with ValueError)
+        return type(c) is list and all(_plain_target(e) or (type(e) is list and all(_plain_target(x) for x in e))
+                                       for e in c)
+    return False
+
+
+def _plain_target(e: Any) -> bool:
+    return type(e) in (int, float, bool, str)
+
+
+def _inner_binds(facts: EstimatorFacts, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> bool:
+    """False when the method scikit-learn's decorators wrap cannot take these arguments. `fit` is
+    wrapped by `_fit_context` and `predict_proba` often by `available_if`, in `(*args, **kwargs)`
+    wrappers the call binds to; the TypeError comes when the wrapper calls the method it wraps (after
+    `_fit_context` validated the parameters), before anything the claims speak of: `lr.fit(X, y, 1, 2)`
+    raises TypeError whatever X's and y's lengths. The wrapped method is read through `__wrapped__`
+    in the functions' own dictionaries (functools.wraps puts it there)."""
+    fn = lookup_static(facts.cls, attr, None) if isinstance(facts.cls, type) else None
+    for _ in range(8):
+        if type(fn) is not types.FunctionType:
+            return True  # (not a plain function: the binding checks before the rule said what they could)
+        inner = fn.__dict__.get("__wrapped__")
+        if inner is None:
+            break
+        fn = inner
+    return call_binding.binding_error(fn, len(args), list(kwargs), bound_self=True) is None
 
 
 def _supervised(owner: Value) -> bool:

@@ -56,6 +56,14 @@ def _scalar(x: Any) -> bool:
     return type(x) in (str, int, float, bool)
 
 
+def _boolean_mask(labels: Optional[List[Any]], key: Value) -> bool:
+    """A non-empty list of bools is no list of labels to `df[...]` or `.loc`: pandas reads it as a
+    boolean mask (`com.is_bool_indexer`) over the rows (`df[mask]`) or the columns (`.loc[:, mask]`),
+    which a mask of the right length passes and one of the wrong length fails with ValueError or
+    IndexError, never the KeyError of a missing label."""
+    return bool(labels) and type(key.concrete()) is not bool and all(type(x) is bool for x in labels)
+
+
 def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Optional[List[Any]]:
     """The labels that are certainly not columns (nor index level names when `also_index`)."""
     missing = []
@@ -105,11 +113,21 @@ def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     return Crash(crash)
 
 
-def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None) -> FactValue:
+def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None, dtypes=None) -> FactValue:
     frame_cls, _, _ = pandas_types()
     return FactValue("frame", type_name=FRAME_TYPE, cls=frame_cls,
                      frame=FrameFacts(columns=columns, nrows=nrows, index_names=index_names,
-                                      flat=columns is not None and all(_scalar(c) for c in columns), exact=True))
+                                      flat=columns is not None and all(_scalar(c) for c in columns), exact=True,
+                                      column_dtypes=dtypes))
+
+
+def _dtypes_of(f: FrameFacts, labels: List[Any]) -> Optional[List[Optional[str]]]:
+    """The dtype categories of the columns `labels` (each naming one column of `f`) keep, for the
+    frame a selection or a row operation derives: scikit-learn's rules need them (a datetime column
+    fails X's conversion with a TypeError before the feature count is looked at)."""
+    if f.column_dtypes is None:
+        return None
+    return [f.column_dtype(label) for label in labels]
 
 
 def series_value(nrows: Optional[int], dtype: Optional[str] = None) -> FactValue:
@@ -120,7 +138,7 @@ def series_value(nrows: Optional[int], dtype: Optional[str] = None) -> FactValue
 def getitem(interp, base: Value, index: Value, node) -> Value:
     f = _frame(base, node)
     labels = _labels(index)
-    if labels is None:
+    if labels is None or _boolean_mask(labels, index):
         raise Stop(node.lineno, f"selecting from {_label(base)} with a key the checker does not model")
     missing = _missing(f, labels)
     if missing is None:
@@ -130,7 +148,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
     if type(index.concrete()) is list or index.items() is not None:
         if len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f):
             raise Stop(node.lineno, "selecting repeated columns")
-        return derived(labels, f.nrows)
+        return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels))
     if _duplicated_columns(f):
         raise Stop(node.lineno, "selecting a repeated column")
     column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
@@ -224,7 +242,7 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if not (rows == slice(None) or (type(rows) in (int, str) and f.nrows and single_level)):
         raise Stop(node.lineno, "`.loc[...]` with rows the checker does not model")
     labels = _labels(LiveValue(cols))
-    if labels is None:
+    if labels is None or _boolean_mask(labels, LiveValue(cols)):
         raise Stop(node.lineno, "`.loc[...]` with columns the checker does not model")
     missing = _missing(f, labels)
     if missing is None:
@@ -232,7 +250,10 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if missing:
         raise _key_error(base, missing, node, "`.loc`")
     if rows == slice(None):
-        return derived(labels, f.nrows) if type(cols) is list else series_value(f.nrows)
+        if type(cols) is not list:
+            return series_value(f.nrows)
+        repeated = len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f)
+        return derived(labels, f.nrows, dtypes=None if repeated else _dtypes_of(f, labels))
     raise Stop(node.lineno, "`.loc[...]` of single rows")
 
 
@@ -360,7 +381,7 @@ def _drop_rows(interp, base: Value, f: FrameFacts, rows: Value, inplace: bool, n
                                  f"the row index of {_label(base)} has no label {shown}, which `.drop()` needs"
                                  f"{' (' + why[0] + ')' if why else ''}.",
                                  "missing-row", [base.name] if base.name else []))
-    return _result(interp, base, f, f.columns, None, inplace, node)
+    return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
 
 
 def _only(kwargs: Dict[str, Value], allowed, node) -> None:
@@ -372,9 +393,10 @@ def _only(kwargs: Dict[str, Value], allowed, node) -> None:
             raise Stop(node.lineno, f"a DataFrame call whose `{k}=` the checker does not know")
 
 
-def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, node, attr: str = "") -> Value:
+def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, node, attr: str = "",
+            dtypes=None) -> Value:
     if inplace:
-        new = derived(columns, nrows, f.index_names)
+        new = derived(columns, nrows, f.index_names, dtypes)
         if isinstance(base, LiveValue):
             interp.set_shadow(base, new)
         else:
@@ -383,7 +405,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
         none = LiveValue(None)
         none.note = "pandas methods called with inplace=True return None"
         return none
-    return derived(columns, nrows, f.index_names)
+    return derived(columns, nrows, f.index_names, dtypes)
 
 
 def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -397,12 +419,12 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if len(args) > 1 or type(n) is not int:
             raise Stop(node.lineno, f"`.{attr}()` with arguments the checker does not model")
         rows = None if f.nrows is None else (min(n, f.nrows) if n >= 0 else max(f.nrows + n, 0))
-        return derived(f.columns, rows, f.index_names)
+        return derived(f.columns, rows, f.index_names, f.column_dtypes)
     if attr == "copy" and not args:
         _only(kwargs, ("deep",), node)
-        return derived(f.columns, f.nrows, f.index_names)
+        return derived(f.columns, f.nrows, f.index_names, f.column_dtypes)
     if attr in ("isnull", "isna", "notnull", "notna") and not args and not kwargs:
-        return derived(f.columns, f.nrows, f.index_names)
+        return derived(f.columns, f.nrows, f.index_names, None if f.columns is None else ["bool"] * len(f.columns))
     if attr == "info":
         _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
         if args:
@@ -437,7 +459,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if _duplicated_columns(f):
             raise Stop(node.lineno, "`.drop()` with repeated columns")
         kept = [c for c in f.columns if not any(c == x for x in labels)]
-        return _result(interp, base, f, kept, f.nrows, inplace, node)
+        return _result(interp, base, f, kept, f.nrows, inplace, node, dtypes=_dtypes_of(f, kept))
     if attr == "join":
         return _join(base, f, args, kwargs, node)
     if attr == "groupby":
@@ -477,7 +499,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         asc = _kw(kwargs, "ascending", True)
         if type(asc) is not bool or _duplicated_columns(f):
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
-        return _result(interp, base, f, f.columns, f.nrows, inplace, node)
+        return _result(interp, base, f, f.columns, f.nrows, inplace, node, dtypes=f.column_dtypes)
     if attr == "set_index":
         _only(kwargs, ("inplace", "drop"), node)
         if len(args) != 1:
@@ -505,17 +527,17 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
                 raise _key_error(base, missing, node, "`.dropna(subset=...)`")
         if _kw(kwargs, "how", "any") not in ("any", "all"):
             raise Stop(node.lineno, "`.dropna()` with arguments the checker does not model")
-        return _result(interp, base, f, f.columns, None, inplace, node)
+        return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
     if attr == "drop_duplicates" and not args:
         _only(kwargs, ("inplace", "keep", "ignore_index"), node)
         if _kw(kwargs, "keep", "first") not in ("first", "last", False):
             raise Stop(node.lineno, "`.drop_duplicates()` with arguments the checker does not model")
-        return _result(interp, base, f, f.columns, None, inplace, node)
+        return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
     if attr == "reset_index" and not args:
         _only(kwargs, ("drop", "inplace"), node)
         if _kw(kwargs, "drop", False) is not True:
             raise Stop(node.lineno, "`.reset_index()` that keeps the index as columns")
-        return _result(interp, base, f, f.columns, f.nrows, inplace, node)
+        return _result(interp, base, f, f.columns, f.nrows, inplace, node, dtypes=f.column_dtypes)
     if attr == "pop" and len(args) == 1 and not kwargs:
         _remove_column(interp, base, f, args[0].concrete(), node, "`.pop()`",
                        ("`.pop()` with a key the checker does not model", f"`.pop()` on {_label(base)}",
@@ -560,6 +582,9 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
         raise Stop(target.lineno, f"assigning a value the checker does not model into {_label(base)}")
     if n is None or f.nrows is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
+    named = _columns_named(f, label)
+    if n >= 0 and (named is None or 1 < named == n):
+        raise Stop(target.lineno, f"assigning a list into a repeated column of {_label(base)}")
     if n >= 0 and n != f.nrows and f.nrows > 0:
         raise Crash(CertainCrash("ValueError", target.lineno, target.col_offset,
                                  f"the {vk} assigned to column {label!r} has {n} values but {_label(base)} has "
@@ -570,6 +595,24 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
     if has is None or f.columns is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
     _replace_columns(interp, base, f, list(f.columns) + ([] if has else [label]), stmt)
+
+
+def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
+    """How many columns `label` names (None when unknown). pandas sets a list-like into every column
+    a repeated label names, one value per column (`df['a'] = [1, 2]` on columns a, a, b fills both
+    a's), when the list has as many values as there are such columns: no row count is checked then.
+    Labels compare as pandas' Index does (1, 1.0 and True are one key), so only the real Index, or
+    text labels among known columns, say how many."""
+    if f.live_columns is not None:
+        try:
+            return 1 if f.live_columns.is_unique else len(f.live_columns.get_indexer_for([label]))
+        except Exception:
+            return None
+    if f.columns is None:
+        return None
+    if type(label) is str:
+        return sum(1 for c in f.columns if type(c) is str and c == label)
+    return 1 if sum(1 for c in f.columns if type(c) is not str) <= 1 else None
 
 
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:
