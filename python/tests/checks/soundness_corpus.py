@@ -11,6 +11,7 @@ scoping corners, patched libraries, replaced builtins, hostile objects, interpre
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Dict, List
 
 DF = ("import pandas as pd\nimport numpy as np\n"
@@ -801,6 +802,8 @@ def sparse_tensors() -> List[Dict]:
     """A sparse (COO) tensor has a shape like a dense one, but `sp + a`, `sp.reshape(6)` and
     `torch.cat([sp, a])` raise RuntimeError whatever the shapes, so only dense (strided) tensors are
     read. Twins: the same operations on a dense tensor run clean, or fail on their shapes."""
+    if importlib.util.find_spec("torch") is None:  # (the Python 3.9 kernel environment has no torch)
+        return []
     ts = DF + "import torch\na = torch.zeros(2, 3)\nv = torch.zeros(3)\nsp = torch.zeros(2, 3).to_sparse()\n" \
               "dense = sp.to_dense()\n"
     cells = ["sp + a", "sp + v", "sp.reshape(6)", "torch.cat([sp, a])", "dense + a", "dense + v", "dense.reshape(6)",
