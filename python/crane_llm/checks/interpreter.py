@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional
 from . import rules
 from .static_reads import loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
-from .provenance import new_audit, notebook_builtins, real_builtin_name
+from .provenance import genuine_builtin, new_audit, notebook_builtins, real_builtin_name
 from .finalizers import may_run_code_when_freed
 from .locations import Imports, attribute_line, call_line, kernel_version
 from .outcome import CertainCrash, Crash, Stop
@@ -891,9 +891,7 @@ def builtin_names(namespace: Any) -> Optional[Dict[str, Any]]:
 def real_builtins() -> Dict[str, Any]:
     """The genuine builtins of this interpreter (for recorded facts, where no namespace says more);
     `__debug__` is left out, since the recording kernel's `-O` flag is unknown."""
-    return {k: v for k, v in _builtins.__dict__.items()
-            if k != "__debug__" and (real_builtin_name(v) == k or v is None or type(v) is bool
-                                     or v is Ellipsis or v is NotImplemented)}
+    return {k: v for k, v in _builtins.__dict__.items() if k != "__debug__" and genuine_builtin(k, v)}
 
 
 __all__ = ["Interpreter", "BoundMethod", "UserFunction", "builtin_names", "real_builtins", "DELETED",

@@ -92,12 +92,18 @@ def notebook_builtins() -> Dict[str, Any]:
     return NOTEBOOK_BUILTINS[-1] if NOTEBOOK_BUILTINS else _builtins.__dict__
 
 
+def genuine_builtin(name: str, value: Any) -> bool:
+    """`value` is what the interpreter itself keeps under the builtin `name` (a function or type, or
+    one of its constants)."""
+    return real_builtin_name(value) == name or value is None or type(value) is bool or value is Ellipsis \
+        or value is NotImplemented
+
+
 def genuine_builtins() -> Dict[str, Any]:
     """The builtins that were the interpreter's own when the checker was imported (the volatile
     ones IPython and ipykernel set and take out themselves left out): what a check runs on."""
     return {k: v for k, v in _SNAPSHOT.items()
-            if k not in _VOLATILE_BUILTINS and k != "input"
-            and (real_builtin_name(v) == k or v is None or type(v) is bool or v is Ellipsis or v is NotImplemented)}
+            if k not in _VOLATILE_BUILTINS and k != "input" and genuine_builtin(k, v)}
 
 
 def builtins_untouched() -> bool:
