@@ -21,9 +21,29 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 _BUILTINS_ROOTS = {"builtins", "__builtins__", "__builtin__"}
 # Builtins whose result is a module, a class or a namespace of one, whatever they are given.
 _REACHING_CALLS = {"getattr", "vars", "type", "__import__", "globals", "locals", "super", "object"}
-_REACHING_METHODS = {"import_module", "__getattribute__", "__getattr__", "reload"}
+_REACHING_METHODS = {"import_module", "__getattribute__", "__getattr__", "reload", "__subclasses__", "mro",
+                     "get_referents", "get_referrers", "get_objects"}
 _WRITERS = {"setattr", "delattr"}
 _STRING_CODE = {"exec", "eval", "compile", "execfile"}
+# Names of functions that write into whatever object they are handed, however they are reached:
+# as a bare name that is not called on the spot (`s = setattr`, `{'f': setattr}`, `for f in
+# [setattr]`), as an attribute (`builtins.setattr`, `operator.setitem`), or spelled in a string
+# (`getattr(builtins, 'setattr')`, `methodcaller('__setattr__', ...)`): where they are called from
+# then is out of sight.
+_WRITING_NAMES = _WRITERS | {"__setattr__", "__delattr__", "setitem", "delitem", "exec", "execfile"}
+_WRITING_STRINGS = _WRITING_NAMES | {"eval", "compile", "__setitem__", "__delitem__"}
+# Library functions that install code into a library class (`@pd.api.extensions.
+# register_dataframe_accessor('drop')` replaces `DataFrame.drop`), and modules that patch or reach
+# under any object (`mock.patch.object(pd.DataFrame, ...)`, `gc.get_referents(cls.__dict__)[0]`,
+# `ctypes`).
+_INSTALLERS = {"register_dataframe_accessor", "register_series_accessor", "register_index_accessor",
+               "get_referents", "get_referrers", "get_objects", "pythonapi", "patch", "monkeypatch"}
+_PATCHING_MODULES = {"mock", "unittest", "ctypes", "forbiddenfruit"}
+# Attributes that lead from any object to a class, a module namespace or library code
+# (`df.__class__.drop = None`, `f.__globals__['np'] = ...`, `().__class__.__base__.__subclasses__()`).
+_REACHING_DUNDERS = {"__class__", "__mro__", "__bases__", "__base__", "__objclass__", "__globals__", "__builtins__",
+                     "__self__", "__func__", "__wrapped__", "__closure__", "__code__", "__defaults__",
+                     "__kwdefaults__", "__dict__", "__module__", "__init_subclass__", "__subclasses__"}
 _STRING_CODE_METHODS = {"run_cell", "run_code", "ex", "ev", "safe_execfile", "run_path", "run_module"}
 # Mutating methods: `pd.DataFrame._metadata.append(...)` changes a library class in place.
 _MUTATORS = {"append", "extend", "insert", "update", "setdefault", "add", "remove", "discard", "pop", "popitem",
@@ -36,8 +56,10 @@ _SETTINGS_ATTRS = {"options", "rcParams", "rc", "environ", "path", "argv"}
 def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modules: Set[str],
                   dynamic: bool = True) -> Optional[str]:
     """Why the executed cells may have changed an installed library, or None. `imported`: names an
-    import bound; `modules`: those bound to a module by `import` (a plain setting counts only below
-    one of them: `from m import C` may bind a class, whose `fit = None` is no setting); `dynamic`:
+    import bound; `modules`: those that only a plain `import` binds, in every cell, so they hold a
+    module (a plain setting counts only below one of them: `from m import C` may bind a class, whose
+    `fit = None` is no setting; and `os.remove(f)`, `np.append(a, 1)` call a module's function,
+    where `x.remove(...)` on anything else may change a library's list in place); `dynamic`:
     some cell may bind names the parser does not see (then no name is known to hold a new value)."""
     trees = list(cells)
     reaching = set(imported) | _BUILTINS_ROOTS
@@ -89,6 +111,8 @@ def reaches(node: Optional[ast.AST], reaching: Set[str]) -> bool:
         return False
     if isinstance(node, ast.Name):
         return node.id in reaching
+    if isinstance(node, ast.Attribute) and node.attr in _REACHING_DUNDERS:
+        return True
     if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
         return reaches(node.value, reaching)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -231,6 +255,7 @@ def _plain_setting(root: ast.AST, attrs: List[str], value: Optional[ast.AST], mo
 def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value) -> Optional[Tuple[str, int]]:
     """The first write into something library-reaching; `new_value(name, node)`: the bare name
     certainly holds a container the notebook built when `node` runs (a write into it is no patch)."""
+    callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
@@ -258,7 +283,8 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value
                 # `object.__setattr__(pd.X, ...)`, `type.__setattr__(...)`, `pd.X.__setattr__(...)`
                 if reaches(f.value, reaching) or any(reaches(a, reaching) or isinstance(a, ast.Starred) for a in args):
                     return f"calls `{f.attr}` on a library object", node.lineno
-            elif isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
+            elif isinstance(f, ast.Attribute) and f.attr in _MUTATORS and \
+                    not (isinstance(f.value, ast.Name) and f.value.id in modules):
                 root, attrs = _chain(f.value)
                 # `lst.append(1)` changes the notebook's list; `np.x.append(1)` and `x = pd.DataFrame._metadata;
                 # x.append(...)` something a module or class holds
@@ -268,6 +294,35 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value
             for a in args + [k.value for k in node.keywords]:
                 if isinstance(a, ast.Name) and a.id in _WRITERS:
                     return f"hands `{a.id}` to other code", node.lineno
+        found = _writer_out_of_sight(node, callees)
+        if found is not None:
+            return found, getattr(node, "lineno", 0)
+    return None
+
+
+def _writer_out_of_sight(node: ast.AST, callees: Set[int]) -> Optional[str]:
+    """How `node` takes hold of a function that writes into objects, or of a tool that patches or
+    reaches under them, other than by calling a builtin on the spot (`callees`: the ids of the Name
+    nodes that are the function of a call, which the rules above judge)."""
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _WRITING_NAMES | _STRING_CODE \
+            and id(node) not in callees:
+        return f"takes `{node.id}` as a value"
+    if isinstance(node, ast.Attribute) and (node.attr in _WRITING_NAMES - {"__setattr__", "__delattr__"} or
+                                            node.attr in _INSTALLERS):
+        return f"reaches `.{node.attr}`"
+    if isinstance(node, ast.Attribute) and node.attr in ("eval", "compile") and isinstance(node.value, ast.Name) \
+            and node.value.id in _BUILTINS_ROOTS:
+        return f"reaches `{node.value.id}.{node.attr}`"
+    if isinstance(node, ast.Constant) and type(node.value) is str and node.value in _WRITING_STRINGS:
+        return f"names `{node.value}` in a string"
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        module = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+        tops = [module.split(".")[0]] if isinstance(node, ast.ImportFrom) else [a.name.split(".")[0] for a in node.names]
+        names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
+        if any(t in _PATCHING_MODULES for t in tops) or any(n in _PATCHING_MODULES | _INSTALLERS for n in names):
+            return "imports a tool that patches objects or reaches under them"
+        if isinstance(node, ast.ImportFrom) and tops[0] in _BUILTINS_ROOTS:
+            return "imports names from the builtins"
     return None
 
 

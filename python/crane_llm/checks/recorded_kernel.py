@@ -168,7 +168,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                                   if len(targets) == 1 and name not in other}
     return RecordedKernel(names, dynamic, modules, aliases, from_imports,
                           runs_with_target or library_patch(
-                              parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts)},
+                              parsed, imported, {n for n, ts in imports.items()
+                                                 if all(a is None for _, a in ts) and n not in other},
                               dynamic=dynamic is not None),
                           _dropped_row(last), written)
 

@@ -66,7 +66,18 @@ _CALL = ("import pandas as pd\ndf1 = pd.DataFrame({'a': [1, 2]})\n"
          "def f(a, b=1, *, c=0):\n    return a\ndef g(x, /, y):\n    return x\n"
          "def h(*args, **kwargs):\n    return args")
 
+_CW = (NP + "\nimport types\nfrom sklearn.utils.class_weight import compute_class_weight as cw\n"
+       "from sklearn.metrics import accuracy_score\ny01 = np.array([0, 1, 1])")
+
 CALL_ARGUMENTS: List[Pair] = [
+    # scikit-learn 1.0 made these keyword-only; its validation wrapper matches them first
+    Pair("call-arguments", _CW, "cw('balanced', np.array([0, 1]), y01)", "cw('balanced', classes=np.array([0, 1]), y=y01)",
+         "TypeError"),
+    Pair("call-arguments", _CW, "w = cw('balanced', np.array([0, 1]), y=y01)", "w = cw(None, classes=np.array([0, 1]), y=y01)",
+         "TypeError"),
+    Pair("call-arguments", _CW, "accuracy_score(y01)", "accuracy_score(y01, y01)", "TypeError"),
+    Pair("call-arguments", _CW, "accuracy_score(y01, y01, normalise=False)", "accuracy_score(y01, y01, normalize=False)",
+         "TypeError"),
     Pair("call-arguments", _CALL, "pd.concat([df1], [df1])", "pd.concat([df1, df1])", "TypeError"),
     Pair("call-arguments", _CALL, "pd.melt(df1, ['a'], ['a'], None, 'v', None, True, 'extra')",
          "pd.melt(df1, ['a'])", "TypeError"),
@@ -101,10 +112,14 @@ NO_CLAIM = [
     ("plt.imshow(np.zeros((3, 4, 4), dtype=object))", MPL),
     # A title with mathtext may fail when drawn: the reading stops at it.
     ("plt.title('$x^')\nv3 + v4", MPL),
-    # scikit-learn's parameter-validation wrapper takes `*args, **kwargs`: its TypeError comes from
-    # code it runs, which the checker does not model.
-    ("from sklearn.utils.class_weight import compute_class_weight\n"
-     "compute_class_weight('balanced', np.array([0, 1]), np.array([0, 1]))", NP),
+    # scikit-learn's parameter-validation wrapper, rebuilt around other globals or another wrapped
+    # function: what runs before the arguments are matched is not scikit-learn's, and raises first.
+    ("ccw = types.FunctionType(cw.__code__, {**cw.__globals__, 'get_config': lambda: 1 / 0}, 'compute_class_weight',\n"
+     "                         None, cw.__closure__)\nccw('balanced', np.array([0, 1]), np.array([0, 1]))", _CW),
+    ("cells = tuple(types.CellType(c.cell_contents if n != 'func' else (lambda *a, **k: 1 / 0))\n"
+     "              for n, c in zip(cw.__code__.co_freevars, cw.__closure__))\n"
+     "ccw = types.FunctionType(cw.__code__, cw.__globals__, 'compute_class_weight', None, cells)\n"
+     "ccw('balanced', np.array([0, 1]), np.array([0, 1]))", _CW),
     ("def w(*args, **kwargs):\n    return args[5]\nw(1, 2, key=3)", NP),
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),

@@ -224,6 +224,22 @@ PATCHES = [
     "list(map(lambda m: setattr(m, '__getitem__', lambda self, key: 0), [pd.DataFrame]))",
     "def g(m=pd.DataFrame):\n    m.__getitem__ = lambda self, key: 0\ng()",
     "type.__setattr__(*[pd.DataFrame, '__getitem__'], lambda self, key: 0)",
+    # `setattr` reached other than by calling the builtin on the spot, and tools that patch
+    "import builtins\nbuiltins.setattr(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "s = setattr\ns(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "for f in [setattr]:\n    f(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "x = {'f': setattr}\nx['f'](pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "import builtins\nsa = getattr(builtins, 'setattr')\nsa(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "from builtins import setattr as s\ns(pd.DataFrame, '__getitem__', lambda self, key: 0)",
+    "df.__class__.__getitem__ = lambda self, key: 0",
+    "from unittest import mock\nmock.patch.object(pd.DataFrame, '__getitem__', lambda self, key: 0).start()",
+]
+# Patches the real-run test leaves out (the runner could not undo them), read statically only.
+UNDOABLE_PATCHES = [
+    "import gc\ngc.get_referents(pd.DataFrame.__dict__)[0]['__getitem__'] = lambda self, key: 0",
+    "import ctypes\nctypes.pythonapi.PyType_Modified(ctypes.py_object(pd.DataFrame))",
+    "().__class__.__base__.__subclasses__()[0].x = 1",
+    "import operator\noperator.methodcaller('__setattr__', 'x', 1)(pd.DataFrame())",
 ]
 SETTINGS = [  # what notebooks commonly write that changes no library behaviour: the claim stays
     "pd.options.display.max_rows = 5\npd.set_option('display.width', 120)",
@@ -265,7 +281,7 @@ def test_settings_in_executed_cells_keep_the_replay_claims():
         assert r["replay_claim"] is not None and r["replay_claim"]["exception"] == "KeyError", (setup, r)
 
 
-@pytest.mark.parametrize("cell", PATCHES)
+@pytest.mark.parametrize("cell", PATCHES + UNDOABLE_PATCHES)
 def test_every_form_of_patch_is_read_as_one(cell):
     assert read_executed(["import pandas as pd\n" + cell]).patches is not None
 
@@ -287,6 +303,9 @@ def test_a_patch_through_a_function_defined_in_an_earlier_cell():
     "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.set_title('x')\nplt.rcParams['figure.figsize'] = (8, 4)",
     "def add(frame):\n    frame['c'] = 1\n    return frame\nadd(pd.read_csv('x.csv'))",
     "import torch\ntorch.backends.cudnn.benchmark = True\nimport sys\nsys.path.append('..')",
+    # a module's functions named like a list's mutating methods, and methods named like builtins
+    "import os\nos.remove('weights.h5')\nimport numpy as np\nnp.append(np.arange(3), 1)\nnp.sort(np.arange(3))",
+    "import gc\ngc.collect()\nclass M:\n    def eval(self):\n        return self\nM().eval()\ndf = pd.DataFrame({'a': [1]})\ndf.eval('b = a + 1')",
 ])
 def test_ordinary_notebook_writes_are_no_patch(cell):
     assert read_executed(["import pandas as pd\n" + cell]).patches is None
@@ -325,6 +344,9 @@ PRECISE = [
     ("def add(l):\n    l.append(1)\nadd([])", "def add(l):\n    l.append('_mgr')\nadd(pd.DataFrame._metadata)"),
     ("from sklearn import metrics\nmetrics = {}\nmetrics['acc'] = 0.9",
      "from sklearn import metrics\nmetrics = {}\nglobals()['metrics'] = pd.DataFrame\nmetrics.x = 0.9"),
+    # a name only `import` binds holds a module: its `.remove` is a function, not a list's method
+    ("import os\nos.remove('f.txt')", "import os\nos = pd.DataFrame._metadata\nos.remove('_mgr')"),
+    ("import os\nos.remove('f.txt')", "import os\ndef f():\n    import os\nos = pd.DataFrame._metadata\nos.remove('_mgr')"),
 ]
 
 
@@ -350,3 +372,23 @@ def test_a_library_container_changed_through_a_name_is_a_patch():
         assert r["setup_error"] is None and (r["raised"] or {}).get("exception") != "KeyError", (setup, r)
         assert r["replay_claim"] is None and r["claim"] is None, (setup, r)
     assert twin["replay_claim"] is not None and twin["raised"]["exception"] == "KeyError", twin
+
+
+def test_an_accessor_registered_over_a_library_method_is_a_patch():
+    """`@pd.api.extensions.register_dataframe_accessor('drop')` puts the notebook's class where
+    `DataFrame.drop` was: really run, `df.drop(columns=['zz'])` no longer raises, and the replay
+    claims nothing; the twin without the registration is claimed and raises KeyError."""
+    from exec_runner import run_batch
+    from soundness_corpus import DF
+
+    patch = ("_saved_drop = pd.DataFrame.__dict__['drop']\nimport warnings\nwarnings.simplefilter('ignore')\n"
+             "@pd.api.extensions.register_dataframe_accessor('drop')\nclass _Quiet:\n"
+             "    def __init__(self, frame):\n        pass\n    def __call__(self, *a, **k):\n        return None\n")
+    undo = "pd.DataFrame.drop = _saved_drop\npd.DataFrame._accessors.discard('drop')\nwarnings.resetwarnings()\n"
+    attack, twin = run_batch([
+        {"setup": DF + patch, "cell": "df.drop(columns=['zz'])", "replay": True, "replay_executed": True,
+         "teardown": undo},
+        {"setup": DF, "cell": "df.drop(columns=['zz'])", "replay": True, "replay_executed": True}])
+    assert attack["setup_error"] is None and attack["raised"] is None, attack
+    assert attack["replay_claim"] is None and "changes an installed library" in attack["replay_stop"]["reason"], attack
+    assert twin["raised"]["exception"] == "KeyError" and twin["replay_claim"]["exception"] == "KeyError", twin

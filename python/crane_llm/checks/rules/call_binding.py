@@ -7,12 +7,25 @@ a required parameter left out. That matching depends only on the function's curr
 (`co_argcount`, `co_posonlyargcount`, `co_kwonlyargcount`, the `*args` / `**kwargs` flags) and its
 defaults, all read from C slots, so the checker runs no code to decide it. What the function wraps
 does not matter: a decorator's `*args, **kwargs` wrapper is what is called, and it takes anything.
+
+One wrapper is read through: scikit-learn's `validate_params`, around nearly every public function
+of it. Its first act, whichever way its configuration goes, is to match the arguments to the wrapped
+function's own signature (`inspect.Signature.bind`, or calling the function): a mismatch is a
+TypeError before any validation. Taken only when the wrapper, the function it holds, the
+configuration it reads and `inspect`'s Signature classes are the libraries' own, and the wrapped
+function has no `*args`, `**kwargs` or positional-only parameters (where `bind` and the interpreter
+could disagree).
 """
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import Any, Dict, List, Optional
+
+from ..library_code import enclosing_code, library_module
+from ..provenance import class_dict, class_module, instance_dict, is_subclass, mro, own, own_type, plain_class
+from ..static_reads import checked, loaded_module
 
 from ..outcome import CertainCrash, Crash
 from ..abstract_values import Value
@@ -30,6 +43,7 @@ def binding_error(fn: Any, n_positional: int, keywords: List[str], bound_self: b
     a plain function). `bound_self`: a bound method, whose instance is the first positional."""
     if type(fn) is not types.FunctionType:
         return None
+    fn = validated_function(fn) or fn
     code = fn.__code__
     defaults = fn.__defaults__ or ()
     kwdefaults = fn.__kwdefaults__ or {}
@@ -71,6 +85,76 @@ def binding_error(fn: Any, n_positional: int, keywords: List[str], bound_self: b
         listed = " and ".join(f"'{m}'" for m in missing_kw)
         return f"{name}() missing {_plural(len(missing_kw), 'required keyword-only argument')}: {listed}"
     return None
+
+
+def validated_function(fn: types.FunctionType) -> Optional[types.FunctionType]:
+    """The function scikit-learn's `validate_params` wrapper `fn` holds, when everything it runs
+    before matching the arguments is the libraries' own and that matching is the interpreter's."""
+    if sys.version_info >= (3, 14):
+        return None  # (`inspect.signature` may evaluate deferred annotations there)
+    code = fn.__code__
+    if type(code) is not types.CodeType or code.co_name != "wrapper" or "func" not in code.co_freevars:
+        return None
+    mod = library_module(fn)
+    if mod is None or mod.__dict__.get("__name__") != "sklearn.utils._param_validation":
+        return None
+    outer = enclosing_code(fn)
+    if outer is None or outer.co_name != "decorator" or not own(fn, "sklearn"):
+        return None
+    cells = fn.__closure__ or ()
+    try:
+        inner = cells[code.co_freevars.index("func")].cell_contents
+    except (IndexError, ValueError):
+        return None
+    if type(inner) is not types.FunctionType or not own(inner, "sklearn"):
+        return None
+    inner_code = inner.__code__
+    if type(inner_code) is not types.CodeType or inner_code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS) \
+            or inner_code.co_posonlyargcount:
+        return None
+    extra = instance_dict(inner)
+    if type(extra) is not dict or "__signature__" in extra or "__wrapped__" in extra:
+        return None  # (`inspect.signature` would read those instead of the code)
+    return inner if _validation_path_own(fn.__globals__) else None
+
+
+def _validation_path_own(g: Dict[str, Any]) -> bool:
+    """What the wrapper calls before `bind`: scikit-learn's `get_config` (and the configuration it
+    copies) and `inspect.signature`, with `inspect`'s Signature classes unpatched."""
+    inspect_mod = loaded_module("inspect")
+    config = loaded_module("sklearn._config")
+    if type(inspect_mod) is not types.ModuleType or type(config) is not types.ModuleType:
+        return False
+    ins, cfg = checked(inspect_mod.__dict__), checked(config.__dict__)
+    signature = g.get("signature")
+    if signature is not ins.get("signature") or type(signature) is not types.FunctionType:
+        return False
+    if not (own(signature, "inspect") and own_type(ins.get("Signature"), "inspect")
+            and _parameter_own(ins.get("Parameter"), ins.get("_ParameterKind"))
+            and own_type(ins.get("BoundArguments"), "inspect")):
+        return False
+    get_config = g.get("get_config")
+    if get_config is not cfg.get("get_config") or type(get_config) is not types.FunctionType:
+        return False
+    settings = cfg.get("_global_config")
+    return (own(get_config, "sklearn") and own(cfg.get("_get_threadlocal_config"), "sklearn")
+            and type(settings) is dict and type(settings.get("skip_parameter_validation")) is bool)
+
+
+def _parameter_own(parameter: Any, kind: Any) -> bool:
+    """`inspect.Parameter`'s own methods and properties are the standard library's; its class
+    attributes that are members of its kind enum (POSITIONAL_ONLY, ...) are data."""
+    if not plain_class(parameter) or not is_subclass(type(kind), type) or class_module(kind) != "inspect":
+        return False  # (the kind enum has a metaclass: compared by identity only)
+    for klass in mro(parameter):
+        if klass is object:
+            continue
+        if class_module(klass) != "inspect":
+            return False
+        for key, value in class_dict(klass).items():
+            if type(key) is not str or (type(value) is not kind and not own(value, "inspect")):
+                return False
+    return True
 
 
 def check(fn: Any, args: List[Value], kwargs: Dict[str, Value], node, label: str, bound_self: bool = False) -> None:
