@@ -1,0 +1,67 @@
+"""The channel the front end asks through once the extension is loaded: a comm target.
+
+A `user_expressions` request is evaluated in the notebook's namespace, so its bare names
+(`__import__`, `get_ipython`) resolve through the notebook's own variables first: a notebook that
+defines `__import__` would have its function called by every check. A comm message names no
+Python at all: the kernel hands it to the target registered here, which calls the same entry
+points (`entry.check`, `entry.history`) and answers with one message, then closes the comm.
+
+Requests: `{"op": "check", "request": "<CheckRequest JSON>"}`, `{"op": "history", "runs": n}`,
+`{"op": "ping"}`. The answer: `{"reply": <the same JSON the entry point returns>}`.
+"""
+
+from typing import Any, Dict
+
+TARGET = "crane_llm"
+_INSTALLED: Dict[int, Any] = {}  # id(comm manager) -> the manager, so registering is idempotent
+
+
+def _comm_manager(ipython: Any) -> Any:
+    """The kernel's comm manager, or None outside a kernel (a terminal IPython has none)."""
+    if getattr(ipython, "kernel", None) is None:
+        return None
+    try:
+        from comm import get_comm_manager
+    except ImportError:  # (ipykernel before 6.22 keeps its own; the front end falls back)
+        return getattr(ipython.kernel, "comm_manager", None)
+    try:
+        return get_comm_manager()
+    except Exception:
+        return None
+
+
+def install(ipython: Any) -> bool:
+    """Register the target in this kernel; True when it is registered (now or before)."""
+    manager = _comm_manager(ipython)
+    if manager is None or not hasattr(manager, "register_target"):
+        return False
+    if _INSTALLED.get(id(manager)) is manager:
+        return True
+    manager.register_target(TARGET, _opened)
+    _INSTALLED[id(manager)] = manager
+    return True
+
+
+def answer(data: Any) -> Dict[str, Any]:
+    """The reply to one request (a problem reply for anything malformed, never an exception)."""
+    from . import entry
+
+    op = data.get("op") if isinstance(data, dict) else None
+    if op == "check" and isinstance(data.get("request"), str):
+        return entry.check(data["request"]).payload
+    if op == "history" and type(data.get("runs")) is int:
+        return entry.history(data["runs"]).payload
+    if op == "ping":
+        return {"protocol": 1, "ready": True}
+    return {"protocol": 1, "problem": {"kind": "internal", "message": "CRANE-LLM's kernel channel got a request it does not know."}}
+
+
+def _opened(comm: Any, msg: Dict[str, Any]) -> None:
+    try:
+        data = (msg.get("content") or {}).get("data")
+        comm.send({"reply": answer(data)})
+    finally:
+        comm.close()
+
+
+__all__ = ["TARGET", "install", "answer"]

@@ -1,0 +1,90 @@
+"""The front end's comm channel through a real ipykernel: a check asked through it runs none of the
+notebook's code, even where the notebook shadows the names a `user_expressions` request reads; the
+twin shows the older path would have called the notebook's `__import__`."""
+
+import json
+import uuid
+
+import pytest
+from kernels import running_kernel
+
+pytest.importorskip("jupyter_client")
+pytest.importorskip("comm")
+
+# The notebook's own `__import__` and `get_ipython`, counting every call.
+HOSTILE = (
+    "calls = []\n"
+    "def __import__(*a, **k):\n    calls.append(a[0] if a else '?')\n    return __builtins__.__import__(*a, **k)\n"
+    "def get_ipython():\n    calls.append('get_ipython')\n"
+    "df = {'a': [1, 2, 3]}\n"
+)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    with running_kernel() as (_, kc):
+        run(kc, "import crane_llm\ncrane_llm.load_ipython_extension(get_ipython())")
+        yield kc
+
+
+def run(kc, code, **kw):
+    return kc.execute_interactive(code, timeout=60, **kw)["content"]
+
+
+def calls(kc):
+    content = run(kc, "pass", user_expressions={"n": "calls"})
+    return content["user_expressions"]["n"]["data"]["text/plain"]
+
+
+def through_comm(kc, data, target="crane_llm"):
+    """Open a comm with `data`; the data of the first message back, or None when the kernel closes
+    it without one (no such target)."""
+    comm_id = uuid.uuid4().hex
+    msg = kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": target, "data": data})
+    kc.shell_channel.send(msg)
+    while True:
+        m = kc.get_iopub_msg(timeout=60)
+        if m["content"].get("comm_id") != comm_id:
+            continue
+        if m["msg_type"] == "comm_msg":
+            return m["content"]["data"]
+        if m["msg_type"] == "comm_close":
+            return None
+
+
+def check_request(source, use_llm=False):
+    return json.dumps({"protocol": 1, "source": source, "cellId": None, "useLlm": use_llm, "includeRuntimeInfo": True})
+
+
+def test_a_check_through_the_channel_runs_none_of_the_notebooks_code(kernel):
+    run(kernel, HOSTILE)
+    reply = through_comm(kernel, {"op": "check", "request": check_request("dff['a']\ndf['a']")})
+    assert reply is not None
+    crash = reply["reply"]["checks"]["crash"]
+    assert crash["exception"] == "NameError" and "dff" in crash["variables"]
+    clean = through_comm(kernel, {"op": "check", "request": check_request("df['a']", use_llm=True)})["reply"]
+    assert clean["checks"]["ran"] is True and clean["checks"]["crash"] is None
+    assert "df" in json.dumps(clean["runtimeInfo"])
+    assert calls(kernel) == "[]"
+    # The twin: the same request as a user expression calls the notebook's `__import__`.
+    expression = "__import__('crane_llm.kernel.entry', fromlist=['check']).check(%s)" % json.dumps(check_request("df"))
+    content = run(kernel, "", silent=True, store_history=False, user_expressions={"crane": expression})
+    assert content["user_expressions"]["crane"]["status"] == "ok"
+    assert "crane_llm.kernel.entry" in calls(kernel)
+
+
+def test_history_ping_and_malformed_requests_get_answers_not_tracebacks(kernel):
+    assert through_comm(kernel, {"op": "ping"})["reply"]["ready"] is True
+    log = through_comm(kernel, {"op": "history", "runs": 1})["reply"]
+    assert log["protocol"] == 1 and "log" in log
+    for bad in ({"op": "check", "request": "{not json"}, {"op": "nonsense"}, "just a string", None):
+        reply = through_comm(kernel, bad)
+        assert reply is not None and reply["reply"]["problem"]["kind"] == "internal", (bad, reply)
+
+
+def test_a_kernel_without_the_extension_closes_the_comm_and_the_front_end_falls_back():
+    with running_kernel() as (_, kc):
+        assert through_comm(kc, {"op": "ping"}) is None
+        run(kc, "import crane_llm\ncrane_llm.load_ipython_extension(get_ipython())\n"
+                "crane_llm.load_ipython_extension(get_ipython())")  # (idempotent: one target)
+        assert through_comm(kc, {"op": "ping"})["reply"]["ready"] is True
