@@ -10,6 +10,7 @@ import sys
 import types
 from typing import Any, Optional
 
+from .library_namespace import pandas_untouched
 from .static_reads import loaded_module, checked, held_by_its_module
 from .provenance import audit, class_dict, class_module, instance_dict, is_subclass, lookup_static, plain_class
 
@@ -34,13 +35,14 @@ def pandas_types():
 
 def pristine_pandas(cls: Any) -> bool:
     """`cls` is one of pandas' classes and nothing in it or its bases was replaced, nor in the core
-    classes every DataFrame operation goes through (Series, Index, the block managers): a rule
-    on frames leans on all of them."""
+    classes every DataFrame operation goes through (Series, Index, the block managers), nor in the
+    module globals their methods call by name (library_namespace.pandas_untouched): a rule on
+    frames leans on all of them."""
     a = audit()
     hit = a.pandas.get(id(cls))
     if hit is not None and hit[0] is cls:
         return hit[1]
-    ok = a.pristine(cls, "pandas") and all(a.pristine(c, "pandas") for c in _pandas_core())
+    ok = a.pristine(cls, "pandas") and all(a.pristine(c, "pandas") for c in _pandas_core()) and pandas_untouched()
     a.pandas[id(cls)] = (cls, ok)
     return ok
 

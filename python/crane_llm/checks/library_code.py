@@ -48,7 +48,7 @@ class _ModuleReference:
         self.codes: Dict[Tuple[str, int], List[types.CodeType]] = {}
         # id(code) -> the code object whose constants hold it (a method's class body), any Python
         self.parents: Dict[int, types.CodeType] = {}
-        top = _load_pyc(cached) or _compile_source(filename)
+        top = self.top = _load_pyc(cached) or _compile_source(filename)
         if top is not None:
             self._index(top)
         self._lines: Optional[List[str]] = None
@@ -144,6 +144,15 @@ def _reference(mod: types.ModuleType) -> _ModuleReference:
                 cached = None
         ref = _REFERENCES[file] = _ModuleReference(file, cached)
     return ref
+
+
+def module_code(mod: types.ModuleType) -> Optional[types.CodeType]:
+    """The top-level code object the module's file compiles to (its cached .pyc when current)."""
+    try:
+        ref = _reference(mod)
+    except Exception:
+        return None
+    return ref.top
 
 
 def _plain_const(value: Any, depth: int = 0) -> bool:
@@ -740,5 +749,5 @@ def _same_items(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-__all__ = ["class_body_data", "class_generated_names", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
+__all__ = ["module_code", "class_body_data", "class_generated_names", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
            "same_defaults"]

@@ -15,6 +15,7 @@ identities only (reading a dict's values runs nothing), and any change makes it 
 from __future__ import annotations
 
 import datetime
+import dis
 import functools
 import operator
 import os
@@ -22,9 +23,10 @@ import sys
 import types
 from typing import Any, Dict, Optional, Tuple
 
-from .library_code import library_module, same_code
-from .provenance import _file_in, _named, _true_name, own
-from .static_reads import loaded_module, checked, class_dict, class_module, is_static_type, lookup_static, mro, instance_dict, plain_class
+from .library_code import library_module, module_code, same_code
+from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, own
+from .static_reads import (loaded_module, checked, class_dict, class_module, class_name, is_static_type, lookup_static,
+                           mro, instance_dict, plain_class)
 
 # The namespaces scikit-learn reaches through NumPy's functions and the array methods written in
 # Python (sum, mean, any, all, ...), and the helpers those call by module global.
@@ -122,21 +124,37 @@ def _numpy_function(fn: Any) -> bool:
 _STDLIB = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
 
 
-def _library_made(cls: Any) -> bool:
-    """Every class in `cls`'s MRO is written in C or compiled from NumPy's or the standard library's
-    files (a class a notebook made has its methods compiled from the notebook's cells, whatever
-    module name it claims): NumPy's sentinels, enums, `errstate`, `finfo`, `contextlib.nullcontext`."""
+def _library_made(cls: Any, packages: Tuple[str, ...] = ("numpy",)) -> bool:
+    """Every class in `cls`'s MRO is written in C or compiled from the files of `packages` or the
+    standard library (a class a notebook made has its methods compiled from the notebook's cells,
+    whatever module name it claims): NumPy's sentinels, enums, `errstate`, `finfo`,
+    `contextlib.nullcontext`."""
     for klass in mro(cls):
         if is_static_type(klass):
             continue
         for v in class_dict(klass).values():
             for fn in _functions_of(v):
                 if type(fn) is not types.FunctionType:
+                    if class_name(type(fn)) in _COMPILED_FUNCTIONS:
+                        continue  # (Cython's functions: compiled, which a notebook cannot write)
                     return False
                 name = fn.__code__.co_filename
-                if not (_file_in(name, "numpy") or (type(name) is str and os.path.realpath(name).startswith(_STDLIB))):
+                if not (any(_file_in(name, p) for p in packages) or _standard_library_code(fn)):
                     return False
     return True
+
+
+def _standard_library_code(fn: types.FunctionType) -> bool:
+    """`fn` is compiled from a file of the standard library, or from one of its frozen modules with
+    that module's own globals (`<frozen _collections_abc>`: a notebook can name its code so, but not
+    give it the module's dict without changing the module)."""
+    name = fn.__code__.co_filename
+    if type(name) is not str:
+        return False
+    if name.startswith("<frozen ") and name.endswith(">"):
+        mod = loaded_module(name[len("<frozen "):-1])
+        return type(mod) is types.ModuleType and fn.__globals__ is mod.__dict__
+    return os.path.realpath(name).startswith(_STDLIB)
 
 
 def _functions_of(v: Any) -> tuple:
@@ -201,4 +219,116 @@ def _made_name(value: Any, t: type) -> Optional[str]:
     return None
 
 
-__all__ = ["numpy_untouched", "NUMPY_MODULES"]
+# pandas' modules whose globals its DataFrame and Series methods call by name on the paths the rules
+# model (`__getitem__` calls `com.apply_if_callable` and `is_hashable`, `drop` calls
+# `com.maybe_make_list`, ...): a function put there runs inside the modelled method, whatever the
+# classes hold.
+PANDAS_MODULES = ("pandas.core.common", "pandas.core.frame", "pandas.core.generic", "pandas.core.series",
+                  "pandas.core.base", "pandas.core.indexes.base", "pandas.core.indexes.range",
+                  "pandas.core.indexes.multi", "pandas.core.indexing", "pandas.core.dtypes.inference",
+                  "pandas.core.dtypes.common", "pandas.core.dtypes.missing", "pandas.core.dtypes.cast",
+                  "pandas.core.internals.managers", "pandas.core.internals.blocks", "pandas.core.algorithms",
+                  "pandas.core.construction", "pandas.core.missing", "pandas.core.ops.common")
+_PACKAGES = ("pandas", "numpy")
+_C_MODULES = _PACKAGES + ("builtins", "types", "typing", "_thread")
+_LRU_WRAPPER = type(functools.lru_cache()(lambda: None))
+_HOLDERS = (types.MethodType, staticmethod, classmethod, property, types.MethodWrapperType)
+
+
+def pandas_untouched() -> bool:
+    """None of PANDAS_MODULES (those loaded) holds a function of anyone else's, or one of a
+    library's under a name its module's file does not give it."""
+    for name in PANDAS_MODULES:
+        mod = loaded_module(name)
+        if mod is None:
+            continue
+        if type(mod) is not types.ModuleType or not _clean_by(name, mod, _pandas_value):
+            return False
+    return True
+
+
+def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:
+    d = checked(mod.__dict__)
+    snapshot = tuple(d.keys()) + tuple(d.values())
+    hit = _CLEAN.get(name)
+    if hit is not None and hit[0] is mod and len(hit[1]) == len(snapshot) and \
+            all(map(operator.is_, hit[1], snapshot)):
+        return True
+    for key, value in d.items():
+        if not judge(mod, key, value):
+            _CLEAN.pop(name, None)
+            return False
+    _CLEAN[name] = (mod, snapshot)
+    return True
+
+
+def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
+    """`value`, held at `key` in one of pandas' module dicts, is the libraries' own code (pandas',
+    NumPy's, the standard library's or compiled) under the name the module's file gives it."""
+    if type(key) is not str:
+        return False
+    t = type(value)
+    if t is types.ModuleType or any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")):
+        return True
+    if t is types.FunctionType:
+        return _library_function(value) and (_named(value, key) or _given_name(mod, key, _true_name(value)))
+    if t is types.BuiltinFunctionType:
+        made = _true_name(value)
+        return made == key or _given_name(mod, key, made)
+    if t is functools.partial:
+        return _library_function(value.func)
+    if t is _LRU_WRAPPER:
+        # (the function it calls is held in C; the one functools.wraps recorded stands for it)
+        inner = instance_dict(value, {}).get("__wrapped__")
+        return _library_function(inner) and (_named(inner, key) or _given_name(mod, key, _true_name(inner)))
+    if is_static_type(t) and t is not type:
+        # (C objects that run no one's code but their library's; a bound method, a static or class
+        # method or a property may hold anyone's function)
+        return not any(t is k for k in _HOLDERS) and class_module(t).split(".", 1)[0] in _C_MODULES
+    cls = value if issubclass(t, type) else t
+    return _library_made(cls, _PACKAGES) and (plain_class(cls) or _library_made(type(cls), _PACKAGES))
+
+
+def _library_function(fn: Any) -> bool:
+    if type(fn) is not types.FunctionType:
+        return False
+    filename = fn.__code__.co_filename
+    if _file_in(filename, "pandas"):
+        return own(fn, "pandas")
+    if _file_in(filename, "numpy"):
+        return _numpy_function(fn)
+    return _standard_library_code(fn)
+
+
+_GIVEN: Dict[str, Dict[str, set]] = {}  # module file -> {name bound at module level: the names it may hold}
+
+
+def _given_name(mod: types.ModuleType, key: str, made: str) -> bool:
+    """The module's file binds `key` to something made as `made` (`from m import made as key`,
+    `key = m.made`, `key = made` at module level), as its compiled top-level code says; read only
+    when a name differs, which few do (`pd_array`, `isnull`)."""
+    file = checked(mod.__dict__).get("__file__")
+    if type(file) is not str:
+        return False
+    table = _GIVEN.get(file)
+    if table is None:
+        code = module_code(mod)
+        table = _GIVEN[file] = _module_bindings(code) if code is not None else {}
+    return made in table.get(key, ())
+
+
+def _module_bindings(code: types.CodeType) -> Dict[str, set]:
+    """{name: the names it is bound from} for each top-level store whose value is an imported or
+    looked-up name: the instruction before the store names what is stored."""
+    out: Dict[str, set] = {}
+    previous = None
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("STORE_NAME", "STORE_GLOBAL") and previous is not None and \
+                previous.opname in ("IMPORT_FROM", "LOAD_NAME", "LOAD_ATTR", "LOAD_GLOBAL") and \
+                type(previous.argval) is str:
+            out.setdefault(ins.argval, set()).add(previous.argval)
+        previous = ins
+    return out
+
+
+__all__ = ["numpy_untouched", "pandas_untouched", "NUMPY_MODULES", "PANDAS_MODULES"]

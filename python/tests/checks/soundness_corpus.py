@@ -261,6 +261,12 @@ def patched_libraries() -> List[Dict]:
           extra="import functools\n_real = pd.DataFrame.__getitem__\n@functools.wraps(_real)\n"
                 "def _wrapped_getitem(self, key):\n    try:\n        return _real(self, key)\n"
                 "    except KeyError:\n        return None\n")
+    # Module-level helpers pandas' own methods call by name (`__getitem__` calls com.apply_if_callable
+    # and is_hashable), replaced with the notebook's function or with another of pandas' own.
+    patch("pd.core.common.apply_if_callable", "lambda maybe, obj, **kw: 'a'", ["df['zz']", "df[['a', 'zz']]"])
+    patch("pd.core.common.apply_if_callable", "pd.core.common.maybe_make_list", ["df['zz']"])
+    patch("pd.core.frame.is_hashable", "lambda x: False", ["df['zz']"])
+    patch("pd.core.common.maybe_make_list", "lambda obj: ['a']", ["df.drop(columns=['zz'])"])
     patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
     patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
     patch("np.reshape", "lambda *a, **k: 0", ["np.reshape(np.ones(6), (5,))"])
