@@ -44,3 +44,22 @@ for (const host of ['lab', 'notebook7'] as Host[]) {
     });
   });
 }
+
+test('a check runs none of the notebook\'s code, even a notebook-defined __import__ (through the kernel channel)', async ({ page }) => {
+  const name = 'channel-lab.ipynb';
+  createNotebook(name, [
+    'calls = []\ndef __import__(*a, **k):\n    calls.append(a[0] if a else "?")\n    return __builtins__.__import__(*a, **k)',
+    'undefined_thing + 1',
+    'print("calls:", calls)'
+  ]);
+  await openNotebook(page, 'lab', name);
+  await runCell(page, 0);
+  await waitIdle(page);
+  await selectCell(page, 1);
+  await craneButton(page).click();
+  const red = cell(page, 1).locator('.crane-verdict');
+  await expect(red).toHaveAttribute('data-colour', 'red');
+  await expect(red).toContainText('NameError');
+  await runCell(page, 2);
+  await expect(cell(page, 2).locator('.jp-OutputArea-output')).toContainText('calls: []');
+});

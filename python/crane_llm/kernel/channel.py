@@ -12,8 +12,11 @@ Requests: `{"op": "check", "request": "<CheckRequest JSON>"}`, `{"op": "history"
 
 from typing import Any, Dict
 
+from . import entry  # (at install, not at the first request: an import runs the import machinery)
+
 TARGET = "crane_llm"
 _INSTALLED: Dict[int, Any] = {}  # id(comm manager) -> the manager, so registering is idempotent
+_SHELL: Dict[str, Any] = {}  # the shell the target was registered for
 
 
 def _comm_manager(ipython: Any) -> Any:
@@ -35,6 +38,7 @@ def install(ipython: Any) -> bool:
     manager = _comm_manager(ipython)
     if manager is None or not hasattr(manager, "register_target"):
         return False
+    _SHELL["shell"] = ipython
     if _INSTALLED.get(id(manager)) is manager:
         return True
     manager.register_target(TARGET, _opened)
@@ -44,13 +48,12 @@ def install(ipython: Any) -> bool:
 
 def answer(data: Any) -> Dict[str, Any]:
     """The reply to one request (a problem reply for anything malformed, never an exception)."""
-    from . import entry
-
     op = data.get("op") if isinstance(data, dict) else None
+    shell = _SHELL.get("shell")
     if op == "check" and isinstance(data.get("request"), str):
-        return entry.check(data["request"]).payload
+        return entry.check(data["request"], shell).payload
     if op == "history" and type(data.get("runs")) is int:
-        return entry.history(data["runs"]).payload
+        return entry.history(data["runs"], shell).payload
     if op == "ping":
         return {"protocol": 1, "ready": True}
     return {"protocol": 1, "problem": {"kind": "internal", "message": "CRANE-LLM's kernel channel got a request it does not know."}}

@@ -22,9 +22,12 @@ from ..present import suggested_name
 from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
+from . import audit_sentinel
 from .history import execution_log
 from .own_builtins import interpreters_builtins
 
+
+_PYTHON_VERSION = platform.python_version()  # (read once: `platform` may open files)
 
 # How much of a cell one second of the budget reads: Python parses it twice and the used names walk
 # it once, at ~3 µs a character each on a busy machine; 2 s read cells of up to 100,000 characters,
@@ -69,6 +72,8 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     callbacks = tracing.take_off_callbacks()
     tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
     try:
+        if audit_sentinel.notebook_hook_added():
+            return _standing_aside(shell)  # (the magic's way in; the front end's is check())
         with interpreters_builtins():
             return _gather(request, namespace, shell)
     finally:
@@ -148,7 +153,7 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
     return {
         "protocol": 1,
         "craneVersion": __version__,
-        "python": platform.python_version(),
+        "python": _PYTHON_VERSION,
         "checks": checks,
         "usedNames": [name for name, _ in reads],
         "runtimeInfo": runtime_info,
@@ -163,6 +168,29 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
             "cut": cut,
             "warning": budget.warning,
         },
+    }
+
+
+def _standing_aside(shell: Any) -> Dict[str, Any]:
+    """The reply while a notebook's audit hook would run on every step (audit_sentinel.py): the
+    executed cells as plain text, for the model, and nothing else read, not even the settings
+    (reading a file is an audited event too)."""
+    try:
+        log = execution_log(shell).code_only_json() if shell is not None else None
+    except Exception:
+        log = None
+    return {
+        "protocol": 1,
+        "craneVersion": __version__,
+        "python": _PYTHON_VERSION,
+        "checks": {"ran": True, "crash": None, "stoppedAt": {"line": None, "reason": audit_sentinel.STANDS_ASIDE},
+                   "elapsedMs": 0.0},
+        "usedNames": [],
+        "runtimeInfo": None,
+        "log": log,
+        "logDeferred": None,
+        "definedIn": None,
+        "problem": None,
     }
 
 
@@ -213,14 +241,16 @@ def _history(shell: Any, deadline: Deadline, cut: List[str]) -> Optional[Dict[st
         return log.code_only_json()
 
 
-def history(runs: int) -> Reply:
+def history(runs: int, shell: Any = None) -> Reply:
     """The execution log a deferred reply left out (`logDeferred`): its oldest `runs` runs, as the
     check saw them, whatever ran since. `log` is null when the log no longer holds them (a restart)."""
-    shell = _shell()
+    shell = shell if shell is not None else _shell()
     try:
         log = execution_log(shell) if shell is not None else ExecutionLog()
         if len(log.runs) < runs:
             return Reply({"protocol": 1, "log": None})
+        if audit_sentinel.notebook_hook_added():
+            return Reply({"protocol": 1, "log": log.code_only_json(runs)})  # (working out effects parses)
         deadline = Deadline(resolve_check_budget(None).seconds)
         try:
             with hard_stop(max(deadline.left(), HISTORY_GRACE_SECONDS)):
@@ -231,8 +261,11 @@ def history(runs: int) -> Reply:
         return Reply({"protocol": 1, "log": None})
 
 
-def check(request_json: str) -> Reply:
-    """Entry point for the front end: `crane_llm.kernel.entry.check('<CheckRequest JSON>')`."""
+def check(request_json: str, shell: Any = None) -> Reply:
+    """Entry point for the front end: `crane_llm.kernel.entry.check('<CheckRequest JSON>')`, or the
+    kernel channel's, which knows the shell (finding it reads module dicts, which `id()` audits)."""
+    if audit_sentinel.notebook_hook_added():
+        return Reply(_standing_aside(shell if shell is not None else _shell()))
     with interpreters_builtins():  # (reading the request and building the reply call builtins too)
         return _check(request_json)
 

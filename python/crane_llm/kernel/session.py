@@ -7,10 +7,11 @@ host: registering `%%crane_llm` is the entry point's business.
 """
 
 from ..lineage import recorder
-from . import channel
+from . import audit_sentinel, channel
 
 
 def install(ipython) -> None:
+    audit_sentinel.install()  # (first: it can only see the hooks added after it)
     recorder.install(ipython)
     channel.install(ipython)  # (the front end asks through it from then on: see channel.py)
     # Importing the checker costs 0.1-0.4 s; pay it here, at kernel start, not in the first check.

@@ -88,3 +88,48 @@ def test_a_kernel_without_the_extension_closes_the_comm_and_the_front_end_falls_
         run(kc, "import crane_llm\ncrane_llm.load_ipython_extension(get_ipython())\n"
                 "crane_llm.load_ipython_extension(get_ipython())")  # (idempotent: one target)
         assert through_comm(kc, {"op": "ping"})["reply"]["ready"] is True
+
+
+# The notebook's hook: notes each event raised while CRANE-LLM's code is on the stack.
+AUDIT_HOOK = """import sys
+seen, busy = [], [False]
+def hook(event, args):
+    if busy[0]:
+        return
+    busy[0] = True
+    try:
+        f = sys._getframe(1)
+        while f is not None:
+            if '/crane_llm/' in f.f_code.co_filename:
+                seen.append(event)
+                break
+            f = f.f_back
+    finally:
+        busy[0] = False
+sys.addaudithook(hook)
+"""
+
+
+def test_after_the_notebook_adds_an_audit_hook_a_check_reads_nothing_and_calls_it_never():
+    """Python calls audit hooks on the checker's own steps (`__code__` reads, `id()`, `compile`).
+    Before the hook, a check claims the NameError; once the notebook adds one, a check stands aside
+    and the hook sees no event raised from CRANE-LLM's code. The twin: the gathering called past
+    the gate raises hundreds."""
+    with running_kernel() as (_, kc):
+        run(kc, "import crane_llm\ncrane_llm.load_ipython_extension(get_ipython())\ndf = {'a': 1}")
+        before = through_comm(kc, {"op": "check", "request": check_request("undefined_name + df['a']")})["reply"]
+        assert before["checks"]["crash"]["exception"] == "NameError"
+        run(kc, AUDIT_HOOK)
+
+        def seen():
+            return run(kc, "", silent=True, user_expressions={"n": "list(seen)"})["user_expressions"]["n"]["data"]["text/plain"]
+
+        reply = through_comm(kc, {"op": "check", "request": check_request("undefined_name + df['a']", use_llm=True)})["reply"]
+        history = through_comm(kc, {"op": "history", "runs": 1})["reply"]
+        assert seen() == "[]"
+        assert reply["checks"]["crash"] is None and "audit hook" in reply["checks"]["stoppedAt"]["reason"]
+        assert reply["runtimeInfo"] is None and reply["usedNames"] == []
+        assert reply["log"]["runs"][-1]["code"].startswith("import sys") and history["log"]["runs"]
+        run(kc, "from crane_llm.kernel import entry\n_r = entry._gather({'source': 'undefined_name', 'useLlm': True}, "
+                "get_ipython().user_ns, get_ipython())")
+        assert seen().count("builtins.id") + seen().count("compile") > 10
