@@ -79,19 +79,8 @@ def numpy_untouched() -> bool:
 
 
 def _clean(name: str, mod: types.ModuleType) -> bool:
-    d = checked(mod.__dict__)
-    snapshot = tuple(d.keys()) + tuple(d.values())
-    hit = _CLEAN.get(name)
-    if hit is not None and hit[0] is mod and len(hit[1]) == len(snapshot) and \
-            all(map(operator.is_, hit[1], snapshot)):
-        return True
     aliases = _ALIASES.get(name, {})
-    for key, value in d.items():
-        if not _numpy_value(key, aliases.get(key, key), value):
-            _CLEAN.pop(name, None)
-            return False
-    _CLEAN[name] = (mod, snapshot)
-    return True
+    return _clean_by(name, mod, lambda _mod, key, value: _numpy_value(key, aliases.get(key, key), value))
 
 
 def _numpy_value(key: str, alias: Any, value: Any) -> bool:
@@ -248,6 +237,8 @@ def pandas_untouched() -> bool:
 
 
 def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:
+    """Every (key, value) of the module's dict passes `judge(mod, key, value)`; remembered by the
+    identity of everything the dict held."""
     d = checked(mod.__dict__)
     snapshot = tuple(d.keys()) + tuple(d.values())
     hit = _CLEAN.get(name)
