@@ -64,14 +64,17 @@ function viaChannel(kernel: Kernel.IKernelConnection, data: ChannelRequest): Pro
       return;
     }
     kernel.statusChanged.connect(onStatus);
+    let answered = false;
     comm.onMsg = msg => {
+      answered = true;
       done();
       resolve((msg.content.data as { reply?: unknown } | undefined)?.reply ?? null);
     };
     comm.onClose = () => {
+      if (answered) return; // (the target closes every comm after its answer)
       done();
       withoutChannel.add(kernel);
-      resolve(undefined); // (after an answer this changes nothing: a promise settles once)
+      resolve(undefined);
     };
     comm.open(data as unknown as Record<string, never>);
   });
@@ -133,6 +136,7 @@ export async function startRecorder(kernel: Kernel.IKernelConnection): Promise<b
   try {
     if ((await viaChannel(kernel, { op: 'ping' })) !== undefined) return true; // loaded already
     await evaluate(kernel, `${EXTENSION}.load_ipython_extension(get_ipython()) or True`);
+    withoutChannel.delete(kernel); // (the start-up registered the channel's target)
     return true;
   } catch {
     return false; // not installed there: the check will say so when it is asked for
