@@ -64,6 +64,8 @@ function viaChannel(kernel: Kernel.IKernelConnection, data: ChannelRequest): Pro
       return;
     }
     kernel.statusChanged.connect(onStatus);
+    // (`open` sends at once, before JupyterLab could move the comm to a kernel subshell: the
+    // request reaches the main shell, in order with the cells; the kernel side refuses a subshell)
     let answered = false;
     comm.onMsg = msg => {
       answered = true;

@@ -10,6 +10,7 @@ Requests: `{"op": "check", "request": "<CheckRequest JSON>"}`, `{"op": "history"
 `{"op": "ping"}`. The answer: `{"reply": <the same JSON the entry point returns>}`.
 """
 
+import threading
 from typing import Any, Dict
 
 from . import entry  # (at install, not at the first request: an import runs the import machinery)
@@ -56,15 +57,27 @@ def answer(data: Any) -> Dict[str, Any]:
         return entry.history(data["runs"], shell).payload
     if op == "ping":
         return {"protocol": 1, "ready": True}
-    return {"protocol": 1, "problem": {"kind": "internal", "message": "CRANE-LLM's kernel channel got a request it does not know."}}
+    return _problem("CRANE-LLM's kernel channel got a request it does not know.")
 
 
 def _opened(comm: Any, msg: Dict[str, Any]) -> None:
     try:
-        data = (msg.get("content") or {}).get("data")
-        comm.send({"reply": answer(data)})
+        if threading.current_thread() is not threading.main_thread():
+            # A kernel subshell runs beside the cells (ipykernel 7): the state could change under
+            # the check, and its time limit (SIGALRM) works on the main thread only.
+            reply = _problem("CRANE-LLM was asked on a kernel subshell; it checks on the kernel's main shell only.")
+        else:
+            reply = answer((msg.get("content") or {}).get("data"))
+    except Exception as exc:  # (answer() catches its own: this is the last guard)
+        reply = _problem(f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}")
+    try:
+        comm.send({"reply": reply})
     finally:
         comm.close()
+
+
+def _problem(message: str) -> Dict[str, Any]:
+    return {"protocol": 1, "problem": {"kind": "internal", "message": message}}
 
 
 __all__ = ["TARGET", "install", "answer"]

@@ -3,6 +3,7 @@ notebook's code, even where the notebook shadows the names a `user_expressions` 
 twin shows the older path would have called the notebook's `__import__`."""
 
 import json
+import queue
 import uuid
 
 import pytest
@@ -133,3 +134,30 @@ def test_after_the_notebook_adds_an_audit_hook_a_check_reads_nothing_and_calls_i
         run(kc, "from crane_llm.kernel import entry\n_r = entry._gather({'source': 'undefined_name', 'useLlm': True}, "
                 "get_ipython().user_ns, get_ipython())")
         assert seen().count("builtins.id") + seen().count("compile") > 10
+
+
+def test_a_request_on_a_kernel_subshell_is_refused_with_a_message():
+    """ipykernel 7 runs a subshell's messages beside the cells: a check there could read state a
+    cell is changing, and its time limit works on the main thread only."""
+    with running_kernel() as (_, kc):
+        run(kc, "import crane_llm\ncrane_llm.load_ipython_extension(get_ipython())")
+        create = kc.session.msg("create_subshell_request", {})
+        kc.control_channel.send(create)
+        try:
+            reply = kc.control_channel.get_msg(timeout=10)
+        except queue.Empty:
+            reply = {"content": {}}  # (ipykernel 6 does not answer the request)
+        if reply["content"].get("status") != "ok":
+            pytest.skip("this ipykernel has no subshells")
+        subshell = reply["content"]["subshell_id"]
+        comm_id = uuid.uuid4().hex
+        msg = kc.session.msg("comm_open", {"comm_id": comm_id, "target_name": "crane_llm", "data": {"op": "ping"}})
+        msg["header"]["subshell_id"] = subshell
+        kc.shell_channel.send(msg)
+        while True:
+            m = kc.get_iopub_msg(timeout=60)
+            if m["content"].get("comm_id") == comm_id and m["msg_type"] in ("comm_msg", "comm_close"):
+                break
+        assert m["msg_type"] == "comm_msg"
+        assert "subshell" in m["content"]["data"]["reply"]["problem"]["message"]
+        assert through_comm(kc, {"op": "ping"})["reply"]["ready"] is True  # (the main shell answers)
