@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { check } from './crane';
 import { cell, craneButton, createNotebook, openNotebook, runCell, selectCell, waitIdle, type Host } from './jupyter';
 
 const CELLS = ['df = {"a": [1, 2, 3]}', "dff['a']", "df['a']", 'import time\ntime.sleep(30)'];
@@ -56,8 +57,7 @@ test('a check runs none of the notebook\'s code, even a notebook-defined __impor
   await runCell(page, 0);
   await waitIdle(page);
   await selectCell(page, 1);
-  await craneButton(page).click();
-  const red = cell(page, 1).locator('.crane-verdict');
+  const red = await check(page, 1);
   await expect(red).toHaveAttribute('data-colour', 'red');
   await expect(red).toContainText('NameError');
   await runCell(page, 2);

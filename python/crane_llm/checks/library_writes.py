@@ -316,14 +316,20 @@ def _writer_out_of_sight(node: ast.AST, callees: Set[int]) -> Optional[str]:
     if isinstance(node, ast.Constant) and type(node.value) is str and node.value in _WRITING_STRINGS:
         return f"names `{node.value}` in a string"
     if isinstance(node, (ast.Import, ast.ImportFrom)):
-        module = node.module or "" if isinstance(node, ast.ImportFrom) else ""
-        tops = [module.split(".")[0]] if isinstance(node, ast.ImportFrom) else [a.name.split(".")[0] for a in node.names]
+        tops = imported_tops(node)
         names = [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else []
         if any(t in _PATCHING_MODULES for t in tops) or any(n in _PATCHING_MODULES | _INSTALLERS for n in names):
             return "imports a tool that patches objects or reaches under them"
         if isinstance(node, ast.ImportFrom) and tops[0] in _BUILTINS_ROOTS:
             return "imports names from the builtins"
     return None
+
+
+def imported_tops(node) -> List[str]:
+    """The top-level packages an import statement names ('.' for a relative import)."""
+    if isinstance(node, ast.Import):
+        return [a.name.split(".")[0] for a in node.names]
+    return [(node.module or "").split(".")[0]] if not node.level else ["."]
 
 
 def _new_container(value: Optional[ast.AST]) -> bool:
@@ -434,4 +440,4 @@ def _blocks(stmt: ast.stmt) -> List[List[ast.stmt]]:
     return out
 
 
-__all__ = ["library_patch", "reaches"]
+__all__ = ["imported_tops", "library_patch", "reaches"]

@@ -35,7 +35,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import bound_in, every_identifier
-from .library_writes import library_patch
+from .library_writes import imported_tops, library_patch
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
@@ -277,7 +277,7 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return "a star import"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for top in _imported_tops(node):
+            for top in imported_tops(node):
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
                 if top not in _KNOWN_LIBRARIES and top not in _stdlib():
@@ -312,12 +312,6 @@ def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:
 
 def _runs_with_target(tree: ast.AST) -> Optional[str]:
     return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree)) if m), None)
-
-
-def _imported_tops(node) -> List[str]:
-    if isinstance(node, ast.Import):
-        return [a.name.split(".")[0] for a in node.names]
-    return [(node.module or "").split(".")[0]] if not node.level else ["."]
 
 
 def _magic_name(call: ast.Call) -> Optional[str]:

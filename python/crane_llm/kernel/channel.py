@@ -57,7 +57,7 @@ def answer(data: Any) -> Dict[str, Any]:
         return entry.history(data["runs"], shell).payload
     if op == "ping":
         return {"protocol": 1, "ready": True}
-    return _problem("CRANE-LLM's kernel channel got a request it does not know.")
+    return entry.problem_reply("internal", "CRANE-LLM's kernel channel got a request it does not know.")
 
 
 def _opened(comm: Any, msg: Dict[str, Any]) -> None:
@@ -65,19 +65,16 @@ def _opened(comm: Any, msg: Dict[str, Any]) -> None:
         if threading.current_thread() is not threading.main_thread():
             # A kernel subshell runs beside the cells (ipykernel 7): the state could change under
             # the check, and its time limit (SIGALRM) works on the main thread only.
-            reply = _problem("CRANE-LLM was asked on a kernel subshell; it checks on the kernel's main shell only.")
+            reply = entry.problem_reply("internal", "CRANE-LLM was asked on a kernel subshell; it checks on the kernel's "
+                                                    "main shell only.")
         else:
             reply = answer((msg.get("content") or {}).get("data"))
     except Exception as exc:  # (answer() catches its own: this is the last guard)
-        reply = _problem(f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}")
+        reply = entry.problem_reply("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}")
     try:
         comm.send({"reply": reply})
     finally:
         comm.close()
-
-
-def _problem(message: str) -> Dict[str, Any]:
-    return {"protocol": 1, "problem": {"kind": "internal", "message": message}}
 
 
 __all__ = ["TARGET", "install", "answer"]

@@ -179,19 +179,9 @@ def _standing_aside(shell: Any) -> Dict[str, Any]:
         log = execution_log(shell).code_only_json() if shell is not None else None
     except Exception:
         log = None
-    return {
-        "protocol": 1,
-        "craneVersion": __version__,
-        "python": _PYTHON_VERSION,
-        "checks": {"ran": True, "crash": None, "stoppedAt": {"line": None, "reason": audit_sentinel.STANDS_ASIDE},
-                   "elapsedMs": 0.0},
-        "usedNames": [],
-        "runtimeInfo": None,
-        "log": log,
-        "logDeferred": None,
-        "definedIn": None,
-        "problem": None,
-    }
+    return dict(_reply_without_facts(
+        {"ran": True, "crash": None, "stoppedAt": {"line": None, "reason": audit_sentinel.STANDS_ASIDE}, "elapsedMs": 0.0},
+        log, None), logDeferred=None, definedIn=None)
 
 
 def _bounded_checks(source: str, namespace: Dict[str, Any], deadline: Deadline, shell: Any, read: ReadCell) -> Outcome:
@@ -277,19 +267,26 @@ def _check(request_json: str) -> Reply:
         request = json.loads(request_json)
         return Reply(gather(request, namespace, shell))
     except OutOfTime:  # every stage catches its own; this is the last guard for the user's notebook
-        return Reply(_problem("timeout", "The check ran out of its time budget before it could answer."))
+        return Reply(problem_reply("timeout", "The check ran out of its time budget before it could answer."))
     except Exception as exc:  # the user sees a message, the notebook loses nothing
-        return Reply(_problem("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}"))
+        return Reply(problem_reply("internal", f"The kernel side of CRANE-LLM failed: {type(exc).__name__}: {exc}"))
 
 
-def _problem(kind: str, message: str) -> Dict[str, Any]:
+def problem_reply(kind: str, message: str) -> Dict[str, Any]:
+    """A check result that carries only a problem (the front end shows its message)."""
+    return _reply_without_facts({"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0}, None,
+                                {"kind": kind, "message": message})
+
+
+def _reply_without_facts(checks: Dict[str, Any], log: Optional[Dict[str, Any]],
+                         problem: Optional[Dict[str, str]]) -> Dict[str, Any]:
     return {
         "protocol": 1,
         "craneVersion": __version__,
-        "python": platform.python_version(),
-        "checks": {"ran": False, "crash": None, "stoppedAt": None, "elapsedMs": 0.0},
+        "python": _PYTHON_VERSION,
+        "checks": checks,
         "usedNames": [],
         "runtimeInfo": None,
-        "log": None,
-        "problem": {"kind": kind, "message": message},
+        "log": log,
+        "problem": problem,
     }

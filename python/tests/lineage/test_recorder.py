@@ -298,7 +298,7 @@ def test_check_result_carries_the_log_and_validates(shell):
     variables = (result["checks"]["crash"] or {}).get("variables") or ["df"]
     entries = origin(result["log"], variables, result["usedNames"])
     assert [(e["cellId"], e["kind"], e["line"]) for e in entries] == [("c1", "assigned", 2), ("c2", "modified", 1)]
-    problem = entry._problem("internal", "x")
+    problem = entry.problem_reply("internal", "x")
     assert problem["log"] is None
 
 
