@@ -153,14 +153,27 @@ class Interpreter:
         pass
 
     def s_For(self, node):
-        """The first pass of a loop over items the checker knows runs with the first item: a certain
-        crash in it is certain. What follows (later passes, `break`, `else`) is not modelled."""
-        items = rules.containers.elements(self.ev(node.iter))
-        if not items or not isinstance(node.target, ast.Name):
+        """A loop over items the checker lists runs its body once per item, in order, then its
+        `else`. The items are taken once, as Python takes the iterator once: no modelled statement
+        changes a list, tuple, str, dict or index in place (only frames are), so the passes see the
+        items the real loop sees. `break` and `continue` end the reading where they are."""
+        iterable = self.ev(node.iter)
+        items = rules.containers.elements(iterable)
+        if items is None or not isinstance(node.target, ast.Name):
             raise Stop(node.lineno, _STMT_STOPS["For"])
-        self.assign(node.target, items[0], node)
-        self.run(node.body)
-        raise Stop(node.lineno, f"{_STMT_STOPS['For']} (its first pass raises nothing the checker can prove)")
+        if len(items) * max(len(node.body), 1) > MAX_ITERATIONS:
+            raise Stop(node.lineno, f"{_STMT_STOPS['For']} too long to follow")
+        # A recorded text may have been shortened by the recorder: its first character is its own,
+        # the rest is not known to be all of it.
+        first_only = self.recorded is not None and type(iterable.concrete()) is str
+        for item in items[:1] if first_only else items:
+            self.out_of_time(node)
+            self.assign(node.target, item, node)
+            self.run(node.body)
+        if first_only and items:
+            raise Stop(node.lineno, f"{_STMT_STOPS['For']} over recorded text (its first pass raises nothing "
+                                    "the checker can prove)")
+        self.run(node.orelse)
 
     def s_Global(self, node):
         pass  # at module level `global` changes nothing

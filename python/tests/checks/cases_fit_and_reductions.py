@@ -10,7 +10,7 @@ from typing import List
 
 import matplotlib
 
-from cases import NP, SK, Pair
+from cases import DF, NP, SK, Pair
 
 matplotlib.use("agg")
 import matplotlib.pyplot as _plt  # noqa: E402
@@ -104,8 +104,9 @@ NO_CLAIM = [
     ("c = pd.Categorical(data['x'])\nc.cat", "import pandas as pd\ndata = pd.DataFrame({'x': [0.5, 1.5]})"),
     ("c = pd.Categorical(data['d'], categories=range(3))\nc.cat",
      "import pandas as pd\ndata = pd.DataFrame({'d': [0, 5]})"),
-    # Loops: only the first pass is read; a crash on a later pass, or after `break`, is not claimed.
+    # Loops: `if`, `break` and `continue` end the reading; an array's rows are not listed.
     ("for i in range(3):\n    if i == 2:\n        v3 + v4", NP),
+    ("for k in [0, 1]:\n    continue\nv3 + v4", NP),
     ("for k in [0, 1]:\n    break\nv3 + v4", NP),
     ("for row in a:\n    row + v4", NP),
     # An object array fails imshow's dtype check, not its shape check: not a modelled case.
@@ -208,8 +209,17 @@ ARRAY_AS_INDEX: List[Pair] = [
     Pair("array-as-index", _IDX, "names[lab.astype('int64')[0]]", "names[0]", "TypeError"),
 ]
 
-# The first pass of a loop over known items runs with the first item.
-LOOP_FIRST_PASS: List[Pair] = [
+# A loop over known items runs once per item, then its `else`, and the reading goes on after it.
+LOOPS: List[Pair] = [
+    Pair("column", DF, "for c in ['a', 'b', 'zz']:\n    col = df[c]",
+         "for c in ['a', 'b', 'c']:\n    col = df[c]", "KeyError"),
+    Pair("column", DF, "for c in ('a', 'b'):\n    df[c + '_2'] = 0\ndf['c_2']",
+         "for c in ('a', 'c'):\n    df[c + '_2'] = 0\ndf['c_2']", "KeyError"),
+    Pair("name", NP, "for i in range(3):\n    last = v3[i]\nelse:\n    undefined_after_loop",
+         "for i in range(3):\n    last = v3[i]\nelse:\n    last", "NameError"),
+    Pair("name", NP, "for i in []:\n    pass\ni", "for i in [0]:\n    pass\ni", "NameError"),
+    Pair("index", NP, "for i in range(4):\n    v3[i]", "for i in range(3):\n    v3[i]", "IndexError"),
+    Pair("array-shapes", NP, "for k in 'ab':\n    r = v3\nr + v4", "for k in 'ab':\n    r = v4\nr + v4", "ValueError"),
     Pair("name", NP, "for i in range(2):\n    undefined_in_loop", "for i in range(2):\n    v3", "NameError"),
     Pair("array-as-index", _IDX, "for i in range(3):\n    print(names[lab[i]])",
          "for i in range(3):\n    print(names[lab[i][0]])", "TypeError"),
@@ -226,7 +236,7 @@ LOOP_FIRST_PASS: List[Pair] = [
          "    plt.title(names[labels[i][0]])", "TypeError"),
 ]
 
-PAIRS += ARRAY_AS_INDEX + LOOP_FIRST_PASS
+PAIRS += ARRAY_AS_INDEX + LOOPS
 
 # A Categorical built from a column of integers has only its class's attributes (`.cat` is a Series'
 # accessor); building it cannot fail when the categories hold every value.

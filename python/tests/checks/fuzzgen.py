@@ -258,6 +258,12 @@ TRICKY = [
     "for i in range(2):\n    {n} + v4", "for i in lst:\n    lst[labs[i]]", "for k in txt:\n    dct[k]",
     "for i in []:\n    undefined", "for c in dct:\n    {n}[c]", "for i in range(3):\n    if i > 1:\n        v3 + v4",
     "for i in {n}:\n    plt.imshow({n})", "for w in range(2):\n    del {n}\n    {n}", "lst[labs[0]]", "txt[v3]",
+    # every pass of a loop over listed items, its `else`, the reading after it; frames changed in passes
+    "for c in ['a', 'zz']:\n    df[c]", "for c in ['a', 'c']:\n    df[c]\ndf[c]", "for i in range(4):\n    lst[i]",
+    "for k in (1, 2):\n    r = {n}\nr + v4", "for i in []:\n    pass\ni", "for c in dct:\n    q = {n}\nelse:\n    q + v4",
+    "for c in ('a', 'b'):\n    df[c + 'x'] = 0\ndf['ax']", "for c in ('a', 'b'):\n    alias[c + 'y'] = 1\ndf['by']",
+    "for c in df.columns:\n    df[c + 'z'] = 0\ndf['zz']", "for t in txt:\n    dct[t]", "for c in lst:\n    del {n}",
+    "for c in ['a', 'b']:\n    {n} = df[c]\n{n} + v4", "for i in range(2):\n    for j in range(3):\n        lst[i + j]",
     "tup[scalar0]", "strs.tolist()[labs[1]]", "lst[{n}]",
     "c = pd.Categorical(df['a'])\nc.cat", "pd.Categorical(df['a'], categories=range(3)).cat",
     "pd.Categorical(df['a'], categories=range(9), ordered=True).cat.codes", "pd.Categorical(df['c']).cat",

@@ -72,10 +72,9 @@ def test_stop_reasons_say_where_and_why():
     o = run_checks("x = 1\ny = prep(x)\nundefined_after", ns)
     assert o.crash is None
     assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a call to your function `prep`"}
-    o = run_checks("a = 1\nfor i in range(3):\n    pass", _ns())
-    assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a for loop (its first pass raises nothing the "
-                                                         "checker can prove)"}
-    o = run_checks("a = 1\nfor i in []:\n    pass", _ns())
+    o = run_checks("a = 1\nfor i in range(3):\n    break", _ns())
+    assert o.stopped_at.to_json() == {"line": 3, "reason": "line 3: a break statement"}
+    o = run_checks("a = 1\nfor i in 5:\n    pass", _ns())
     assert o.stopped_at.to_json() == {"line": 2, "reason": "line 2: a for loop"}
     o = run_checks("if True:\n    pass", _ns())
     assert o.stopped_at.line == 1 and "if statement" in o.stopped_at.reason
