@@ -307,7 +307,8 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
 
     try:
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
-                             annotations_deferred=prepared.annotations_deferred)
+                             annotations_deferred=prepared.annotations_deferred,
+                             displays_values=getattr(prepared, "displays_values", False))
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
             return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)
@@ -352,7 +353,8 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:
         unsure |= kernel.names
-        names_complete = names_complete or kernel.dynamic is None
+        # (a cell that binds names out of sight may have put them in the builtins, which no facts list)
+        names_complete = kernel.dynamic is None
         for name, target in kernel.aliases.items():
             found = imported_value(target)
             if found is not None:

@@ -70,7 +70,8 @@ class Interpreter:
     def __init__(self, lookup: Callable[[str], Optional[Value]], builtin_names: Optional[Dict[str, Any]],
                  names_complete: bool = True, identities_known: bool = True, optimize: Optional[int] = 0,
                  annotations_deferred: Optional[bool] = False, deadline: Any = None, recorded=None,
-                 libraries_versioned_here: bool = True, python_version: Any = kernel_version()):
+                 libraries_versioned_here: bool = True, python_version: Any = kernel_version(),
+                 displays_values: bool = False):
         self.lookup = lookup
         # The (major, minor, micro) of the Python the cell runs on, which decides the line a multi-line
         # attribute read or method call fails on (locations.py); None in the replay: unknown.
@@ -105,6 +106,7 @@ class Interpreter:
         self.memo: Dict[str, Any] = {}  # answers about the process that hold for this one reading
         new_audit()  # library classes may have been patched since the last check
         self.keepalive: List[Any] = []
+        self.displays_values = displays_values
 
     # ---- statements -------------------------------------------------------------------------
     def run(self, body: List[ast.stmt]) -> None:
@@ -179,7 +181,13 @@ class Interpreter:
         pass  # at module level `global` changes nothing
 
     def s_Expr(self, node):
-        self.ev(node.value)
+        value = self.ev(node.value)
+        if self.displays_values:
+            shown = value.concrete()
+            if shown is not None and not (shown is not NOTHING and type(shown) in (int, float, bool, str) and
+                                          (type(shown) is not str or len(shown) <= 100000)):
+                raise Stop(node.lineno, "the shell displays this value here (`ast_node_interactivity`), "
+                                        "which runs its own display code")
 
     def s_Assign(self, node):
         value = self.ev(node.value)
@@ -430,6 +438,11 @@ class Interpreter:
         if isinstance(old, LiveValue) and may_run_code_when_freed(old.obj):
             raise Stop(getattr(node, "lineno", None),
                        f"rebinding `{name}` may free an object that runs code when it is freed")
+        if old is not None and self.recorded is not None and getattr(self.recorded, "finalizers", False) and \
+                not (isinstance(old, LiveValue) and is_simple_constant(old.obj)):
+            raise Stop(getattr(node, "lineno", None),
+                       f"rebinding `{name}`, whose recorded value may hold an object an executed cell gave code "
+                       "to run when it is freed")
 
     def assign(self, target: ast.AST, value: Value, stmt) -> None:
         if isinstance(target, ast.Name):

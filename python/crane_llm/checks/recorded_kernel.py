@@ -26,6 +26,7 @@ Nothing is executed; the cells are parsed as the kernel would (IPython syntax in
 from __future__ import annotations
 
 import ast
+import re
 import os
 import sys
 import sysconfig
@@ -41,7 +42,18 @@ from .library_writes import imported_tops, library_patch
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
                   "__main__", "__import__", "importlib", "runpy", "setattr", "__dict__"}
 _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "ex", "ev", "safe_execfile",
-                  "modules", "magic", "__dict__"}
+                  "modules", "magic", "__dict__",
+                  # the builtins module as other modules hold it (`site.builtins`, `enum.bltns`), the
+                  # shell's own tables and module, and functions that hand back a module by its name
+                  "builtins", "bltns", "__builtins__", "ns_table", "user_module", "define_macro",
+                  "resolve_name", "locate", "getmodule", "import_module", "run_path", "run_module",
+                  "load_source", "load_module", "exec_module", "load_extension", "extension_manager",
+                  "get_type_hints", "runsource", "runcode", "run_docstring_examples", "testmod", "runctx"}
+# Standard modules that run code given as text or by module name: imported at all, they leave
+# every name unknown (`from importlib import import_module`, `timeit.timeit(text)`).
+_CODE_RUNNING_MODULES = {"importlib", "runpy", "imp", "code", "codeop", "timeit", "cProfile", "profile",
+                         "doctest", "pdb", "bdb", "trace", "pkgutil", "pydoc", "builtins", "__main__",
+                         "pickle", "dill", "shelve", "marshal"}
 # Ways to reach a namespace through objects, not names: a frame's or a function's globals
 # (`sys._getframe().f_globals['y'] = 1`), every object alive (`gc`), or an attribute read by a
 # name that is not written out. Named as an attribute, imported by name, or spelled in a string,
@@ -51,10 +63,21 @@ _REACHING_ATTRS = {"f_globals", "f_locals", "f_builtins", "__globals__", "func_g
 # Code that runs with the target's own lines: a trace or profile function or monitoring callback
 # (which can also jump over lines: `frame.f_lineno = n`), IPython's event callbacks. With one
 # installed the recorded facts cannot say what the target does: the replay claims nothing.
-_RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trace", "events"}
+_RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trace", "events",
+                     # the shell's own rewriting and display of the target, and audit hooks
+                     "input_transformers_cleanup", "input_transformers_post", "ast_transformers",
+                     "input_transformer_manager", "prefilter_manager", "register_transformer",
+                     "displayhook", "display_formatter", "ast_node_interactivity", "addaudithook"}
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
 # `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
-_INERT_MAGICS = {"matplotlib", "config", "pip", "conda", "tensorflow_version"}
+_INERT_MAGICS = {"matplotlib", "pip", "conda", "tensorflow_version"}
+# `%config` runs `cfg.<line>` as code: only plain settings of these classes are taken as inert.
+_INERT_CONFIG = re.compile(r"\s*(InlineBackend|IPCompleter|Completer)\.\w+\s*=\s*"
+                           r"('[^'{}$]*'|\"[^\"{}$]*\"|-?\d+(\.\d+)?|True|False|None)\s*$")
+# IPython expands `{expression}` and `$name` in the arguments of magics and `!` commands
+# (`var_expand`) by evaluating them in the namespace.
+_EXPANDED_CALLS = {"system", "getoutput", "run_line_magic", "run_cell_magic", "magic", "system_piped",
+                   "system_raw"}
 # Modules that put names into the user's namespace when imported.
 _INJECTING_MODULES = {"pyforest", "pylab", "IPython"}
 # Well-known libraries a notebook imports; any other module not in the standard library may be
@@ -83,6 +106,9 @@ class RecordedKernel:
     patches: Optional[str] = None
     dropped_row: Optional[Tuple[str, Any]] = None
     written: Optional[FrozenSet[str]] = frozenset()
+    # An executed cell may have made objects that run code when freed (a `__del__`, a weakref
+    # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
+    finalizers: bool = False
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -117,6 +143,7 @@ def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
+    cells = [str(cell) for cell in cells]
     names: Set[str] = set()
     dynamic: Optional[str] = None
     modules: Set[str] = set()
@@ -125,6 +152,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     other: Set[str] = set()
     stores: List[Tuple[str, bool]] = []
     written: Optional[FrozenSet[str]] = frozenset()
+    # An executed cell may have made objects that run code when freed (a `__del__`, a weakref
+    # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
+    finalizers: bool = False
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None
@@ -171,7 +201,16 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                               parsed, imported, {n for n, ts in imports.items()
                                                  if all(a is None for _, a in ts) and n not in other},
                               dynamic=dynamic is not None),
-                          _dropped_row(last), written)
+                          _dropped_row(last), written, _may_finalize(cells))
+
+
+# Spellings through which a cell can give an object code to run when it is freed, directly or by
+# building the class or the attribute name at run time.
+_FINALIZING_TEXT = ("__del__", "weakref", "finalize", "setattr", "__dict__", "exec", "eval", "__import__")
+
+
+def _may_finalize(cells: Iterable[str]) -> bool:
+    return any(word in cell for cell in cells for word in _FINALIZING_TEXT)
 
 
 def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Optional[FrozenSet[str]]:
@@ -277,6 +316,10 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return "a star import"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
+            module_tops = {a.name.split(".")[0] for a in node.names} if isinstance(node, ast.Import) else \
+                {(node.module or "").split(".")[0]}
+            if module_tops & _CODE_RUNNING_MODULES:
+                return f"an import of `{sorted(module_tops & _CODE_RUNNING_MODULES)[0]}`"
             for top in imported_tops(node):
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
@@ -292,8 +335,14 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         mention = _mention(node, _REACHING_ATTRS)
         if mention:
             return mention
-        if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS:
+        if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS \
+                and not _inert_config(node):
             return f"the magic `%{_magic_name(node)}`"
+        if _expanded(node):
+            return "a shell command or magic whose arguments IPython expands by evaluating them"
+        if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) and \
+                node.value.id == "sys":
+            return "a change of `sys.path`, after which an import may find a module of your own"
     return None
 
 
@@ -312,6 +361,28 @@ def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:
 
 def _runs_with_target(tree: ast.AST) -> Optional[str]:
     return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree)) if m), None)
+
+
+def _expanded(node: ast.AST) -> bool:
+    """`!echo {x}`, `%pip install $pkg`: the line of a shell command or magic that is not plain text
+    without `{` or `$`, which IPython's var_expand would evaluate."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
+            node.func.attr not in _EXPANDED_CALLS:
+        return False
+    at = 1 if node.func.attr in ("run_line_magic", "run_cell_magic") else 0
+    line = node.args[at] if len(node.args) > at else None
+    if line is None:
+        return bool(node.keywords)
+    return not (isinstance(line, ast.Constant) and type(line.value) is str and "{" not in line.value and
+                "$" not in line.value)
+
+
+def _inert_config(call: ast.Call) -> bool:
+    """`%config InlineBackend.figure_format = 'retina'`: a plain setting of a display class."""
+    if _magic_name(call) != "config" or len(call.args) != 2:
+        return False
+    line = call.args[1]
+    return isinstance(line, ast.Constant) and type(line.value) is str and _INERT_CONFIG.match(line.value) is not None
 
 
 def _magic_name(call: ast.Call) -> Optional[str]:

@@ -46,6 +46,9 @@ class Prepared:
     rewritten: Optional[str] = None
     flags_known: bool = True
     tree: Any = None  # the AST, when it was parsed with these same flags
+    # The shell displays expression values as they come (`ast_node_interactivity` "all", ...), and
+    # displaying runs the value's own `__repr__` / `_repr_html_`: the reading stops at such a value.
+    displays_values: bool = False
 
     def __post_init__(self) -> None:
         if self.flags:
@@ -358,8 +361,14 @@ def prepare_live(source: str, shell: Any, namespace: Any) -> Prepared:
         if magic_names is None or type(automagic) is not bool or type(autocall) is not int:
             return Prepared(code, flags, "the shell's automagic settings are unknown")
         why = _prefilter_rewrites(code.rstrip("\n"), shell, namespace, magic_names, automagic, autocall)
-        return Prepared(code, flags, why, tree=tree)
-    return Prepared(code, flags, tree=tree)
+        return Prepared(code, flags, why, tree=tree, displays_values=_displays_values(shell))
+    return Prepared(code, flags, tree=tree, displays_values=_displays_values(shell))
+
+
+def _displays_values(shell: Any) -> bool:
+    """Whether values may be displayed before the cell ends: every mode but the default and "none"
+    (with "last", a loop that is the last statement displays in each pass)."""
+    return _trait(shell, "ast_node_interactivity") not in ("last_expr", "none")
 
 
 def _prefilter_state_unchanged(pm: Any) -> Optional[str]:

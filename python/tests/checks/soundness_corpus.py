@@ -839,6 +839,72 @@ def slice_parts() -> List[Dict]:
     return [_c(cell) for cell in cells]
 
 
+def codecs_of_ones_own() -> List[Dict]:
+    """`str(bytes, encoding, errors)` decodes through the codec registry, where a notebook registers
+    its own codecs and error handlers: the checker never runs the decoding (the handler below refuses
+    its first call only, so a checker that ran it would claim what the cell does not raise)."""
+    once = ("import codecs\n_n = [0]\ndef _h(err):\n    _n[0] += 1\n    if _n[0] == 1:\n"
+            "        raise ValueError('first call refused')\n    return ('?', err.end)\n"
+            "codecs.register_error('crane_once', _h)\n")
+    writes = ("import codecs\ndef _w(err):\n    globals()['undefined_q'] = 1\n    return ('?', err.end)\n"
+              "codecs.register_error('crane_writes', _w)\n")
+    return [_c("str(b'\\xff', 'utf-8', 'crane_once')\nundefined_q", DF + once),
+            _c("str(b'\\xff', 'utf-8', errors='crane_writes')\nundefined_q", DF + writes),
+            _c("str(b'\\xff', 'utf-8')\nundefined_q"), _c("str(b'x')\nundefined_q")]
+
+
+def frame_arguments() -> List[Dict]:
+    """Arguments pandas checks where it likes: `drop` given its labels two ways, unusual `kind=`,
+    `na_position=`, `ignore_index=`; and `info()` writing to a stdout that raises."""
+    cells = ["x = df.drop(index=[99], columns=['a'])\nundefined_q", "x = df.drop(labels=['a'], axis=1, index=[0])\nundefined_q",
+             "x = df.drop(['a'], axis=1, index=[0])\nundefined_q", "x = df.drop(columns=['a'], labels=['b'])\nundefined_q",
+             "x = df.sort_values('a', kind='nope')\nundefined_q", "x = df.sort_values('a', na_position='nope')\nundefined_q",
+             "x = df.sort_values('a', kind=5)\nundefined_q", "x = df.drop_duplicates(ignore_index='x')\nundefined_q",
+             "x = df.dropna(ignore_index=3)\nundefined_q", "x = df.sort_values('zz', kind='nope')",
+             "x = df.drop(columns=['a'])\nundefined_q", "x = df.sort_values('a', kind='stable')\nundefined_q"]
+    out = [_c(cell) for cell in cells]
+    loud = DF + ("import sys\nclass _Broken:\n    def write(self, s):\n        raise OSError('closed')\n"
+                 "    def flush(self):\n        pass\n")
+    for cell in ("df.info()\nundefined_q", "df.info(verbose=True)\nundefined_q"):
+        out.append(_c("_saved = sys.stdout\nsys.stdout = _Broken()\n" + cell, loud,
+                      teardown="sys.stdout = sys.__stdout__"))
+    return out
+
+
+def sizes_past_the_machine() -> List[Dict]:
+    """Arrays and tensors NumPy or PyTorch refuse to make (sizes past the index type: ValueError,
+    TypeError, RuntimeError) or cannot allocate (MemoryError), and indices past NumPy's C integer
+    (OverflowError below 2**64, IndexError above): the line that makes them is never passed over."""
+    cells = ["x = np.zeros((10**10, 10**10))\nundefined_q", "x = np.zeros(2**63)\nundefined_q",
+             "x = np.zeros((0, 10**20))\nundefined_q", "x = np.arange(10**20)\nundefined_q",
+             "x = np.zeros(10**13)\nundefined_q", "x = np.arange(10**13)\nundefined_q",
+             "x = np.ones((10**7, 10**7))\nundefined_q", "x = np.zeros(0).reshape(10**20, 0)\nundefined_q",
+             "x = np.zeros(0).reshape(2**62, 4, 0)\nundefined_q", "x = np.zeros((2**40, 2**40))\nx.reshape(3, 3)",
+             "x = np.zeros(10**13)\nnp.dot(x, np.ones(3))", "X[2**63]", "X[:, 2**63]", "np.arange(3)[2**63]",
+             "np.zeros((2, 2))[0, 2**63]", "X[10**20]", "X[2**64]", "x = np.zeros((3, 4))\nundefined_q"]
+    out = [_c(cell) for cell in cells]
+    if importlib.util.find_spec("torch") is not None:
+        torch = DF + "import torch\n"
+        for cell in ("x = torch.zeros(0, 2**63)\nundefined_q", "x = torch.randn(0, 2**63)\nundefined_q",
+                     "x = torch.ones(0, 2**62, 4)\nundefined_q", "x = torch.zeros(0, 2**62, 4)\nx.reshape(5)",
+                     "x = torch.zeros(2, 3)\nundefined_q"):
+            out.append(_c(cell, torch))
+    return out
+
+
+def displayed_mid_cell() -> List[Dict]:
+    """With `ast_node_interactivity = 'all'` the shell displays every expression's value as it comes,
+    and a value's own `__repr__` / `_repr_html_` may change what later lines read."""
+    adds = DF + ("class K:\n    def __repr__(self):\n        df['zz'] = 1\n        return 'k'\n"
+                 "class H:\n    def _repr_html_(self):\n        df['zz'] = 1\n        return '<b>h</b>'\n"
+                 "k = K()\nh = H()\n")
+    mode = "get_ipython().ast_node_interactivity = 'all'"
+    back = "get_ipython().ast_node_interactivity = 'last_expr'"
+    out = [_c(cell, adds, shell=mode, teardown=back)
+           for cell in ("k\ndf['zz']", "h\ndf['zz']", "for i in range(1):\n    k\ndf['zz']", "3\ndf['zz']")]
+    return out + [_c("k\ndf['zz']", adds)]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -848,7 +914,8 @@ def corpus() -> List[Dict]:
             + huge_int_text() + set_order() + results_too_large()
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
             + feature_conversions() + target_conversions() + sparse_tensors()
-            + wrapped_method_arguments() + slice_parts())
+            + wrapped_method_arguments() + slice_parts() + codecs_of_ones_own() + frame_arguments()
+            + sizes_past_the_machine() + displayed_mid_cell())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -449,6 +449,10 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
             raise Stop(node.lineno, f"{label}() of a value the checker does not model")
         if type(v) in (str, bytes, tuple) and len(v) > _MAX_SIZE:
             raise Stop(node.lineno, f"{label}() of a large value")
+    if label == "str" and (len(vals) > 1 or kv):
+        # str(b, encoding, errors) decodes through the codec registry and error handlers, which a
+        # notebook can register (codecs.register, codecs.register_error): its own code would run.
+        raise Stop(node.lineno, "str() decoding bytes, which runs the codec a notebook may have registered")
     if label in ("range",) and any(type(v) is int and abs(v) > 10 ** 9 for v in vals):
         raise Stop(node.lineno, "range() of a huge size")
     try:

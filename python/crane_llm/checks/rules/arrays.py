@@ -37,7 +37,23 @@ def _numeric(*facts: ArrayFacts) -> bool:
     return all(f.kind is not None and f.kind in NUMERIC_KINDS for f in facts)
 
 
+# The most elements an array the checker builds the facts of may have, and the longest axis. NumPy
+# refuses sizes past its index type with ValueError and may fail to allocate big ones with
+# MemoryError, on the line that makes them: such a line is never passed over as harmless.
+MAX_ELEMENTS = 2 ** 28
+MAX_AXIS = 2 ** 31 - 1
+
+
+def sized(shape: Any) -> bool:
+    """A shape of plain ints NumPy makes, and can allocate, on any machine the checker trusts."""
+    if type(shape) is not tuple or not all(type(d) is int and 0 <= d <= MAX_AXIS for d in shape):
+        return False
+    return prod(shape) <= MAX_ELEMENTS
+
+
 def array_value(shape: Optional[Tuple[int, ...]], kind: Optional[str]) -> FactValue:
+    if shape is not None and not sized(tuple(d for d in shape if d is not None)):
+        raise Stop(None, f"an array of shape {tuple(shape)[:6]}, too big to be sure NumPy makes it")
     return FactValue("ndarray", type_name="numpy.ndarray", array=ArrayFacts(shape=shape, kind=kind),
                      cls=ndarray_type())
 
@@ -154,7 +170,7 @@ def _reshape(a: ArrayFacts, shape: Any, node, owner: Value) -> Value:
         raise Stop(node.lineno, "`reshape` to a shape the checker does not know")
     size = prod(a.shape)
     unknown = [i for i, d in enumerate(shape) if d == -1]
-    if any(d < -1 for d in shape) or len(unknown) > 1:
+    if any(d < -1 or d > MAX_AXIS for d in shape) or len(unknown) > 1:
         raise Stop(node.lineno, "`reshape` to an unusual shape")
     known = prod(d for d in shape if d != -1)
     if unknown:
@@ -300,9 +316,10 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
         shape = args[0].concrete()
         if type(shape) is int:
             shape = (shape,)
-        if type(shape) is tuple and all(type(d) is int and d >= 0 for d in shape):
+        if type(shape) is tuple and sized(shape):
             return array_value(shape, "f")
-    if name == "arange" and len(args) == 1 and not kwargs and type(args[0].concrete()) is int:
+    if name == "arange" and len(args) == 1 and not kwargs and type(args[0].concrete()) is int and \
+            args[0].concrete() <= MAX_ELEMENTS:
         return array_value((max(args[0].concrete(), 0),), "i")
     if name == "array" and len(args) == 1 and not kwargs:
         c = args[0].concrete()
@@ -387,6 +404,9 @@ def _indexed_shape(base: Value, a: ArrayFacts, key: Any, node) -> Tuple[int, ...
     """The shape `a[key]` selects with plain integers and slices; IndexError when a key is a float or
     an integer past the end, or there are more keys than axes."""
     keys = key if type(key) is tuple else (key,)
+    if any(type(k) is int and not -2 ** 62 <= k <= 2 ** 62 for k in keys):
+        # NumPy converts an index to its C integer first: past it, OverflowError or IndexError by size.
+        raise Stop(node.lineno, "indexing an array with an integer too large for NumPy's index type")
     if all(type(k) in (int, slice) or _float_scalar(k) for k in keys) and any(_float_scalar(k) for k in keys):
         raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
                                  f"a float cannot index the array {_label(base)}(only integers, slices, `...`, "

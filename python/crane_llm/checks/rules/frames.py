@@ -429,11 +429,17 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
         if args:
             raise Stop(node.lineno, "`.info()` with positional arguments")
+        from . import _stdout_is_plain  # (the package imports this module)
+        if not _stdout_is_plain():
+            raise Stop(node.lineno, "`.info()` writes to a `sys.stdout` the checker does not know")
         return LiveValue(None)
     if attr == "drop":
         _only(kwargs, ("columns", "axis", "inplace", "errors", "labels", "index"), node)
         if _kw(kwargs, "errors", "raise") != "raise":
             raise Stop(node.lineno, "`.drop(errors='ignore')`")
+        if len(args) + len({"columns", "index", "labels"} & set(kwargs)) > 1:
+            # pandas refuses labels beside index/columns, and drops rows and columns together: not modelled.
+            raise Stop(node.lineno, "`.drop()` given its labels more than one way")
         axis = _kw(kwargs, "axis", 0)
         rows = None
         if len(args) == 1 and axis in (0, "index") and not ({"columns", "index", "labels"} & set(kwargs)):
@@ -481,7 +487,11 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("ascending", "inplace", "na_position",
                                                              "ignore_index", "kind"), node)
-        if by is None or len(args) > 1 or _kw(kwargs, "axis", 0) not in (0, "index"):
+        if by is None or len(args) > 1 or _kw(kwargs, "axis", 0) not in (0, "index") or \
+                _kw(kwargs, "kind", "quicksort") not in ("quicksort", "mergesort", "heapsort", "stable") or \
+                _kw(kwargs, "na_position", "last") not in ("first", "last") or \
+                type(_kw(kwargs, "ignore_index", False)) is not bool:
+            # (pandas checks these where it likes, possibly before the keys: unusual values are not judged)
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
         labels = _labels(by)
         missing = _missing(f, labels, also_index=True) if labels else None
@@ -525,12 +535,13 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
                 raise Stop(node.lineno, f"`.dropna(subset=...)` on {_label(base)}")
             if missing:
                 raise _key_error(base, missing, node, "`.dropna(subset=...)`")
-        if _kw(kwargs, "how", "any") not in ("any", "all"):
+        if _kw(kwargs, "how", "any") not in ("any", "all") or type(_kw(kwargs, "ignore_index", False)) is not bool:
             raise Stop(node.lineno, "`.dropna()` with arguments the checker does not model")
         return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
     if attr == "drop_duplicates" and not args:
         _only(kwargs, ("inplace", "keep", "ignore_index"), node)
-        if _kw(kwargs, "keep", "first") not in ("first", "last", False):
+        if _kw(kwargs, "keep", "first") not in ("first", "last", False) or \
+                type(_kw(kwargs, "ignore_index", False)) is not bool:
             raise Stop(node.lineno, "`.drop_duplicates()` with arguments the checker does not model")
         return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
     if attr == "reset_index" and not args:

@@ -1,0 +1,89 @@
+"""Executed cells that change what the target meets in ways no assignment shows, each really run in
+an IPython shell after the replay read it: the replay claims nothing where the cell runs clean,
+and keeps its claim where the same cells, written plainly, leave the crash in place.
+
+Found by a red-team pass over the replay (2 Dec): the builtins module reached through other
+modules (`site.builtins`), code IPython evaluates inside `!` and magic arguments, transformers
+installed on the shell, audit hooks, modules that run code given as text or by name, and objects
+given code to run when they are freed. The harness records every name of `user_ns` as a fact, so
+the hidden bindings here go through the builtins, which the facts do not list."""
+
+from __future__ import annotations
+
+import pytest
+
+from exec_runner import CELL_BREAK as B
+from exec_runner import run_batch
+from fuzzgen import verdict
+
+DF = "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3]})"
+UNDO = "import builtins\nbuiltins.__dict__.pop('y', None)"
+SETS_Y = "__import__('builtins').__dict__.setdefault('y', 1)"
+MODULE = ("import sys, os, tempfile\n_d = tempfile.mkdtemp()\n"
+          "open(os.path.join(_d, 'crane_mod_y.py'), 'w').write('import builtins\\nbuiltins.y = 1\\n')\n")
+
+NAMES_BOUND_OUT_OF_SIGHT = [
+    "import builtins as b\nb.y = 1",
+    "import site\nsite.builtins.y = 1",
+    "import inspect\ninspect.builtins.y = 'a'",
+    "import pydoc\npydoc.locate('builtins').y = 1",
+    "import inspect\ninspect.getmodule(len).y = 1",
+    "get_ipython().ns_table['builtin']['y'] = 1",
+    f"get_ipython().system(\"echo {{{SETS_Y}}}\")",
+    f"x = get_ipython().getoutput(\"echo {{{SETS_Y}}}\")",
+    f"get_ipython().run_line_magic('pip', \"--version {{{SETS_Y}}}\")",
+    f"get_ipython().run_line_magic('config', \"InteractiveShell.separate_in = {SETS_Y}\")",
+    "import timeit\ntimeit.timeit('import builtins; builtins.y = 1', number=1)",
+    "import code\ncode.InteractiveInterpreter().runsource('import builtins; builtins.y = 1')",
+    MODULE + "sys.path.insert(0, _d)" + B + "from importlib import import_module\nimport_module('crane_mod_y')",
+    MODULE + "from runpy import run_path\nrun_path(os.path.join(_d, 'crane_mod_y.py'))",
+]
+
+CLEAN_AFTER_HOOKS = [
+    # (executed cells, target, teardown): the target runs clean, though `df` never had the column
+    (DF + B + "get_ipython().input_transformers_post.append(lambda lines: [l.replace('zz', 'a') for l in lines])",
+     "df['zz']", "get_ipython().input_transformers_post.pop()"),
+    (DF + B + "import ast\nclass T(ast.NodeTransformer):\n    def visit_Constant(self, node):\n"
+     "        return ast.Constant('a') if node.value == 'zz' else node\nget_ipython().ast_transformers.append(T())",
+     "df['zz']", "get_ipython().ast_transformers.pop()"),
+    (DF + B + "class K:\n    def __del__(self):\n        df['zz'] = 1\nk = K()", "k = None\ndf['zz']", ""),
+    (DF + B + "class K:\n    def __del__(self):\n        df['zz'] = 1\nlst = [K()]", "del lst\ndf['zz']", ""),
+    (DF + B + "import weakref\ndf2 = pd.DataFrame({'b': [1]})\nweakref.finalize(df2, df.insert, 1, 'zz', 0)",
+     "df2 = 0\ndf['zz']", ""),
+]
+
+# The plain twins: the same targets after cells that change nothing of the kind keep their claims.
+TWINS = [
+    ("import math as b\nz = b.pi", "print(y)", "NameError"),
+    ("get_ipython().system('echo plain')", "print(y)", "NameError"),
+    ("get_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")", "print(y)", "NameError"),
+    (DF + B + "class K:\n    pass\nk = K()", "k = None\ndf['zz']", "KeyError"),
+]
+
+
+def _cases():
+    cases = [{"setup": cell, "cell": "print(y)", "teardown": UNDO} for cell in NAMES_BOUND_OUT_OF_SIGHT]
+    cases += [{"setup": s, "cell": c, "teardown": t} if t else {"setup": s, "cell": c} for s, c, t in CLEAN_AFTER_HOOKS]
+    cases += [{"setup": s, "cell": c} for s, c, _ in TWINS]
+    return [dict(case, replay=True, replay_executed=True) for case in cases]
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run_batch(_cases())
+
+
+def test_hidden_writes_run_clean_and_get_no_replay_claim(results):
+    n = len(NAMES_BOUND_OUT_OF_SIGHT) + len(CLEAN_AFTER_HOOKS)
+    for case, r in zip(_cases()[:n], results[:n]):
+        assert r["setup_error"] is None and r["checker_error"] is None, (case, r)
+        assert r["raised"] is None, (case, r["raised"])  # the cell really runs clean
+        assert r["replay_claim"] is None, (case, r["replay_claim"])
+        assert verdict(r) != "false-claim", (case, r["claim"])
+
+
+def test_the_plain_twins_keep_their_claims(results):
+    n = len(NAMES_BOUND_OUT_OF_SIGHT) + len(CLEAN_AFTER_HOOKS)
+    for (setup, cell, exception), r in zip(TWINS, results[n:]):
+        assert r["raised"] is not None and r["raised"]["exception"] == exception, (cell, r)
+        assert verdict(r, key="replay_claim") == "caught", (setup, r["replay_claim"], r.get("replay_stop"))
