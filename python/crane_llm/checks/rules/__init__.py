@@ -16,11 +16,12 @@ from typing import Any, Dict, List
 from ..static_reads import loaded_module, checked
 from ..class_facts import own_column_arrays
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
-from ..provenance import (audit, class_module, class_name, is_static_type, is_subclass, lookup_static, own,
+from ..provenance import (class_module, class_name, is_static_type, is_subclass, lookup_static, own,
                           own_call, own_module_function, plain_class, real_builtin_name)
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_calls_plain, library_state_plain
+from .streams import stdout_is_plain as _stdout_is_plain
 from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, displays,  # noqa: F401
                drawing, estimators, frames, operators, tensors)
 
@@ -115,23 +116,6 @@ def _is_display(obj: Any) -> bool:
     return type(obj) is types.FunctionType and any(
         own_module_function(modname, "display", obj, "IPython")
         for modname in ("IPython.core.display_functions", "IPython.core.display", "IPython.display"))
-
-
-def _stdout_is_plain() -> bool:
-    """print() writes to sys.stdout: only a stream of a known kind is trusted not to raise."""
-    out = sys.stdout
-    if out is None:
-        return True
-    t = type(out)
-    if t is io.TextIOWrapper:
-        # Down to the file: a text stream over a buffer or raw stream of the notebook's own would
-        # run its `write` (at a newline when line-buffered, or on a flush).
-        buffer = out.buffer
-        raw = buffer.raw if type(buffer) in (io.BufferedWriter, io.BufferedRandom) else buffer
-        return type(raw) is io.FileIO
-    if t is io.StringIO:
-        return True
-    return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -18,6 +18,7 @@ from ..class_facts import pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
+from .streams import stdout_is_plain
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
@@ -429,8 +430,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
         if args:
             raise Stop(node.lineno, "`.info()` with positional arguments")
-        from . import _stdout_is_plain  # (the package imports this module)
-        if not _stdout_is_plain():
+        if not stdout_is_plain():
             raise Stop(node.lineno, "`.info()` writes to a `sys.stdout` the checker does not know")
         return LiveValue(None)
     if attr == "drop":
