@@ -340,9 +340,9 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             return f"the magic `%{_magic_name(node)}`"
         if _expanded(node):
             return "a shell command or magic whose arguments IPython expands by evaluating them"
-        if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) and \
-                node.value.id == "sys":
-            return "a change of `sys.path`, after which an import may find a module of your own"
+        if isinstance(node, ast.Constant) and type(node.value) is str and node.value.rstrip().endswith(".py"):
+            # (a cell that writes a module may shadow a library's name for the imports after it)
+            return f"the file name '{node.value.strip()[-40:]}', a module an import may then find"
     return None
 
 

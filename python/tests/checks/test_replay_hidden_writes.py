@@ -56,6 +56,7 @@ CLEAN_AFTER_HOOKS = [
 TWINS = [
     ("import math as b\nz = b.pi", "print(y)", "NameError"),
     ("get_ipython().system('echo plain')", "print(y)", "NameError"),
+    ("import sys\nsys.path.append('/tmp/no-such-dir')", "print(y)", "NameError"),
     ("get_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")", "print(y)", "NameError"),
     (DF + B + "class K:\n    pass\nk = K()", "k = None\ndf['zz']", "KeyError"),
 ]
