@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .. import interpreter_functions as _f
+from ..deadline import Deadline
 from . import tracing
 from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
@@ -319,6 +320,11 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
         return Outcome(stopped_at=CheckStop(None, f"the checker failed internally ({type(exc).__name__})"))
 
 
+# The replay runs offline (the benchmark), so its budget is looser than a kernel check's; it only
+# bounds readings that multiply (nested loops), which the live check's deadline bounds too.
+REPLAY_SECONDS = 10.0
+
+
 def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool = False,
                         maybe_defined: Iterable[str] = (), executed: Optional[Sequence[str]] = None) -> Outcome:
     """Check `source` against recorded facts, one dict per variable (the paper's runtime information).
@@ -380,6 +386,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         return early
     try:
         interp = Interpreter(lookup, real_builtins(), names_complete=names_complete, identities_known=False,
+                             deadline=Deadline(REPLAY_SECONDS),
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
                              libraries_versioned_here=False, python_version=None)
         return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,

@@ -166,8 +166,11 @@ class Interpreter:
         if len(items) * max(len(node.body), 1) > MAX_ITERATIONS:
             raise Stop(node.lineno, f"{_STMT_STOPS['For']} too long to follow")
         # A recorded text may have been shortened by the recorder: its first character is its own,
-        # the rest is not known to be all of it.
-        first_only = self.recorded is not None and type(iterable.concrete()) is str
+        # the rest is not known to be all of it. And a set's order depends on the string hashes of
+        # the process it lives in: the recording kernel's are not the checker's.
+        if not self.identities_known and type(iterable.concrete()) in (set, frozenset):
+            raise Stop(node.lineno, f"{_STMT_STOPS['For']} over a set, whose order in the recorded kernel is unknown")
+        first_only = not self.identities_known and type(iterable.concrete()) is str
         for item in items[:1] if first_only else items:
             self.out_of_time(node)
             self.assign(node.target, item, node)
@@ -424,6 +427,10 @@ class Interpreter:
 
     # ---- bindings ---------------------------------------------------------------------------
     def bind(self, name: str, value: Any, node: Any = None) -> None:
+        if name == "__builtins__" and not self.scopes:
+            # IPython compiles each top-level statement on its own: the next ones look names up in
+            # the builtins this binding gives them.
+            raise Stop(getattr(node, "lineno", None), "rebinding `__builtins__`")
         if self.scopes:
             self.scopes[-1][name] = value
             return
@@ -800,6 +807,8 @@ class Interpreter:
 
     def _comp_level(self, node, gens, level, iterable, parts, results, budget):
         gen = gens[level]
+        if not self.identities_known and type(iterable.concrete()) in (set, frozenset):
+            raise Stop(node.lineno, "a comprehension over a set, whose order in the recorded kernel is unknown")
         elems = rules.containers.elements(iterable)
         if elems is None:
             raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")

@@ -905,6 +905,32 @@ def displayed_mid_cell() -> List[Dict]:
     return out + [_c("k\ndf['zz']", adds)]
 
 
+def loop_corners() -> List[Dict]:
+    """Loops followed pass by pass: an index over an extension array yields its own scalars (1 / 0
+    of an Int64 is inf, not an error) and may run a subclass's methods; pandas converts labels when
+    a column is added (ints beside a float become floats); a stdout on a device that refuses writes
+    fails on a later pass; a range too long for `len`; a loop rebinding `__builtins__`."""
+    ext = DF + ("calls = []\nclass MyArr(pd.arrays.IntegerArray):\n    def __len__(self):\n        calls.append(1)\n"
+                "        return 2\n    def tolist(self):\n        calls.append(2)\n        return ['zz', 'zz']\n"
+                "idx = pd.Index(MyArr(np.array([1, 2]), np.array([False, False])))\n"
+                "i64 = pd.Index([0, 1], dtype='Int64')\nf64 = pd.Index([1.0, 2.0], dtype='Float64')\n"
+                "b8 = pd.Index([True, False], dtype='boolean')\nnum = pd.DataFrame({0: [1], 1: [2]})\nr = range(10**20)\n")
+    cells = ["for c in i64:\n    1 / c", "for c in f64:\n    c ** 10000", "for c in b8:\n    lst[c]",
+             "[1 / c for c in i64]", "for c in idx:\n    pass", "for c in idx:\n    pass\nc + 1",
+             "num[1.5] = 0\nfor c in num.columns:\n    c.hex()", "num.columns = [0, 1.5]\nfor c in num.columns:\n    c.hex()",
+             "for i in r:\n    break", "for __builtins__ in [{}]:\n    pass\nlen([1]) + 'a'",
+             "__builtins__ = {}\nlen([1]) + 'a'", "for c in pd.Index([0, 1]):\n    1 / c",
+             "for i in df.index:\n    lst[i + 1]", "for c in df.columns:\n    df[c + '_n'] = 0\ndf['zz']"]
+    out = [_c(cell, ext) for cell in cells]
+    full = DF + "import sys\n_out = sys.stdout\nsys.stdout = open('/dev/full', 'w')\n"
+    back = "sys.stdout = sys.__stdout__"
+    if __import__("os").path.exists("/dev/full"):
+        out += [_c("for i in range(200):\n    print('x' * 100)\nundefined_q", full, teardown=back)]
+    closed = DF + "import io, sys\n_s = io.StringIO()\n_s.close()\nsys.stdout = _s\n"
+    out += [_c("print(1)\nundefined_q", closed, teardown=back)]
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -915,7 +941,7 @@ def corpus() -> List[Dict]:
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
             + feature_conversions() + target_conversions() + sparse_tensors()
             + wrapped_method_arguments() + slice_parts() + codecs_of_ones_own() + frame_arguments()
-            + sizes_past_the_machine() + displayed_mid_cell())
+            + sizes_past_the_machine() + displayed_mid_cell() + loop_corners())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -88,3 +88,26 @@ def test_the_plain_twins_keep_their_claims(results):
     for (setup, cell, exception), r in zip(TWINS, results[n:]):
         assert r["raised"] is not None and r["raised"]["exception"] == exception, (cell, r)
         assert verdict(r, key="replay_claim") == "caught", (setup, r["replay_claim"], r.get("replay_stop"))
+
+
+def test_a_set_of_recorded_text_is_never_iterated_in_the_checkers_order():
+    # The recording kernel hashed its strings with its own seed: which of '0' and 'a' comes first
+    # there is unknown, so neither ZeroDivisionError nor ValueError is certain.
+    from crane_llm.checks import run_checks_on_facts
+
+    facts = {"s": {"type": "<class 'str'>", "value": "a0"}}
+    for cell in ("for ch in set(s):\n    1 / int(ch)", "[1 / int(ch) for ch in set(s)]"):
+        o = run_checks_on_facts(cell, facts)
+        assert o.crash is None and "set" in o.stopped_at.reason, o
+
+
+def test_nested_loops_in_the_replay_end_within_its_time_budget():
+    import time
+
+    from crane_llm.checks import REPLAY_SECONDS, run_checks_on_facts
+
+    started = time.monotonic()
+    o = run_checks_on_facts("for i in range(2000):\n    for j in range(2000):\n        for k in range(2000):\n"
+                            "            pass", {})
+    assert o.crash is None and "time budget" in o.stopped_at.reason, o
+    assert time.monotonic() - started < REPLAY_SECONDS + 5

@@ -6,9 +6,11 @@ and only with plain constant keys and indices, whose hashing and comparison run 
 
 from __future__ import annotations
 
+import sys
 from typing import List, Optional
 
 from ..class_facts import pristine_pandas
+from ..static_reads import checked
 from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, FactValue, Opaque, Value
@@ -25,17 +27,37 @@ def elements(v: Value) -> Optional[List[Value]]:
     if c is NOTHING:
         return None
     t = type(c)
-    if t in (str, bytes, range, dict, set, frozenset) and len(c) <= MAX_ELEMENTS:
+    if t in (str, bytes, range, dict, set, frozenset) and _length(c) <= MAX_ELEMENTS:
         return [LiveValue(x) for x in c]
-    if any(t is it for it in pandas_index_types()) and pristine_pandas(t) and len(c) <= MAX_ELEMENTS:
-        return [LiveValue(x) for x in c.tolist()]
+    if any(t is it for it in pandas_index_types()) and pristine_pandas(t):
+        # Only an index over a plain NumPy array: iterating one yields what `tolist()` gives, while
+        # an extension array (Int64, boolean, a subclass of the notebook's) yields its own scalars
+        # and may run the notebook's methods.
+        own = checked(c.__dict__)
+        span = own.get("_range")
+        if type(span) is range:  # a RangeIndex iterates its range
+            return [LiveValue(x) for x in span] if _length(span) <= MAX_ELEMENTS else None
+        np = sys.modules.get("numpy")
+        values = own.get("_data") if np is not None else None
+        if np is None or type(values) is not checked(np.__dict__).get("ndarray") or values.size > MAX_ELEMENTS:
+            return None
+        return [LiveValue(x) for x in values.tolist()]
     return None
+
+
+def _length(c) -> int:
+    """len(c), or more than any limit when it does not fit (`len(range(10**20))` raises OverflowError)."""
+    try:
+        return len(c)
+    except OverflowError:
+        return MAX_ELEMENTS + 1
 
 
 def length_for_unpack(v: Value) -> Optional[int]:
     c = v.concrete()
     if c is not NOTHING and type(c) in (list, tuple, str, bytes, dict, set, frozenset, range):
-        return len(c)
+        n = _length(c)
+        return n if n <= MAX_ELEMENTS else None
     if v.items() is not None:
         return len(v.items())
     if v.kind() in ("list", "tuple", "str", "dict", "set"):

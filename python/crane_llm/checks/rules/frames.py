@@ -605,6 +605,8 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
     has = f.has_column(label)
     if has is None or f.columns is None:
         raise Stop(target.lineno, f"assigning into {_label(base)}")
+    if not has and not _labels_kept_as_given(list(f.columns) + [label]):
+        raise Stop(target.lineno, f"a new column of {_label(base)} whose label pandas may convert")
     _replace_columns(interp, base, f, list(f.columns) + ([] if has else [label]), stmt)
 
 
@@ -645,7 +647,16 @@ def set_columns(interp, base: Value, value: Value, target, stmt) -> None:
         raise Crash(CertainCrash("ValueError", target.lineno, target.col_offset,
                                  f"{_label(base)} has {len(f.columns)} columns but {len(labels)} names were given.",
                                  "column-length", [n for n in [base.name, value.name] if n]))
+    if not _labels_kept_as_given(list(labels)):
+        raise Stop(target.lineno, f"renaming the columns of {_label(base)} with labels pandas may convert")
     _replace_columns(interp, base, f, list(labels), target)
+
+
+def _labels_kept_as_given(labels: List[Any]) -> bool:
+    """pandas builds the new Index from the labels and infers its dtype: ints beside a float become
+    floats (`[0, 1, 1.5]` is `[0.0, 1.0, 1.5]`), and so on. Only all-text or all-int labels come
+    back as they were given."""
+    return all(type(x) is str for x in labels) or all(type(x) is int for x in labels)
 
 
 def delitem(interp, base: Value, index: Value, target) -> None:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 
 from ..provenance import audit, class_module, plain_class
+
+# Taken at import: the notebook's `os.fstat = ...` must not be what the check calls.
+_fstat, _isatty, _IS_FIFO, _IS_REG, _IS_CHR = os.fstat, os.isatty, stat.S_ISFIFO, stat.S_ISREG, stat.S_ISCHR
 
 
 def stdout_is_plain() -> bool:
@@ -15,11 +20,23 @@ def stdout_is_plain() -> bool:
         return True
     t = type(out)
     if t is io.TextIOWrapper:
+        if out.closed:
+            return False
         # Down to the file: a text stream over a buffer or raw stream of the notebook's own would
         # run its `write` (at a newline when line-buffered, or on a flush).
         buffer = out.buffer
         raw = buffer.raw if type(buffer) in (io.BufferedWriter, io.BufferedRandom) else buffer
-        return type(raw) is io.FileIO
+        return type(raw) is io.FileIO and not raw.closed and _writes_reliably(raw.fileno())
     if t is io.StringIO:
-        return True
+        return not out.closed
     return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
+
+
+def _writes_reliably(fd: int) -> bool:
+    """A terminal, a pipe or a regular file: not a device such as /dev/full, whose every write fails
+    once the buffer is flushed (a loop of prints reaches that on a later pass)."""
+    try:
+        mode = _fstat(fd).st_mode
+        return _IS_FIFO(mode) or _IS_REG(mode) or (_IS_CHR(mode) and _isatty(fd))
+    except OSError:
+        return False
