@@ -920,7 +920,8 @@ def loop_corners() -> List[Dict]:
              "num[1.5] = 0\nfor c in num.columns:\n    c.hex()", "num.columns = [0, 1.5]\nfor c in num.columns:\n    c.hex()",
              "for i in r:\n    break", "for __builtins__ in [{}]:\n    pass\nlen([1]) + 'a'",
              "__builtins__ = {}\nlen([1]) + 'a'", "for c in pd.Index([0, 1]):\n    1 / c",
-             "for i in df.index:\n    lst[i + 1]", "for c in df.columns:\n    df[c + '_n'] = 0\ndf['zz']"]
+             "for i in df.index:\n    lst[i + 1]", "for c in df.columns:\n    df[c + '_n'] = 0\ndf['zz']",
+             "for c in pd.Index(['a', None], dtype='string'):\n    c + 1", "for c in pd.Index(['a', 'b'], dtype='string'):\n    c + 1"]
     out = [_c(cell, ext) for cell in cells]
     full = DF + "import sys\n_out = sys.stdout\nsys.stdout = open('/dev/full', 'w')\n"
     back = "sys.stdout = sys.__stdout__"

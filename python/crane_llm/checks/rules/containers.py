@@ -39,10 +39,25 @@ def elements(v: Value) -> Optional[List[Value]]:
             return [LiveValue(x) for x in span] if _length(span) <= MAX_ELEMENTS else None
         np = sys.modules.get("numpy")
         values = own.get("_data") if np is not None else None
+        if values is not None and _own_text_array(type(values)):
+            # pandas' text arrays iterate their values as they are: every one a str, no missing one
+            if len(values) > MAX_ELEMENTS:
+                return None
+            texts = values.tolist()
+            return [LiveValue(x) for x in texts] if all(type(x) is str for x in texts) else None
         if np is None or type(values) is not checked(np.__dict__).get("ndarray") or values.size > MAX_ELEMENTS:
             return None
         return [LiveValue(x) for x in values.tolist()]
     return None
+
+
+def _own_text_array(cls) -> bool:
+    """`cls` is pandas' own StringArray or ArrowStringArray (what a text Index holds), unpatched."""
+    arrays = sys.modules.get("pandas.arrays")
+    if arrays is None:
+        return False
+    own = checked(arrays.__dict__)
+    return any(cls is own.get(name) for name in ("StringArray", "ArrowStringArray")) and pristine_pandas(cls)
 
 
 def _length(c) -> int:

@@ -11,6 +11,10 @@ from ..provenance import audit, class_module, plain_class
 
 # Taken at import: the notebook's `os.fstat = ...` must not be what the check calls.
 _fstat, _isatty, _IS_FIFO, _IS_REG, _IS_CHR = os.fstat, os.isatty, stat.S_ISFIFO, stat.S_ISREG, stat.S_ISCHR
+try:
+    _DEVNULL = os.stat(os.devnull)
+except OSError:
+    _DEVNULL = None
 
 
 def stdout_is_plain() -> bool:
@@ -33,10 +37,13 @@ def stdout_is_plain() -> bool:
 
 
 def _writes_reliably(fd: int) -> bool:
-    """A terminal, a pipe or a regular file: not a device such as /dev/full, whose every write fails
+    """A terminal, a pipe, a regular file or /dev/null: not a device such as /dev/full, whose every write fails
     once the buffer is flushed (a loop of prints reaches that on a later pass)."""
     try:
-        mode = _fstat(fd).st_mode
-        return _IS_FIFO(mode) or _IS_REG(mode) or (_IS_CHR(mode) and _isatty(fd))
+        st = _fstat(fd)
+        mode = st.st_mode
+        null = _DEVNULL is not None and (st.st_rdev, st.st_dev, st.st_ino) == (
+            _DEVNULL.st_rdev, _DEVNULL.st_dev, _DEVNULL.st_ino)
+        return _IS_FIFO(mode) or _IS_REG(mode) or (_IS_CHR(mode) and (null or _isatty(fd)))
     except OSError:
         return False
