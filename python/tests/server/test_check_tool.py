@@ -87,9 +87,14 @@ async def run_cell(serverapp, kernel_id: str, source: str, cell_id=None, wait=Tr
 
 async def wait_idle(serverapp, kernel_id: str) -> None:
     kernel = serverapp.kernel_manager.get_kernel(kernel_id)
-    for _ in range(1200):  # a minute: a kernel started on a loaded machine can take a while to say it is idle
+    for step in range(1200):  # a minute: a kernel started on a loaded machine can take a while to say it is idle
         if kernel.execution_state == "idle":
             return
+        if step % 100 == 99:
+            # The server learns the state from iopub status messages; one missed (its subscription
+            # joins late on a loaded machine) leaves it "busy" for good. An empty execution sends
+            # a fresh busy/idle pair.
+            await run_cell(serverapp, kernel_id, "")
         await asyncio.sleep(0.05)
     raise AssertionError("kernel never became idle")
 
