@@ -309,7 +309,7 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
     try:
         interp = Interpreter(lookup, builtin_names(namespace), deadline=deadline, optimize=sys.flags.optimize,
                              annotations_deferred=prepared.annotations_deferred,
-                             displays_values=getattr(prepared, "displays_values", False))
+                             displays_values=prepared.displays_values)
         outcome = _interpret(tree, interp, late)
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
             return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)

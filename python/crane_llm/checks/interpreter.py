@@ -165,11 +165,9 @@ class Interpreter:
             raise Stop(node.lineno, _STMT_STOPS["For"])
         if len(items) * max(len(node.body), 1) > MAX_ITERATIONS:
             raise Stop(node.lineno, f"{_STMT_STOPS['For']} too long to follow")
+        self._order_known(iterable, node, _STMT_STOPS["For"])
         # A recorded text may have been shortened by the recorder: its first character is its own,
-        # the rest is not known to be all of it. And a set's order depends on the string hashes of
-        # the process it lives in: the recording kernel's are not the checker's.
-        if not self.identities_known and type(iterable.concrete()) in (set, frozenset):
-            raise Stop(node.lineno, f"{_STMT_STOPS['For']} over a set, whose order in the recorded kernel is unknown")
+        # the rest is not known to be all of it.
         first_only = not self.identities_known and type(iterable.concrete()) is str
         for item in items[:1] if first_only else items:
             self.out_of_time(node)
@@ -445,7 +443,7 @@ class Interpreter:
         if isinstance(old, LiveValue) and may_run_code_when_freed(old.obj):
             raise Stop(getattr(node, "lineno", None),
                        f"rebinding `{name}` may free an object that runs code when it is freed")
-        if old is not None and self.recorded is not None and getattr(self.recorded, "finalizers", False) and \
+        if old is not None and self.recorded is not None and self.recorded.finalizers and \
                 not (isinstance(old, LiveValue) and is_simple_constant(old.obj)):
             raise Stop(getattr(node, "lineno", None),
                        f"rebinding `{name}`, whose recorded value may hold an object an executed cell gave code "
@@ -807,8 +805,7 @@ class Interpreter:
 
     def _comp_level(self, node, gens, level, iterable, parts, results, budget):
         gen = gens[level]
-        if not self.identities_known and type(iterable.concrete()) in (set, frozenset):
-            raise Stop(node.lineno, "a comprehension over a set, whose order in the recorded kernel is unknown")
+        self._order_known(iterable, node, "a comprehension")
         elems = rules.containers.elements(iterable)
         if elems is None:
             raise Stop(node.lineno, f"a comprehension over `{_src(gen.iter)}`, whose items the checker cannot list")
@@ -833,6 +830,12 @@ class Interpreter:
                 self._comp_level(node, gens, level + 1, inner, parts, results, budget)
             else:
                 results.append([self.ev(p) for p in parts])
+
+    def _order_known(self, iterable: Value, node, what: str) -> None:
+        """A set's order depends on the string hashes of the process it lives in: in the replay,
+        the recording kernel's are not the checker's."""
+        if not self.identities_known and type(iterable.concrete()) in (set, frozenset):
+            raise Stop(node.lineno, f"{what} over a set, whose order in the recorded kernel is unknown")
 
     def _comp_bind(self, target, value, node):
         if isinstance(target, ast.Name):

@@ -152,9 +152,6 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     other: Set[str] = set()
     stores: List[Tuple[str, bool]] = []
     written: Optional[FrozenSet[str]] = frozenset()
-    # An executed cell may have made objects that run code when freed (a `__del__`, a weakref
-    # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
-    finalizers: bool = False
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None

@@ -222,8 +222,7 @@ def _display_unknown(shell: Any) -> Optional[str]:
     """With `ast_node_interactivity` other than "last_expr" (or "none") the shell displays values
     before the cell's last statement, through its display hook and formatters, which a notebook can
     replace; then they must be IPython's own (their errors are caught; a replacement's are not)."""
-    mode = _trait(shell, "ast_node_interactivity")
-    if mode in ("last_expr", "none"):
+    if not _displays_values(shell):
         return None
     why = "the shell displays values mid-cell (`ast_node_interactivity`) through a display hook of the notebook's"
     hook, formatter, trap = (_trait(shell, "displayhook"), _trait(shell, "display_formatter"),

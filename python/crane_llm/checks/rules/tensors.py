@@ -21,7 +21,7 @@ from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..torch_facts import TensorFacts, module_weight, plain_module, plain_module_class, tensor_class
-from .arrays import broadcast  # PyTorch broadcasts by NumPy's rule
+from .arrays import MAX_AXIS, MAX_ELEMENTS, broadcast  # PyTorch broadcasts by NumPy's rule; one allocation bound
 from .library_state import library_state_plain
 
 _FACTORIES = {"zeros", "ones", "randn", "rand", "empty"}
@@ -148,7 +148,7 @@ def _ints(values: List[Any]) -> Optional[Tuple[int, ...]]:
 def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     shape = _ints([a.concrete() for a in args])
     torch = loaded_module("torch")
-    if shape is None or not shape or any(d < 0 or d > 2 ** 31 - 1 for d in shape) or math.prod(shape) > 2 ** 28:
+    if shape is None or not shape or any(d < 0 or d > MAX_AXIS for d in shape) or math.prod(shape) > MAX_ELEMENTS:
         raise Stop(node.lineno, f"torch.{fname} of sizes the checker does not know")
     dtype = None
     for k, v in kwargs.items():
@@ -328,7 +328,7 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
     numel = math.prod(t.shape)
     if attr in ("view", "reshape"):
         shape = _ints(consts)
-        if shape is None or not shape or any(d < -1 or d > 2 ** 31 - 1 for d in shape) or shape.count(-1) > 1:
+        if shape is None or not shape or any(d < -1 or d > MAX_AXIS for d in shape) or shape.count(-1) > 1:
             raise Stop(node.lineno, f"`.{attr}()` with sizes the checker does not know")
         known = math.prod(d for d in shape if d != -1)
         if (-1 in shape and (known == 0 or numel % known)) or (-1 not in shape and known != numel):
