@@ -48,18 +48,21 @@ _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "
                   "builtins", "bltns", "__builtins__", "ns_table", "user_module", "define_macro",
                   "resolve_name", "locate", "getmodule", "import_module", "run_path", "run_module",
                   "load_source", "load_module", "exec_module", "load_extension", "extension_manager",
-                  "get_type_hints", "runsource", "runcode", "run_docstring_examples", "testmod", "runctx"}
+                  "get_type_hints", "runsource", "runcode", "run_docstring_examples", "testmod", "runctx",
+                  # a builtin function's own module (`print.__self__` is `builtins`)
+                  "__self__"}
 # Standard modules that run code given as text or by module name: imported at all, they leave
 # every name unknown (`from importlib import import_module`, `timeit.timeit(text)`).
 _CODE_RUNNING_MODULES = {"importlib", "runpy", "imp", "code", "codeop", "timeit", "cProfile", "profile",
                          "doctest", "pdb", "bdb", "trace", "pkgutil", "pydoc", "builtins", "__main__",
-                         "pickle", "dill", "shelve", "marshal"}
+                         "pickle", "dill", "shelve", "marshal",
+                         "gettext"}  # (`gettext.install` writes `_` and ngettext, ... into the builtins)
 # Ways to reach a namespace through objects, not names: a frame's or a function's globals
 # (`sys._getframe().f_globals['y'] = 1`), every object alive (`gc`), or an attribute read by a
 # name that is not written out. Named as an attribute, imported by name, or spelled in a string,
 # each one leaves every name unknown.
 _REACHING_ATTRS = {"f_globals", "f_locals", "f_builtins", "__globals__", "func_globals", "get_objects",
-                   "get_referrers", "get_referents", "__getattribute__", "attrgetter", "getattr_static"}
+                   "get_referrers", "get_referents", "__getattribute__", "attrgetter", "getattr_static", "__self__"}
 # Code that runs with the target's own lines: a trace or profile function or monitoring callback
 # (which can also jump over lines: `frame.f_lineno = n`), IPython's event callbacks. With one
 # installed the recorded facts cannot say what the target does: the replay claims nothing.
@@ -67,7 +70,14 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
                      # the shell's own rewriting and display of the target, and audit hooks
                      "input_transformers_cleanup", "input_transformers_post", "ast_transformers",
                      "input_transformer_manager", "prefilter_manager", "register_transformer",
-                     "displayhook", "display_formatter", "ast_node_interactivity", "addaudithook"}
+                     "displayhook", "display_formatter", "ast_node_interactivity", "addaudithook",
+                     # state the checker would read from its own process, not the recording kernel's:
+                     # warning filters (a warning turned into an error, even at compile time),
+                     # NumPy's floating-point error handling, the int/str digit limit
+                     "simplefilter", "filterwarnings", "seterr",
+                     "seterrcall", "errstate", "set_int_max_str_digits",
+                     # threads keep running beside the target and may change what it reads
+                     "Thread", "Timer", "start_new_thread", "ThreadPoolExecutor", "ProcessPoolExecutor"}
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
 # `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
 _INERT_MAGICS = {"matplotlib", "pip", "conda", "tensorflow_version"}
@@ -203,7 +213,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
 
 # Spellings through which a cell can give an object code to run when it is freed, directly or by
 # building the class or the attribute name at run time.
-_FINALIZING_TEXT = ("__del__", "weakref", "finalize", "setattr", "__dict__", "exec", "eval", "__import__")
+_FINALIZING_TEXT = ("__del__", "weakref", "finalize", "setattr", "__dict__", "exec", "eval", "__import__",
+                    # a suspended generator's `finally` and `with` exits, a file object's `close`
+                    "yield", "close", "__exit__")
 
 
 def _may_finalize(cells: Iterable[str]) -> bool:
@@ -356,8 +368,27 @@ def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:
     return None
 
 
+# Settings that only quieten: `warnings.filterwarnings('ignore')`, `np.seterr(all='ignore')` (in
+# most notebooks) turn no warning or floating-point condition into an exception.
+_QUIETENING = {"simplefilter": {"ignore", "default", "always", "once", "module"},
+               "filterwarnings": {"ignore", "default", "always", "once", "module"},
+               "seterr": {"ignore", "warn", "print"}, "errstate": {"ignore", "warn", "print"}}
+
+
+def _quietening(node: ast.AST) -> bool:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _QUIETENING):
+        return False
+    allowed = _QUIETENING[node.func.attr]
+    values = list(node.args[:1] if node.func.attr.endswith(("filter", "warnings")) else node.args) + \
+        [k.value for k in node.keywords if k.arg in ("action", "all", "divide", "over", "under", "invalid")]
+    return bool(values) and all(isinstance(v, ast.Constant) and v.value in allowed for v in values) and \
+        all(k.arg is not None for k in node.keywords)
+
+
 def _runs_with_target(tree: ast.AST) -> Optional[str]:
-    return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree)) if m), None)
+    quiet = {id(node.func) for node in ast.walk(tree) if _quietening(node)}
+    return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree) if id(node) not in quiet)
+                 if m), None)
 
 
 def _expanded(node: ast.AST) -> bool:

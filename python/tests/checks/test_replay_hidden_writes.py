@@ -37,6 +37,9 @@ NAMES_BOUND_OUT_OF_SIGHT = [
     "import code\ncode.InteractiveInterpreter().runsource('import builtins; builtins.y = 1')",
     MODULE + "sys.path.insert(0, _d)" + B + "from importlib import import_module\nimport_module('crane_mod_y')",
     MODULE + "from runpy import run_path\nrun_path(os.path.join(_d, 'crane_mod_y.py'))",
+    # (second red-team pass, 2 Dec evening) a builtin's own module, and a thread that binds later
+    "s = print.__self__.__setattr__\ns('y', 1)",
+    "import functools\nfunctools.reduce(getattr, ['__self__', '__dict__'], print)['y'] = 1",
 ]
 
 CLEAN_AFTER_HOOKS = [
@@ -50,6 +53,14 @@ CLEAN_AFTER_HOOKS = [
     (DF + B + "class K:\n    def __del__(self):\n        df['zz'] = 1\nlst = [K()]", "del lst\ndf['zz']", ""),
     (DF + B + "import weakref\ndf2 = pd.DataFrame({'b': [1]})\nweakref.finalize(df2, df.insert, 1, 'zz', 0)",
      "df2 = 0\ndf['zz']", ""),
+    (DF + B + "def g():\n    try:\n        yield 1\n    finally:\n        df['zz'] = 0\ngen = g()\nnext(gen)",
+     "gen = None\ndf['zz']", ""),
+    (DF + B + "import io\nclass K(io.StringIO):\n    def close(self):\n        df['zz'] = 0\n        super().close()\nk = K()",
+     "k = None\ndf['zz']", ""),
+    ("import threading\nthreading.Timer(0.2, lambda: __import__('builtins').__dict__.update(y=1)).start()",
+     "import time\ntime.sleep(1.5)\nprint(y)", UNDO),
+    ("import gettext\ngettext.install('app', names=['ngettext'])", "print(ngettext('a', 'b', 2))",
+     "import builtins\nfor n in ('_', 'ngettext'):\n    builtins.__dict__.pop(n, None)"),
 ]
 
 # The plain twins: the same targets after cells that change nothing of the kind keep their claims.
@@ -88,6 +99,23 @@ def test_the_plain_twins_keep_their_claims(results):
     for (setup, cell, exception), r in zip(TWINS, results[n:]):
         assert r["raised"] is not None and r["raised"]["exception"] == exception, (cell, r)
         assert verdict(r, key="replay_claim") == "caught", (setup, r["replay_claim"], r.get("replay_stop"))
+
+
+def test_executed_cells_that_set_process_state_leave_the_replay_without_a_claim():
+    # Warning filters, NumPy's error handling and the digit limit are the recording kernel's: the
+    # replay would read its own process's (`1 is 1` is a SyntaxError under an 'error' filter).
+    from crane_llm.checks import run_checks_on_facts
+
+    target = "x = 1 is 1\nprint(undefined_zz)"
+    for cell in ("import warnings\nwarnings.simplefilter('error')", "import numpy as np\nnp.seterr(all='raise')",
+                 "import sys\nsys.set_int_max_str_digits(0)", "import warnings\nwarnings.filterwarnings('error')"):
+        o = run_checks_on_facts(target, {}, executed=[cell], names_complete=False)
+        assert o.crash is None, (cell, o.crash)
+    for cell in ("import warnings\nx = 1", "import warnings\nwarnings.filterwarnings('ignore')",
+                 "import numpy as np\nnp.seterr(all='ignore')", "import warnings\nwarnings.simplefilter(action='ignore')"):
+        # (settings that only quieten turn nothing into an exception: the claim stays)
+        o = run_checks_on_facts(target, {}, executed=[cell], names_complete=False)
+        assert o.crash is not None and o.crash.exception == "NameError", (cell, o)
 
 
 def test_a_set_of_recorded_text_is_never_iterated_in_the_checkers_order():

@@ -421,6 +421,29 @@ def _standard_class_attr(v: Value) -> bool:
                                                   type.__dict__["__getattribute__"])
 
 
+def _result_may_be_large(label: str, owner: Any, vals: List[Any], kv: Dict[str, Any]) -> bool:
+    """Whether a str method could build a result past _MAX_SIZE: a width argument (`center`,
+    `zfill`, `expandtabs`, a format spec) or a replacement repeated at every position."""
+    if not label.startswith("str."):
+        return False
+    base = owner.concrete() if owner is not None else NOTHING
+    args = list(vals) + list(kv.values())
+    if any(type(v) is int and v > _MAX_SIZE for v in args):
+        return True
+    texts = [v for v in args if type(v) in (str, bytes)]
+    if type(base) in (str, bytes):
+        texts.append(base)
+        if label.endswith((".format", ".format_map")) and any(len(run) > 5 for run in re.findall(r"\d+", str(base))):
+            return True
+    if label.endswith(".join") and type(base) in (str, bytes) and len(vals) == 1 and type(vals[0]) is list:
+        items = vals[0]
+        return sum(len(x) for x in items if type(x) in (str, bytes)) + len(base) * len(items) > _MAX_SIZE * 4
+    longest = max((len(t) for t in texts), default=0)
+    # (replace and join may repeat an argument once per position: the product bounds both)
+    return (len(base) + 1 if type(base) in (str, bytes) else 1) * max(longest, 1) > _MAX_SIZE * 4 and \
+        label.endswith((".replace", ".join"))
+
+
 def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str, owner) -> Value:
     """A builtin that runs no user code on plain constants: run it for real; its exception is certain."""
     vals = [a.concrete() for a in args]
@@ -437,6 +460,9 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
         # str(b, encoding, errors) decodes through the codec registry and error handlers, which a
         # notebook can register (codecs.register, codecs.register_error): its own code would run.
         raise Stop(node.lineno, "str() decoding bytes, which runs the codec a notebook may have registered")
+    if _result_may_be_large(label, owner, vals, kv):
+        # (one C call: the time budget's hard stop cannot cut it short, so its size is bounded first)
+        raise Stop(node.lineno, f"{label}() with a result that may be large")
     if label in ("range",) and any(type(v) is int and abs(v) > 10 ** 9 for v in vals):
         raise Stop(node.lineno, "range() of a huge size")
     try:

@@ -59,6 +59,9 @@ def _too_big(op: type, a: Any, b: Any) -> bool:
             return abs(b) > 64 and abs(a) > 1
         if op is ast.LShift and isinstance(b, int):
             return b > 256
+        if op is ast.Add and isinstance(a, (str, bytes, tuple)) and isinstance(b, (str, bytes, tuple)):
+            # (doubling in a followed loop, `x = x + x`, grows without bound one pass at a time)
+            return len(a) + len(b) > 100000
         if op is ast.Mult:
             if isinstance(a, (str, bytes, tuple)) and isinstance(b, int):
                 return len(a) * max(b, 0) > 100000
