@@ -90,6 +90,11 @@ _EXPANDED_CALLS = {"system", "getoutput", "run_line_magic", "run_cell_magic", "m
                    "system_raw"}
 # Modules that put names into the user's namespace when imported.
 _INJECTING_MODULES = {"pyforest", "pylab", "IPython"}
+# IPython's display helpers that bind no name and show no code of their own: the import most
+# notebooks make of IPython. Not `Javascript`, `HTML`, `SVG`, `Markdown`, `IFrame`, ...: in a
+# trusted output they run script in the front end, which can send cells of its own to the kernel.
+_DISPLAY_MODULES = {"IPython.display", "IPython.core.display", "IPython.core.display_functions"}
+_PLAIN_DISPLAY = {"display", "clear_output", "update_display", "Image", "Audio", "Video", "FileLink", "FileLinks"}
 # Well-known libraries a notebook imports; any other module not in the standard library may be
 # the user's own file, which can write into `__main__` when imported.
 _KNOWN_LIBRARIES = frozenset("""
@@ -100,7 +105,7 @@ missingno tqdm joblib wordcloud yellowbrick shap lime mlxtend category_encoders 
 kagglehub kaggle_datasets geopandas folium bokeh holoviews hvplot altair networkx sympy
 requests bs4 lxml h5py pyarrow polars dask numba timm albumentations keras_tuner kerastuner
 pytorch_lightning lightning einops accelerate evaluate peft sentence_transformers librosa
-soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch
+soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch mpl_toolkits
 """.split())
 
 
@@ -329,7 +334,7 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
                 {(node.module or "").split(".")[0]}
             if module_tops & _CODE_RUNNING_MODULES:
                 return f"an import of `{sorted(module_tops & _CODE_RUNNING_MODULES)[0]}`"
-            for top in imported_tops(node):
+            for top in ([] if _plain_display_import(node) else imported_tops(node)):
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
                 if top not in _KNOWN_LIBRARIES and top not in _stdlib():
@@ -353,6 +358,12 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name '{node.value.strip()[-40:]}', a module an import may then find"
     return None
+
+
+def _plain_display_import(node: ast.AST) -> bool:
+    """`from IPython.display import Image, display`: display helpers only, under their own names."""
+    return isinstance(node, ast.ImportFrom) and not node.level and node.module in _DISPLAY_MODULES and \
+        all(a.name in _PLAIN_DISPLAY for a in node.names)
 
 
 def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:

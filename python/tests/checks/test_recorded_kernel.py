@@ -45,6 +45,9 @@ CLAIMED = [
     ([], "t = torch.zeros(3)"),
     (["import numpy as np"], "import numpy as np\nr = np.random.randint(0, len(src_images))"),
     (["from collections import OrderedDict"], "d = OrderedDict\nprint(missing)"),
+    # IPython's display helpers and matplotlib's toolkits bind nothing else
+    (["from IPython.display import Image, display\nfrom IPython.display import FileLink as link",
+      "from mpl_toolkits import mplot3d"], "print(y)"),
 ]
 
 TWINS = [
@@ -133,7 +136,9 @@ def test_a_trace_function_installed_by_an_executed_cell_really_defines_the_name(
 
 @pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%time y = 1", "import my_helpers",
                                   "get_ipython().user_ns['y'] = 1", "get_ipython().push({'y': 1})",
-                                  "from my_utils import load", "import pyforest"])
+                                  "from my_utils import load", "import pyforest", "import IPython",
+                                  "from IPython.display import Javascript", "from IPython.display import display, HTML",
+                                  "from IPython import get_ipython"])
 def test_magics_and_modules_of_ones_own_make_the_names_unknown(cell):
     assert read_executed([cell]).dynamic is not None
     assert run_checks_on_facts("print(y)", {}, executed=[cell]).crash is None
