@@ -36,7 +36,7 @@ from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
-from .replay import fact_value, parse_runinfo
+from .replay import fact_value, literal_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded, running_ipython
 from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
@@ -365,6 +365,10 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             found = imported_value(target)
             if found is not None:
                 values[name] = found.named(name)
+        for name, literal in kernel.literals.items():
+            found = literal_value(name, literal, facts.get(name))
+            if found is not None:
+                values[name] = found
         _note_dropped_row(values, kernel.dropped_row)
 
     def lookup(name: str):

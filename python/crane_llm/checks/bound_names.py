@@ -12,7 +12,7 @@ import io
 import keyword
 import re
 import tokenize
-from typing import Set
+from typing import Iterator, Set
 
 from ..kernel.source import python_source
 
@@ -32,24 +32,27 @@ def names_bound(source: str) -> Set[str]:
 def bound_in(tree: ast.AST, imports: bool = True) -> Set[str]:
     """The names `tree` may bind anywhere; without the ones its import statements bind when
     `imports` is False (the replay reads those separately, to know what each one is)."""
-    out: Set[str] = set()
+    return set(binding_sites(tree, imports))
+
+
+def binding_sites(tree: ast.AST, imports: bool = True) -> Iterator[str]:
+    """Each name `tree` binds, once per place that binds it."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(node.id)
+            yield node.id
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
+            yield node.name
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if imports:
-                out.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+                yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            out.update(node.names)
+            yield from node.names
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            out.add(node.name)
+            yield node.name
         elif isinstance(node, _MATCH_CAPTURES) and getattr(node, "name", None):
-            out.add(node.name)
+            yield node.name
         elif isinstance(node, _MATCH_MAPPING) and getattr(node, "rest", None):
-            out.add(node.rest)
-    return out
+            yield node.rest
 
 
 def every_identifier(source: str) -> Set[str]:

@@ -14,6 +14,11 @@ relevant. The executed cells themselves add what the facts cannot:
 - `written`: every attribute name some executed cell may set on any object (stored, deleted, or a
   string literal), or None when a cell may set one out of sight (`__setattr__`, `__dict__`,
   `__class__` (an object may then pass for a type it is not), `gc`, ...);
+- `literals`: names whose one binding anywhere is a top-level `name = [<constants>]` (a list or
+  tuple of str, int, float or bool) and that no cell uses but as the items of a loop or a
+  comprehension or the argument of a builtin that only reads it (`len`, `print`, `sorted`, ...):
+  when the facts record that name as a list or tuple of that length, the assignment ran and
+  nothing changed the list since, so its value is the literal (the facts give only its length);
 - `dropped_row`: when the last cell the kernel ran was `df.drop([label], inplace=True)` alone
   (rows, one plain label), that name and label: whether that drop removed the rows or raised
   KeyError, the label is not in the row index now (re-running a cell that drops rows is a
@@ -31,11 +36,11 @@ import os
 import sys
 import sysconfig
 from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
-from .bound_names import bound_in, every_identifier
+from .bound_names import binding_sites, bound_in, every_identifier
 from .library_writes import imported_tops, library_patch
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
@@ -124,6 +129,7 @@ class RecordedKernel:
     # An executed cell may have made objects that run code when freed (a `__del__`, a weakref
     # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
     finalizers: bool = False
+    literals: Dict[str, Any] = field(default_factory=dict)
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -213,7 +219,49 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                               parsed, imported, {n for n, ts in imports.items()
                                                  if all(a is None for _, a in ts) and n not in other},
                               dynamic=dynamic is not None),
-                          _dropped_row(last), written, _may_finalize(cells))
+                          _dropped_row(last), written, _may_finalize(cells),
+                          _literals([tree for _, tree in parsed], names) if dynamic is None else {})
+
+
+_MAX_LITERAL = 10000
+# Builtins that only iterate or show a list given to them: the list is the same afterwards.
+_READING_BUILTINS = {"len", "print", "sorted", "set", "frozenset", "list", "tuple", "enumerate", "zip", "min", "max"}
+
+
+def _literal(value: ast.AST) -> Any:
+    """A list or tuple display of plain constants, as the value it builds; None otherwise."""
+    if not isinstance(value, (ast.List, ast.Tuple)) or len(value.elts) > _MAX_LITERAL:
+        return None
+    if not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float, bool) for e in value.elts):
+        return None
+    items = [e.value for e in value.elts]
+    return items if isinstance(value, ast.List) else tuple(items)
+
+
+def _literals(trees: List[ast.AST], names: Set[str]) -> Dict[str, Any]:
+    """The names bound once, by a top-level literal, and only read where nothing can change them."""
+    candidates: Dict[str, Any] = {}
+    bindings: Dict[str, int] = {}
+    for tree in trees:
+        for name in binding_sites(tree):
+            bindings[name] = bindings.get(name, 0) + 1
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                found = _literal(stmt.value)
+                if found is not None:
+                    candidates[stmt.targets[0].id] = found
+    reading = _READING_BUILTINS - names  # (a builtin some cell rebinds may be anything)
+    for tree in trees:
+        safe = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.comprehension)):
+                safe.add(id(node.iter))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in reading:
+                safe.update(id(a) for a in node.args)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in safe:
+                candidates.pop(node.id, None)
+    return {name: value for name, value in candidates.items() if bindings.get(name) == 1}
 
 
 # Spellings through which a cell can give an object code to run when it is freed, directly or by

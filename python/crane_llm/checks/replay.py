@@ -121,6 +121,17 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]]) -> Val
     return Opaque()
 
 
+def literal_value(name: str, literal: Any, facts: Any) -> Optional[Value]:
+    """The value of a name the executed cells bound once, to a literal list or tuple nothing changed
+    (`RecordedKernel.literals`), when its recorded facts agree: that type, that length. The facts
+    prove the binding ran (the name exists, and no other statement binds it); the literal says what
+    the facts leave out, its items."""
+    if not isinstance(facts, dict) or _type_name(facts.get("type")) != type(literal).__name__ or \
+            type(facts.get("length")) is not int or facts["length"] != len(literal):
+        return None
+    return LiveValue(literal, name)
+
+
 def _integer_spans(facts: Dict[str, Any], per_column: Dict[Any, Any]) -> Dict[Any, Tuple[int, int]]:
     """The columns recorded with an integer value range in a frame recorded with no NaN at all."""
     if facts.get("has_nan") is not False:
