@@ -52,6 +52,8 @@ def load_notebook(path: str) -> Any:
     except ValueError:
         raise CliError("%s is not a Jupyter notebook: it is not JSON (an .ipynb file is)." % path)
     version = raw.get("nbformat") if isinstance(raw, dict) else None
+    if type(version) is float and version.is_integer():  # (`"nbformat": 3.0` is written too)
+        version = int(version)
     if isinstance(version, int) and not isinstance(version, bool) and version < 4:
         raise CliError(
             "%s is an nbformat %d notebook (from IPython 3 or older), which crane-llm does not read; "

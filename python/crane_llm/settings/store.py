@@ -125,6 +125,7 @@ def set_api_key(
         except ConfigUnreadable as why:
             if not (path.is_file() and not path.is_symlink() and path.parent.is_dir()):
                 raise CannotSave(str(why))
+            _private_folder(path.parent)  # (a linked folder is refused before anything in it is renamed)
             kept = _keep_aside(path)
             kept_note = "%s could not be read, so it was kept as %s and a new file was started." % (path, kept)
             data = {}

@@ -9,30 +9,32 @@ from urllib.parse import urlsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
 
-# "scheme://" (or a scheme-relative "//"), then the authority (up to the first / ? or #), whose user-info part ends at its last "@".
-_AUTHORITY = re.compile(r"^(?P<scheme>(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//)?(?P<authority>[^/?#]*)")
+# "scheme:" and its slashes, however many (a malformed `http:/user:pw@host` is still shown masked);
+# without a slash after it, `user:pw@host` has no scheme, only user-info.
+_SCHEME = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*:/+|/+)?")
 
 
 def without_credentials(url: str) -> str:
     """`http://user:secret@host/v1` -> `http://***@host/v1`: what may be shown to people.
 
-    Works on malformed text too (no scheme, spaces), since that is when a message quotes it.
+    Works on malformed text too (no scheme, spaces, a secret holding `/`, `?` or `#`), since that
+    is when a message quotes it: everything up to the last `@` may be user-info, so it is hidden.
     """
-    match = _AUTHORITY.match(url)
-    if match is None or "@" not in match.group("authority"):
+    scheme = _SCHEME.match(url).group(0)
+    rest = url[len(scheme):]
+    if "@" not in rest:
         return url
-    hidden = "***@" + match.group("authority").rpartition("@")[2]
-    return (match.group("scheme") or "") + hidden + url[match.end():]
+    return scheme + "***@" + rest.rpartition("@")[2]
 
 
 def host_of(url: Optional[str]) -> str:
     """Host and port of a base_url (OpenAI without one), never the user-info, never raising."""
-    url = url or OPENAI_URL
+    url = without_credentials(url or OPENAI_URL)  # (parsed after masking: a secret may hold a `/`)
     try:
         netloc = urlsplit(url).netloc
     except ValueError:  # an invalid IPv6 literal
         netloc = ""
-    return netloc.rpartition("@")[2] or without_credentials(url)
+    return netloc.rpartition("@")[2] or url
 
 
 def is_local_url(url: Optional[str]) -> bool:

@@ -28,9 +28,10 @@ def test_timeout_must_be_positive(tmp_path, capsys, value, said):
     assert exit_.value.code == 2 and "--timeout" in err and said in err and "Traceback" not in err
 
 
-def test_an_nbformat_3_notebook_says_how_to_convert_it(tmp_path, capsys):
+@pytest.mark.parametrize("version", [3, 3.0])
+def test_an_nbformat_3_notebook_says_how_to_convert_it(tmp_path, capsys, version):
     path = tmp_path / "old.ipynb"
-    path.write_text(json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [
+    path.write_text(json.dumps({"nbformat": version, "nbformat_minor": 0, "metadata": {}, "worksheets": [
         {"cells": [{"cell_type": "code", "input": "x = 1", "language": "python", "outputs": []}]}]}))
     code = main(["check", str(path), "--cell", "1", "--no-llm"])
     err = capsys.readouterr().err

@@ -86,6 +86,17 @@ def test_a_linked_crane_llm_folder_is_refused_and_not_chmodded(home, tmp_path, c
     assert os.listdir(elsewhere) == [] and stat.S_IMODE(os.stat(elsewhere).st_mode) == 0o755
 
 
+def test_a_linked_crane_llm_folder_with_an_unreadable_config_is_left_untouched(home, tmp_path, capsys):
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir()
+    (elsewhere / "config.json").write_text('{"api_key": "sk-old",')
+    (home / ".crane_llm").symlink_to(elsewhere)
+    set_api_key(KEY, home=home)
+    out = capsys.readouterr().out
+    assert "nothing was saved" in out and "symbolic link" in out and "kept as" not in out
+    assert os.listdir(elsewhere) == ["config.json"] and (elsewhere / "config.json").read_text() == '{"api_key": "sk-old",'
+
+
 def test_a_linked_config_file_is_refused(home, tmp_path, capsys):
     victim = tmp_path / "victim.json"
     victim.write_text("{}")

@@ -111,7 +111,10 @@ def test_a_setting_is_a_plain_record(tmp_path):
 
 @pytest.mark.parametrize("url", ["http://user:hunter2-secret@proxy.example.com:8080/v1",
                                  "//user:hunter2-secret@host/v1", "http://user:hunter2-secret@[::1",
-                                 "https://user:hunter2-secret@host/v1?next=@x"])
+                                 "https://user:hunter2-secret@host/v1?next=@x",
+                                 # a secret holding a `/`, `#` or `?`, or a scheme with one slash
+                                 "http://user:se/hunter2secret@example.com/v1", "http://user:pa#hunter2secret@example.com/v1",
+                                 "http://user:pa?hunter2secret@example.com/v1", "http:/user:hunter2secret@example.com/v1"])
 def test_credentials_in_a_base_url_are_in_no_repr_either(tmp_path, url):
     """Like the key: `vars()`, `dataclasses.asdict`, copies and log records of the settings show the
     base_url without its credentials, while the value itself stays the full text requests need."""
