@@ -26,7 +26,7 @@ _WANTED: Tuple[Tuple[Any, Tuple[str, ...], Tuple[str, ...]], ...] = (
     (time, ("time",), ("monotonic", "perf_counter")),
     (_signal, ("_signal",), ("signal", "getitimer", "setitimer")),
     (gc, ("gc",), ("disable", "enable", "isenabled")),
-    (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile")),
+    (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile", "_current_frames")),
 )
 
 
@@ -68,6 +68,7 @@ gettrace = _TAKEN.get("gettrace", _nothing)
 settrace = _TAKEN.get("settrace", _nothing)
 getprofile = _TAKEN.get("getprofile", _nothing)
 setprofile = _TAKEN.get("setprofile", _nothing)
+current_frames: Callable[[], Dict[int, Any]] = _TAKEN.get("_current_frames", dict)
 # The hard stop's alarm, or None where it cannot be used (another platform, or not genuine).
 set_signal = _TAKEN.get("signal") if GENUINE else None
 getitimer = _TAKEN.get("getitimer") if GENUINE else None

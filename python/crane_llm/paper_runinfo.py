@@ -87,7 +87,7 @@ def _quote_angle_reprs(text: str) -> str:
                         break
                 j += 1
             if j < n:
-                out.append(repr(text[i:j + 1]))
+                out.append(f"{_SHOWN}({text[i:j + 1]!r})")
                 i = j + 1
                 continue
         out.append(c)
@@ -96,6 +96,13 @@ def _quote_angle_reprs(text: str) -> str:
 
 
 _NAMES = {"None": None, "True": True, "False": False, "nan": math.nan, "inf": math.inf, "NaN": math.nan}
+_SHOWN = "__crane_shown__"
+
+
+class Shown(str):
+    """Text the recording only showed, not a `str` it held: an angle-bracket repr, a call's repr
+    (`Timestamp('2020-01-01 00:00:00')` as a column label), a bare name. Compares as its text, but
+    `type(x) is str` tells it apart, so no rule takes it for the label or value it names."""
 
 
 def _dotted(node: ast.AST) -> str:
@@ -117,7 +124,7 @@ def _walk(node: ast.AST) -> Any:
             try:
                 hash(key)
             except TypeError:
-                key = _dotted(k)
+                key = Shown(_dotted(k))
             out[key] = _walk(v)
         return out
     if isinstance(node, ast.List):
@@ -135,11 +142,14 @@ def _walk(node: ast.AST) -> Any:
         if isinstance(inner, (int, float)) and not isinstance(inner, bool):
             return -inner if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.Name):
-        return _NAMES.get(node.id, node.id)
+        return _NAMES[node.id] if node.id in _NAMES else Shown(node.id)
     if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id == _SHOWN and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is str:
+            return Shown(node.args[0].value)
         return {"__call__": _dotted(node.func), "args": [_walk(a) for a in node.args],
                 "kwargs": {kw.arg or "**": _walk(kw.value) for kw in node.keywords}}
-    return _dotted(node)
+    return Shown(_dotted(node))
 
 
 def _tolerant_literal(text: str) -> Any:

@@ -29,7 +29,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .. import interpreter_functions as _f
 from ..deadline import Deadline
-from . import tracing
+from . import threads, tracing
+from .threads import notebook_thread
 from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
@@ -256,6 +257,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, _f.MODULES_REBOUND))
     if tracing.installed():
         return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
+    if notebook_thread():
+        return Outcome(stopped_at=CheckStop(None, threads.RUNNING))
     if read is None:
         new_epoch()
     hooked = notebook_abc_hook()
@@ -353,7 +356,8 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     kernel = read_executed(executed) if executed is not None else None
     # What the executed cells may have set on objects: readable only when none writes out of sight.
     written = kernel.written if kernel is not None and kernel.dynamic is None else None
-    values = {name: fact_value(name, f, written) for name, f in facts.items()}
+    set_attrs = written if kernel is not None else frozenset()
+    values = {name: fact_value(name, f, written, set_attrs) for name, f in facts.items()}
     unsure = set(maybe_defined)
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))

@@ -42,6 +42,8 @@ class FrameFacts:
     column_dtypes: Optional[Sequence[Optional[str]]] = None  # by position
     # (lowest, highest) of the columns recorded as integers with no missing value
     integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None
+    # False when the columns' order is not known (a recording lists them sorted): their set is.
+    ordered: bool = True
     # Replay: row labels known absent from the row index (int / str), with why.
     absent_rows: List[Tuple[Any, str]] = field(default_factory=list)
 

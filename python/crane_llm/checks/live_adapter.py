@@ -20,6 +20,7 @@ from .provenance import (audit, class_dict, class_module, class_name, instance_d
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,
                           ndarray_type, own_column_arrays, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
+from .library_code import plain_data
 from .probe_state import class_data
 from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
@@ -77,6 +78,13 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
     `__expired_attributes__`: np.float, np.NaN, ...) and for any name it does not handle itself;
     the names it handles (lazy submodules, future scalars) appear as strings in its code.
     """
+    future = checked(module.__dict__).get("__future_scalars__")
+    if type(future) in (set, frozenset, list, tuple, dict) and attr in future:
+        # NumPy warns about these (FutureWarning) before it raises: a filter may make that raise.
+        from .rules.library_state import library_calls_plain
+
+        if not library_calls_plain():
+            return None
     for table in ("__former_attrs__", "__expired_attributes__"):
         names = checked(module.__dict__).get(table)
         if isinstance(names, dict) and attr in names:
@@ -101,6 +109,25 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
     if attr in handled or f"{module.__name__}.{attr}" in sys.modules:
         return None
     return True
+
+
+def _frame_state_plain(df: Any) -> bool:
+    """What a frame carries into every frame derived from it lets pandas act as the rules model:
+    `attrs` of plain data (pandas deep-copies them, running the objects' code) and duplicate labels
+    allowed (`df.flags.allows_duplicate_labels = False` makes renames raise DuplicateLabelError
+    and refuses `inplace=True`)."""
+    d = instance_dict(df)
+    if d is None:
+        return False
+    attrs = d.get("_attrs")
+    if not (attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))):
+        return False
+    flags = d.get("_flags")
+    flags_cls = checked(_module("pandas.core.flags").__dict__).get("Flags") if _module("pandas.core.flags") else None
+    if flags_cls is None or type(flags) is not flags_cls:
+        return False
+    own_flags = instance_dict(flags)
+    return own_flags is not None and own_flags.get("_allows_duplicate_labels") is True
 
 
 def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
@@ -218,6 +245,8 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
     inst = instance_dict(obj)
     if inst is None or not all(type(k) is str for k in inst):
         return None  # check_is_fitted reads the attribute names
+    if not all(_inert_parameter(v) for k, v in inst.items() if not k.endswith("_")):
+        return None  # its tags compare parameters (`self.kernel == "precomputed"`)
     try:
         check(obj)
         return True
@@ -225,6 +254,28 @@ def _sklearn_fitted(obj: Any) -> Optional[bool]:
         return False
     except Exception:
         return None
+
+
+def _inert_parameter(value: Any, depth: int = 0) -> bool:
+    """A parameter value that comparing, hashing or `isinstance` runs no code of: plain data, a
+    function, a class of a plain metaclass, one of NumPy's random generators and ufuncs, or a
+    scikit-learn estimator of its own class whose parameters are all such (a forest's base tree)."""
+    t = type(value)
+    if plain_data(value) or t in (types.FunctionType, types.BuiltinFunctionType, types.MethodType) or \
+            (issubclass(t, type) and plain_class(value)):
+        return True
+    if depth < 3 and is_estimator_class(t):
+        inst = instance_dict(value)
+        return inst is not None and all(type(k) is str and (k.endswith("_") or _inert_parameter(v, depth + 1))
+                                        for k, v in inst.items())
+    np = _module("numpy")
+    if np is None:
+        return False
+    inert = [checked(np.__dict__).get("ufunc")]
+    random = checked(np.__dict__).get("random")
+    if type(random) is types.ModuleType:
+        inert += [checked(random.__dict__).get(n) for n in ("RandomState", "Generator")]
+    return any(t is c for c in inert if c is not None)
 
 
 def estimator_facts(obj: Any) -> Optional[EstimatorFacts]:
@@ -386,6 +437,8 @@ class LiveValue(Value):
         if frame_cls is None or type(self.obj) is not frame_cls or not pristine_pandas(frame_cls):
             return None
         df = self.obj
+        if not _frame_state_plain(df):
+            return None
         cols, index = df.columns, df.index
         flat_types = pandas_index_types()
         if not any(type(cols) is t for t in flat_types) or not pristine_pandas(type(cols)) \

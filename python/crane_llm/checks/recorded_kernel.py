@@ -67,7 +67,12 @@ _CODE_RUNNING_MODULES = {"importlib", "runpy", "imp", "code", "codeop", "timeit"
 # name that is not written out. Named as an attribute, imported by name, or spelled in a string,
 # each one leaves every name unknown.
 _REACHING_ATTRS = {"f_globals", "f_locals", "f_builtins", "__globals__", "func_globals", "get_objects",
-                   "get_referrers", "get_referents", "__getattribute__", "attrgetter", "getattr_static", "__self__"}
+                   "get_referrers", "get_referents", "__getattribute__", "attrgetter", "getattr_static", "__self__",
+                   # every attribute of an object, by names computed at run time; a frame's locals
+                   "getmembers", "getmembers_static", "getargvalues"}
+# What a cell may do with the shell (`get_ipython()`) without reaching the namespace, its builtins
+# or its magics: what IPython itself writes for `%magic` and `!cmd` lines (read further below).
+_SHELL_CALLS = {"run_line_magic", "run_cell_magic", "magic", "system", "getoutput"}
 # Code that runs with the target's own lines: a trace or profile function or monitoring callback
 # (which can also jump over lines: `frame.f_lineno = n`), IPython's event callbacks. With one
 # installed the recorded facts cannot say what the target does: the replay claims nothing.
@@ -130,6 +135,13 @@ class RecordedKernel:
     # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
     finalizers: bool = False
     literals: Dict[str, Any] = field(default_factory=dict)
+
+
+# What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
+# index of intervals (a label inside several of them is InvalidIndexError, inside one drops that
+# interval), `attrs` whose copy may fail the first time only, a frame refusing `inplace=True`
+# (`allows_duplicate_labels`).
+_ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|\w*[Ii]nterval\w*|q?cut)\b")
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -219,7 +231,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                               parsed, imported, {n for n, ts in imports.items()
                                                  if all(a is None for _, a in ts) and n not in other},
                               dynamic=dynamic is not None),
-                          _dropped_row(last), written, _may_finalize(cells),
+                          None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
+                          written, _may_finalize(cells),
                           _literals([tree for _, tree in parsed], names) if dynamic is None else {})
 
 
@@ -291,7 +304,7 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 found.add(node.attr)
         elif isinstance(node, ast.Name):
-            if _writes_unseen(node.id):
+            if _writes_unseen(node.id) or (node.id in _CLASS_NAMING and isinstance(node.ctx, ast.Store)):
                 return None
         elif isinstance(node, ast.Constant) and type(node.value) is str:
             if _writes_unseen(node.value):
@@ -299,17 +312,25 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
             found.add(node.value)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "__class__":
             return None  # (a class's own dunder methods act on its own instances, never a library's)
+        elif isinstance(node, ast.ClassDef):
+            # what a class defines, its instances answer (and a mixin hands on)
+            found.update(b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)))
         elif isinstance(node, ast.alias) and any(_writes_unseen(part) for part in node.name.split(".")):
             return None
     return frozenset(found)
 
 
+# A class body binding these names passes its class off as another module's (a recorded type
+# `keras.src.models.sequential.Sequential` may then be the notebook's own).
+_CLASS_NAMING = {"__module__", "__qualname__"}
 # Dunders that only read what a module or class is called.
 _PLAIN_DUNDERS = {"__name__", "__version__", "__file__", "__doc__", "__module__", "__qualname__", "__main__",
                   "__init__", "__len__", "__future__"}
 # The interpreter's back doors to an instance dict, and unpickling, which fills one from a file.
 _BACK_DOORS = {"gc", "ctypes", "get_referents", "get_referrers", "get_objects", "pythonapi", "pickle", "dill",
-               "cloudpickle", "joblib", "shelve", "copyreg", "read_pickle", "allow_pickle", "torch"}
+               "cloudpickle", "joblib", "shelve", "copyreg", "read_pickle", "allow_pickle", "torch",
+               # copying one object's instance dict into another's
+               "update_wrapper", "wraps"}
 
 
 def _writes_unseen(identifier: str) -> bool:
@@ -374,7 +395,12 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
 
 
 def _dynamic_reason(tree: ast.AST) -> Optional[str]:
+    plain_shell, plain_getattr = _plain_uses(tree)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
+            return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
+        if isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in plain_getattr:
+            return "`getattr` taken as a value or given a computed name"
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return "a star import"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -391,9 +417,6 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             return f"`{node.id}`"
         if isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
             return f"`.{node.attr}`"
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
-                (len(node.args) < 2 or not (isinstance(node.args[1], ast.Constant) and type(node.args[1].value) is str)):
-            return "`getattr` with a computed name"
         mention = _mention(node, _REACHING_ATTRS)
         if mention:
             return mention
@@ -412,6 +435,22 @@ def _plain_display_import(node: ast.AST) -> bool:
     """`from IPython.display import Image, display`: display helpers only, under their own names."""
     return isinstance(node, ast.ImportFrom) and not node.level and node.module in _DISPLAY_MODULES and \
         all(a.name in _PLAIN_DISPLAY for a in node.names)
+
+
+def _plain_uses(tree: ast.AST) -> Tuple[Set[int], Set[int]]:
+    """The `get_ipython` names called bare for one of `_SHELL_CALLS` (`get_ipython().system(...)`),
+    and the `getattr` names called with a written-out attribute name (`getattr(m, 'x')`)."""
+    shell: Set[int] = set()
+    plain: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in _SHELL_CALLS and isinstance(node.value, ast.Call):
+            call = node.value
+            if isinstance(call.func, ast.Name) and call.func.id == "get_ipython" and not call.args and not call.keywords:
+                shell.add(id(call.func))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
+                len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and type(node.args[1].value) is str:
+            plain.add(id(node.func))
+    return shell, plain
 
 
 def _mention(node: ast.AST, attrs: Set[str]) -> Optional[str]:

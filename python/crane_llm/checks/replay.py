@@ -24,9 +24,17 @@ from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, 
 
 
 class ReplayValue(FactValue):
-    """A recorded value: attribute answers from the installed class count only when positive."""
+    """A recorded value: attribute answers from the installed class count only when positive, and
+    not for a name the executed cells may have set on an object (`df.drop = ...` shadows the
+    method), nor for any name when they may have set one out of sight (`set_attrs` None)."""
+
+    def __init__(self, kind, set_attrs: Optional[FrozenSet[str]] = frozenset(), **facts):
+        super().__init__(kind, **facts)
+        self.set_attrs = set_attrs
 
     def has_attr(self, attr):
+        if self.set_attrs is None or attr in self.set_attrs:
+            return None
         answer = super().has_attr(attr)
         return True if answer else None
 
@@ -70,16 +78,19 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
         return None
 
 
-def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None) -> Value:
+def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None,
+               set_attrs: Optional[FrozenSet[str]] = frozenset()) -> Value:
     """One variable's recorded facts as a Value. `written`: the attribute names the executed cells
-    may have set on objects (None: unknown), which decides what a Keras model may have gained."""
+    may have set on objects (None: unknown), which decides what a Keras model may have gained;
+    `set_attrs` the same where executed cells are given (without them, the facts alone speak)."""
     try:
-        return _fact_value(name, facts, written)
+        return _fact_value(name, facts, written, set_attrs)
     except _Patched:
         return Opaque()
 
 
-def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]]) -> Value:
+def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
+                set_attrs: Optional[FrozenSet[str]]) -> Value:
     if not isinstance(facts, dict):
         return Opaque()
     t = _type_name(facts.get("type"))
@@ -97,16 +108,22 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]]) -> Val
         columns = None
         if shape and isinstance(per_column, dict) and len(per_column) == shape[1]:
             columns = list(per_column.keys())
+        # The labels are exact strings (text the recording only showed, such as a Timestamp's
+        # repr, is read as `paper_runinfo.Shown`), in an order the recording did not keep (it
+        # prints its dicts sorted).
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
-                           flat=columns is not None and all(isinstance(c, str) for c in columns),
-                           integer_spans=_integer_spans(facts, per_column) if columns is not None else None)
-        return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas")).named(name)
+                           flat=columns is not None and all(type(c) is str for c in columns),
+                           integer_spans=_integer_spans(facts, per_column) if columns is not None else None,
+                           ordered=False)
+        return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas"),
+                           set_attrs=set_attrs).named(name)
     if t == "pandas.core.series.Series":
-        return ReplayValue("series", type_name=t, cls=_unpatched(_loaded_class(t), "pandas")).named(name)
+        return ReplayValue("series", type_name=t, cls=_unpatched(_loaded_class(t), "pandas"),
+                           set_attrs=set_attrs).named(name)
     if t == "numpy.ndarray":
         shape = _shape(facts.get("shape"))
         return ReplayValue("ndarray", type_name=t, array=ArrayFacts(shape=shape, kind=_dtype_kind(facts.get("dtype"))),
-                           cls=_loaded_class(t)).named(name)
+                           cls=_loaded_class(t), set_attrs=set_attrs).named(name)
     if t in ("list", "tuple") and type(facts.get("length")) is int:
         return ReplayValue(t, type_name=t, length=facts["length"]).named(name)
     if t == "dict" and type(facts.get("length")) is int:
@@ -117,7 +134,8 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]]) -> Val
         est = EstimatorFacts(class_name=facts.get("class_name"), fitted=facts.get("is_fitted")
                              if type(facts.get("is_fitted")) is bool else None,
                              n_features=n if type(n) is int else None)
-        return ReplayValue("estimator", type_name=t, estimator=est, cls=_unpatched(_loaded_class(t), "sklearn")).named(name)
+        return ReplayValue("estimator", type_name=t, estimator=est, cls=_unpatched(_loaded_class(t), "sklearn"),
+                           set_attrs=set_attrs).named(name)
     return Opaque()
 
 

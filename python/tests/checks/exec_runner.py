@@ -234,7 +234,10 @@ def _main(src: str, out: str) -> None:
                 try:
                     # `replay_executed`: the replay also reads the setup as the kernel's executed cells
                     # (split where a line is CELL_BREAK; the setup itself runs whole, the line a comment).
-                    executed = case["setup"].split(CELL_BREAK) if case.get("replay_executed") else None
+                    # (a `shell` part ran after the setup, through the shell: its cells come last)
+                    executed = (case["setup"].split(CELL_BREAK) +
+                                (case["shell"].split(CELL_BREAK) if case.get("shell") else [])
+                                if case.get("replay_executed") else None)
                     o = run_checks_on_facts(case["cell"], facts, names_complete=True, executed=executed)
                     result["replay_claim"] = o.crash.to_json() if o.crash else None
                     result["replay_stop"] = o.stopped_at.to_json() if o.stopped_at else None

@@ -932,6 +932,106 @@ def loop_corners() -> List[Dict]:
     return out
 
 
+def argument_checks_first() -> List[Dict]:
+    """pandas and NumPy check some arguments before the keys or shapes the rules judge: a bad
+    `ascending` is a ValueError before a missing sort key; `np.reshape`'s third positional is
+    `order`, not a dimension."""
+    cells = ["df.sort_values('zz', ascending='x')", "df.sort_values('zz', ascending=None)",
+             "df.sort_values('zz', ascending=[True, False])", "df.sort_values(['a', 'zz'], ascending=[True])",
+             "np.reshape(np.ones(6), 2, 3)\nundefined_q", "np.reshape(np.ones(5), 2, 3)"]
+    return [_c(cell) for cell in cells]
+
+
+def unpacking_lines() -> List[Dict]:
+    """Python unpacks where the target stands, which a continued line puts after the statement's."""
+    return [_c(cell) for cell in ("x = \\\n    a, b = [1, 2, 3]", "x = y = \\\n  [a, b] = [1, 2, 3]",
+                                  "(a,\n b) = [1, 2, 3]", "x = \\\n    a, b = 5")]
+
+
+def shell_command_lines() -> List[Dict]:
+    """`!cmd` lines IPython expands (`{expr}` and `$name` are evaluated in the namespace), runs in
+    the background (OSError) or raises on failure (`system_raise_on_error`)."""
+    cells = ["!echo {d.update(zz=1)}\nd['zz']", "!echo {lst.extend([0] * 10)}\nlst[5]",
+             "!echo {get_ipython().user_ns.update(zz_q=1)}\nzz_q", "x = !echo {d.update(zz=1)}\nd['zz']",
+             "!true &\nundefined_q", "files = !true &\nundefined_q", "!echo $d\nundefined_q"]
+    out = [_c(cell) for cell in cells]
+    raising = "get_ipython().system_raise_on_error = True"
+    out.append(_c("!false\nundefined_q", shell=raising, teardown="get_ipython().system_raise_on_error = False"))
+    return out
+
+
+def warning_machinery() -> List[Dict]:
+    """Warnings raised through a replaced `warnings.warn`, a filter whose pattern is an object of the
+    notebook's, a default action of 'error', and NumPy's FutureWarning before an AttributeError."""
+    warn = DF + ("import warnings\n_ow = warnings.warn\ndef _raiser(*a, **k):\n    raise RuntimeError('warned')\n"
+                 "warnings.warn = _raiser\n")
+    out = [_c(cell, warn, teardown="warnings.warn = _ow")
+           for cell in ("df.sort_values('a', inplace=True)\nundefined_q", "np.str\nundefined_q",
+                        "Xd = pd.DataFrame(np.ones((4, 5)))\nlr_fit.predict(Xd)")]
+    evil = DF + ("import warnings\nclass _Evil:\n    def match(self, text):\n        raise RuntimeError('evil')\n"
+                 "warnings.filters.insert(0, ('ignore', _Evil(), Warning, None, 0))\n")
+    out += [_c(cell, evil, teardown="warnings.filters.pop(0)")
+            for cell in ("x = np.ones(3) / 0\nundefined_q", "df.dropna(inplace=True)\nundefined_q")]
+    default = DF + "import warnings\n_da = warnings.defaultaction\nwarnings.defaultaction = 'error'\n"
+    out.append(_c("df.sort_values('a', inplace=True)\nundefined_q", default, teardown="warnings.defaultaction = _da"))
+    strict = DF + "import warnings\nwarnings.simplefilter('error')\n"
+    out.append(_c("np.str\nundefined_q", strict, teardown="warnings.resetwarnings()"))
+    return out
+
+
+def metaclass_methods() -> List[Dict]:
+    """What only the metaclass has is bound to the class (`A.register(int)` takes one argument), and
+    the metaclass's data descriptors win over the class body (`A.__name__` is type's)."""
+    abcs = "import abc\nclass A(abc.ABC):\n    pass\nclass N:\n    __name__ = 5\n"
+    return [_c(cell, abcs) for cell in ("A.register(int)\nundefined_q", "A._abc_caches_clear()\nundefined_q",
+                                        "N.__name__ + 'x'\nundefined_q")]
+
+
+def frame_flags_and_attrs() -> List[Dict]:
+    """A frame that refuses duplicate labels (renames raise DuplicateLabelError, `inplace=True` is
+    refused), and `attrs` pandas deep-copies into every derived frame."""
+    flags = DF + "df.flags.allows_duplicate_labels = False\n"
+    cells = ["df2 = df.rename(columns={'a': 'b'})\ndf2['zz']", "df.rename(columns={'a': 'b'}, inplace=True)\ndf['zz']",
+             "d2 = df.head()\nd3 = d2.rename(columns={'a': 'b'})\nd3['zz']"]
+    out = [_c(cell, flags) for cell in cells]
+    attrs = DF + "class _NoCopy:\n    def __deepcopy__(self, memo):\n        raise RuntimeError('copied')\ndf.attrs['k'] = _NoCopy()\n"
+    out += [_c(cell, attrs) for cell in ("df2 = df.head()\ndf2['zz']", "df2 = df[['a']]\ndf2['zz']")]
+    return out
+
+
+def estimator_parameters() -> List[Dict]:
+    """scikit-learn's tags compare parameters (`self.kernel == 'precomputed'`): a parameter of the
+    notebook's would have its `__eq__` run by the fitted check."""
+    setup = DF + ("calls = []\nclass K:\n    def __eq__(self, o):\n        calls.append('eq')\n        return False\n"
+                  "    __hash__ = object.__hash__\n    def __call__(self, a, b):\n        return a @ b.T\n"
+                  "from sklearn.svm import SVC\nfrom sklearn.neighbors import KNeighborsClassifier\n"
+                  "svc = SVC(kernel=K())\nknn = KNeighborsClassifier(metric=K())\ncalls.clear()\n")
+    return [_c(cell, setup) for cell in ("svc.predict(X)", "knn.predict(X)")]
+
+
+def pyplot_state() -> List[Dict]:
+    """pyplot drives the class registered under the default projection's name, and lays text out
+    through LaTeX when `text.usetex` is on."""
+    mpl = DF + "import matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt\n"
+    proj = mpl + ("from matplotlib.axes import Axes\nfrom matplotlib.projections import register_projection, "
+                  "projection_registry\n_oldp = projection_registry._all_projection_types['rectilinear']\n"
+                  "class MyAxes(Axes):\n    name = 'rectilinear'\n    def set_title(self, *a, **k):\n"
+                  "        globals()['zz_t'] = 1\nregister_projection(MyAxes)\n")
+    out = [_c("plt.title('x')\nzz_t", proj, teardown="projection_registry._all_projection_types['rectilinear'] = _oldp\n"
+                                                  "plt.close('all')")]
+    tex = mpl + "matplotlib.rcParams['text.usetex'] = True\n"
+    out.append(_c("plt.xlabel('x')\nplt.tight_layout()\nundefined_q", tex,
+                  teardown="matplotlib.rcParams['text.usetex'] = False\nplt.close('all')"))
+    return out
+
+
+def threads_beside_the_cell() -> List[Dict]:
+    """A thread of the notebook's may bind a name while the cell runs."""
+    setup = DF + ("import threading, time\ndef _later():\n    time.sleep(0.8)\n    get_ipython().user_ns['zz_t'] = 1\n"
+                  "threading.Thread(target=_later, daemon=True).start()\n")
+    return [_c("x = 3 ** (10 ** 7)\nzz_t", setup)]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -942,7 +1042,10 @@ def corpus() -> List[Dict]:
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
             + feature_conversions() + target_conversions() + sparse_tensors()
             + wrapped_method_arguments() + slice_parts() + codecs_of_ones_own() + frame_arguments()
-            + sizes_past_the_machine() + displayed_mid_cell() + loop_corners())
+            + sizes_past_the_machine() + displayed_mid_cell() + loop_corners()
+            + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
+            + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
+            + threads_beside_the_cell())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -279,7 +279,7 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
             if name == "dot":
                 return _dot(a, b, node, args[0], args[1])
             return _matmul(a, b, node, args[0], args[1], "matmul")
-    if name == "reshape" and len(args) >= 2 and not kwargs:
+    if name == "reshape" and len(args) == 2 and not kwargs:
         a = _arr(args[0])
         if a is not None:
             return _reshape(a, _shape_arg(args[1:], {}, node), node, args[0])

@@ -63,7 +63,7 @@ def read(interp, base: Value, attr: str, node) -> Value:
     kind = base.kind()
     frame = base.frame()
     if frame is not None:
-        if attr == "columns" and frame.columns is not None:
+        if attr == "columns" and frame.columns is not None and frame.ordered:
             return FactValue("index", items=[LiveValue(c) for c in frame.columns])
         if attr == "shape" and frame.columns is not None and frame.nrows is not None:
             return LiveValue((frame.nrows, len(frame.columns)))
@@ -123,9 +123,16 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
             raise Stop(node.lineno, f"reading `.{attr}` on a module")
         return interp.unshadow(LiveValue(checked(obj.__dict__)[attr]))
     is_class = issubclass(cls, type)
+    on_meta = False
+    if is_class:
+        # For a class, the metaclass's data descriptors come first (`A.__name__` is type's, whatever
+        # the class body set), and what only the metaclass has is bound to the class (`A.register`).
+        meta = lookup_static(cls, attr, _MISSING)
+        if meta is not _MISSING and _is_data_descriptor(meta):
+            raise Stop(node.lineno, f"reading `.{attr}`, which the class's metaclass computes")
     found = lookup_static(obj if is_class else cls, attr, _MISSING)
     if found is _MISSING and is_class:
-        found = lookup_static(cls, attr, _MISSING)
+        found, on_meta = lookup_static(cls, attr, _MISSING), True
     inst = None if is_class else instance_dict(obj)
     if inst is not None and attr in inst and (found is _MISSING or not _is_data_descriptor(found)):
         return interp.unshadow(LiveValue(inst[attr]))
@@ -134,7 +141,9 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     ft = type(found)
     if issubclass(ft, (types.FunctionType, types.MethodDescriptorType, types.BuiltinFunctionType,
                        types.WrapperDescriptorType, classmethod, staticmethod, types.ClassMethodDescriptorType)):
-        if is_class:
+        if on_meta and issubclass(ft, (staticmethod, classmethod)):
+            raise Stop(node.lineno, f"reading `.{attr}`, a metaclass's class or static method")
+        if is_class and not on_meta:
             if issubclass(ft, (staticmethod, classmethod)):
                 return BoundMethod(base, attr, found)
             return LiveValue(found)

@@ -89,11 +89,12 @@ def unpack(interp, value: Value, target, stmt) -> List[Value]:
     n_targets = len(target.elts)
     starred = [i for i, e in enumerate(target.elts) if type(e).__name__ == "Starred"]
     n = length_for_unpack(value)
-    line = getattr(stmt, "lineno", None)
+    # CPython unpacks where the target stands: in `x = \<newline> a, b = v` it fails on the second line.
+    line, col = getattr(target, "lineno", None), getattr(target, "col_offset", None)
     if n is None:
         c = value.concrete()
         if c is not NOTHING and type(c) in (int, float, bool, type(None), complex):
-            raise Crash(CertainCrash("TypeError", line, stmt.col_offset,
+            raise Crash(CertainCrash("TypeError", line, col,
                                      f"a {type(c).__name__} cannot be unpacked into {n_targets} names.",
                                      "unpacking", _vars(value)))
         raise Stop(line, "unpacking a value whose length the checker does not know")
@@ -103,7 +104,7 @@ def unpack(interp, value: Value, target, stmt) -> List[Value]:
             msg = f"too many values to unpack: {n} values into {n_targets} names."
         else:
             msg = f"not enough values to unpack: {n} values into {'at least ' if starred else ''}{fixed} names."
-        raise Crash(CertainCrash("ValueError", line, stmt.col_offset, msg, "unpacking", _vars(value)))
+        raise Crash(CertainCrash("ValueError", line, col, msg, "unpacking", _vars(value)))
     elems = elements(value)
     if elems is None:
         elems = [Opaque() for _ in range(n)]

@@ -33,7 +33,7 @@ from ..static_reads import loaded_module, checked, class_dict
 from ..abstract_values import Opaque, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
-from ..provenance import classes_pristine, own_module_function
+from ..provenance import classes_pristine, instance_dict, own_module_function
 from .library_state import library_state_plain
 
 _PYPLOT = "matplotlib.pyplot"
@@ -127,6 +127,10 @@ def _check_pyplot() -> bool:
     params = checked(mpl.__dict__).get("rcParams")
     if params is None or not issubclass(type(params), dict):
         return False
+    if dict.get(params, "text.usetex") is not False:
+        return False  # (text laid out through LaTeX fails where LaTeX is missing)
+    if not _own_rectilinear_axes():
+        return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
     rcsetup = loaded_module("matplotlib.rcsetup")
     if rcsetup is not None and backend is checked(rcsetup.__dict__).get("_auto_backend_sentinel", object()):
@@ -134,6 +138,18 @@ def _check_pyplot() -> bool:
         return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or
                                                          os.environ.get("WAYLAND_DISPLAY"))
     return type(backend) is str and backend.lower() in _BACKENDS
+
+
+def _own_rectilinear_axes() -> bool:
+    """The Axes pyplot makes are matplotlib's own: a notebook can register a class of its own under
+    the default projection's name (`register_projection`), whose methods `plt.title` would run."""
+    projections, axes = loaded_module("matplotlib.projections"), loaded_module("matplotlib.axes")
+    if projections is None or axes is None:
+        return False
+    registry = checked(projections.__dict__).get("projection_registry")
+    own = instance_dict(registry) if registry is not None else None
+    types_by_name = own.get("_all_projection_types") if own is not None else None
+    return type(types_by_name) is dict and dict.get(types_by_name, "rectilinear") is checked(axes.__dict__).get("Axes")
 
 
 def _no_figure_open() -> bool:

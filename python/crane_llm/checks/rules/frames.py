@@ -114,12 +114,13 @@ def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     return Crash(crash)
 
 
-def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None, dtypes=None) -> FactValue:
+def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None, dtypes=None,
+            ordered: bool = True) -> FactValue:
     frame_cls, _, _ = pandas_types()
     return FactValue("frame", type_name=FRAME_TYPE, cls=frame_cls,
                      frame=FrameFacts(columns=columns, nrows=nrows, index_names=index_names,
                                       flat=columns is not None and all(_scalar(c) for c in columns), exact=True,
-                                      column_dtypes=dtypes))
+                                      column_dtypes=dtypes, ordered=ordered))
 
 
 def _dtypes_of(f: FrameFacts, labels: List[Any]) -> Optional[List[Optional[str]]]:
@@ -309,7 +310,7 @@ def _join(base: Value, f: FrameFacts, args: List[Value], kwargs: Dict[str, Value
                                  f"{', '.join(repr(c) for c in overlap[:5])}, and `.join()` was given no "
                                  "lsuffix / rsuffix to tell them apart.", "join-overlap",
                                  [n for n in (base.name, args[0].name) if n]))
-    return derived(list(f.columns) + list(other.columns), None)
+    return derived(list(f.columns) + list(other.columns), None, ordered=f.ordered and other.ordered)
 
 
 def construct(interp, cls: Any, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -397,7 +398,7 @@ def _only(kwargs: Dict[str, Value], allowed, node) -> None:
 def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, node, attr: str = "",
             dtypes=None) -> Value:
     if inplace:
-        new = derived(columns, nrows, f.index_names, dtypes)
+        new = derived(columns, nrows, f.index_names, dtypes, f.ordered)
         if isinstance(base, LiveValue):
             interp.set_shadow(base, new)
         else:
@@ -406,7 +407,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
         none = LiveValue(None)
         none.note = "pandas methods called with inplace=True return None"
         return none
-    return derived(columns, nrows, f.index_names, dtypes)
+    return derived(columns, nrows, f.index_names, dtypes, f.ordered)
 
 
 def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -420,12 +421,13 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if len(args) > 1 or type(n) is not int:
             raise Stop(node.lineno, f"`.{attr}()` with arguments the checker does not model")
         rows = None if f.nrows is None else (min(n, f.nrows) if n >= 0 else max(f.nrows + n, 0))
-        return derived(f.columns, rows, f.index_names, f.column_dtypes)
+        return derived(f.columns, rows, f.index_names, f.column_dtypes, f.ordered)
     if attr == "copy" and not args:
         _only(kwargs, ("deep",), node)
-        return derived(f.columns, f.nrows, f.index_names, f.column_dtypes)
+        return derived(f.columns, f.nrows, f.index_names, f.column_dtypes, f.ordered)
     if attr in ("isnull", "isna", "notnull", "notna") and not args and not kwargs:
-        return derived(f.columns, f.nrows, f.index_names, None if f.columns is None else ["bool"] * len(f.columns))
+        return derived(f.columns, f.nrows, f.index_names, None if f.columns is None else ["bool"] * len(f.columns),
+                       f.ordered)
     if attr == "info":
         _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
         if args:
@@ -490,7 +492,8 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if by is None or len(args) > 1 or _kw(kwargs, "axis", 0) not in (0, "index") or \
                 _kw(kwargs, "kind", "quicksort") not in ("quicksort", "mergesort", "heapsort", "stable") or \
                 _kw(kwargs, "na_position", "last") not in ("first", "last") or \
-                type(_kw(kwargs, "ignore_index", False)) is not bool:
+                type(_kw(kwargs, "ignore_index", False)) is not bool or \
+                type(_kw(kwargs, "ascending", True)) is not bool:
             # (pandas checks these where it likes, possibly before the keys: unusual values are not judged)
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
         labels = _labels(by)
@@ -506,8 +509,7 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             if f.column_dtype(label) not in _SORTABLE:
                 raise Stop(node.lineno, f"`.sort_values()` by {label!r}, whose values the checker cannot vouch "
                                         "are comparable")
-        asc = _kw(kwargs, "ascending", True)
-        if type(asc) is not bool or _duplicated_columns(f):
+        if _duplicated_columns(f):
             raise Stop(node.lineno, "`.sort_values()` with arguments the checker does not model")
         return _result(interp, base, f, f.columns, f.nrows, inplace, node, dtypes=f.column_dtypes)
     if attr == "set_index":
@@ -628,8 +630,8 @@ def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
     return 1 if sum(1 for c in f.columns if type(c) is not str) <= 1 else None
 
 
-def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node) -> None:
-    new = derived(cols, f.nrows, f.index_names)
+def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node, ordered: Optional[bool] = None) -> None:
+    new = derived(cols, f.nrows, f.index_names, ordered=f.ordered if ordered is None else ordered)
     if isinstance(base, LiveValue):
         interp.set_shadow(base, new)
     else:
@@ -649,7 +651,7 @@ def set_columns(interp, base: Value, value: Value, target, stmt) -> None:
                                  "column-length", [n for n in [base.name, value.name] if n]))
     if not _labels_kept_as_given(list(labels)):
         raise Stop(target.lineno, f"renaming the columns of {_label(base)} with labels pandas may convert")
-    _replace_columns(interp, base, f, list(labels), target)
+    _replace_columns(interp, base, f, list(labels), target, ordered=True)
 
 
 def _labels_kept_as_given(labels: List[Any]) -> bool:

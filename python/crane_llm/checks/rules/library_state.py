@@ -4,42 +4,61 @@ models a library call asks first."""
 
 from __future__ import annotations
 
+import re
 import types
 import warnings
 
 from ..static_reads import checked, loaded_module
 from ..library_code import genuine, library_module
 from ..outcome import Stop
-from ..provenance import class_module, own_call, plain_class
+from ..provenance import class_module, own_call
 
 
 def _warnings_plain() -> bool:
     """Library calls the rules model may warn: under a filter that turns warnings into errors, or a
     replaced `showwarning`, a warning could raise, so no library behaviour is modelled then."""
-    filters = warnings.filters
+    filters = checked(warnings.__dict__).get("filters")
     if type(filters) is not list:
         return False
     for f in filters:
         # (an action of a `str` subclass would answer the comparisons below with its own `__eq__`,
-        # while the warnings machinery compares the text in C)
-        if type(f) is not tuple or len(f) != 5 or type(f[0]) is not str:
+        # while the warnings machinery compares the text in C; it calls the message and module
+        # patterns' `.match` and asks the category's metaclass about subclasses)
+        if type(f) is not tuple or len(f) != 5 or type(f[0]) is not str or type(f[2]) is not type or \
+                type(f[4]) is not int or not all(p is None or type(p) is str or type(p) is re.Pattern for p in (f[1], f[3])):
             return False
-        if f[0] == "error" and plain_class(f[2]) and class_module(f[2]).startswith("IPython."):
+        if f[0] == "error" and class_module(f[2]).startswith("IPython."):
             continue  # IPython's own (its completer's provisional API): no library raises it
-        if f[0] not in ("default", "ignore", "always", "module", "once"):
+        if f[0] not in _QUIET:
             return False
-    for attr in ("showwarning", "formatwarning", "_showwarnmsg"):
-        # The standard library's own function of that name (or IPython's), by its code and globals:
-        # `__module__` is anyone's to write (`raiser.__module__ = 'warnings'`).
-        fn = checked(warnings.__dict__).get(attr)
-        if type(fn) is not types.FunctionType or fn.__code__.co_name != attr or not genuine(fn):
+    # Where no filter matches, the default action applies: the module's, or the C module's own.
+    c_warnings = loaded_module("_warnings")
+    for holder, name in ((warnings, "defaultaction"), (c_warnings, "_defaultaction")):
+        if holder is None:
+            continue
+        action = checked(holder.__dict__).get(name, "default")
+        if type(action) is not str or action not in _QUIET:
             return False
-        mod = library_module(fn)
-        if mod is None or checked(mod.__dict__).get("__name__") not in _WARNING_MODULES:
+    # The functions libraries call to warn: the C module's (or, without it, the module's own).
+    for name in ("warn", "warn_explicit"):
+        fn = checked(warnings.__dict__).get(name)
+        own_c = checked(c_warnings.__dict__).get(name) if c_warnings is not None else None
+        if fn is None or (fn is not own_c and not _warnings_function(fn, name)):
             return False
-    return True
+    return all(_warnings_function(checked(warnings.__dict__).get(attr), attr)
+               for attr in ("showwarning", "formatwarning", "_showwarnmsg"))
 
 
+def _warnings_function(fn, name: str) -> bool:
+    """The standard library's own Python function of that name (or IPython's), by its code and
+    globals: `__module__` is anyone's to write (`raiser.__module__ = 'warnings'`)."""
+    if type(fn) is not types.FunctionType or fn.__code__.co_name != name or not genuine(fn):
+        return False
+    mod = library_module(fn)
+    return mod is not None and checked(mod.__dict__).get("__name__") in _WARNING_MODULES
+
+
+_QUIET = ("default", "ignore", "always", "module", "once")
 _WARNING_MODULES = ("warnings", "_py_warnings", "IPython.core.interactiveshell")
 
 
