@@ -50,6 +50,7 @@ describe('runtime information text', () => {
   it('escapes bidirectional controls, which would make a quoted name read otherwise', () => {
     expect(quote('a\u202eb\u2066c\u2069\u200e\u200f\u061c')).toBe('"a\\u202eb\\u2066c\\u2069\\u200e\\u200f\\u061c"');
     expect(quote('\u05e9\u05dc\u05d5\u05dd \u202f')).toBe('"\u05e9\u05dc\u05d5\u05dd \u202f"'); // RTL letters and a narrow space stay
+    expect(quote('abc\ud800def\u{1f600}')).toBe('"abc\\ud800def\u{1f600}"'); // a lone surrogate, escaped; a pair stays
   });
 
   it('escapes C1 controls and line separators (U+009B opens a terminal sequence; U+2028 ends a line in many viewers)', () => {

@@ -93,11 +93,13 @@ export function formatNumber(x: number): string {
 /**
  * Bidirectional controls (LRM/RLM, ALM, the embeddings, overrides and isolates): shown raw, a
  * column named "x\u202ey" would read backwards from there on, so they are escaped like controls;
- * so are the line and paragraph separators, which end a line where the quote should go on.
+ * so are the line and paragraph separators, which end a line where the quote should go on, and
+ * lone surrogates, which no UTF-8 text can carry (a prompt holding one could not be sent).
  */
 const LAYOUT_CONTROLS = new Set([
   0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069
 ]);
+const isLoneSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdfff;
 
 /** Double-quoted with backslash escapes for quotes, backslashes, control characters (C0, DEL and C1), bidirectional controls and line separators only. */
 export function quote(text: string): string {
@@ -109,8 +111,9 @@ export function quote(text: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || LAYOUT_CONTROLS.has(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || LAYOUT_CONTROLS.has(code) || isLoneSurrogate(code)) {
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    } else out += ch;
   }
   return out + '"';
 }

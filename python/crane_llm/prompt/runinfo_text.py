@@ -52,7 +52,10 @@ def format_number(x: Any) -> str:
     if isinstance(x, int) and not isinstance(x, bool):
         if abs(x) < 10**16:
             return str(x)
-        x = float(x)
+        try:
+            x = float(x)
+        except OverflowError:  # past any float (the front end's JSON reads it as an infinity)
+            return "inf" if x > 0 else "-inf"
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -81,8 +84,10 @@ def format_number(x: Any) -> str:
 
 # Bidirectional controls (LRM/RLM, ALM, the embeddings, overrides and isolates): shown raw, a
 # column named "x\u202ey" would read backwards from there on, so they are escaped like controls;
-# so are the line and paragraph separators, which end a line where the quote should go on.
-_LAYOUT_CONTROLS = frozenset([0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+# so are the line and paragraph separators, which end a line where the quote should go on, and
+# lone surrogates, which no UTF-8 text can carry (a prompt holding one could not be sent).
+_LAYOUT_CONTROLS = frozenset([0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A),
+                              *range(0xD800, 0xE000)])
 
 
 def quote(text: str) -> str:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import abc
 import math
 import sys
+import types
 from typing import Any, Optional, Tuple
 
-from ..checks.provenance import class_module, mro
-from ..checks.static_reads import loaded_module, plain_keys
+from ..checks.library_code import genuine
+from ..checks.provenance import class_dict, class_module, mro
+from ..checks.static_reads import checked, loaded_module, plain_keys
 
 _LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
 
@@ -35,7 +37,35 @@ def plain_type(t: type) -> bool:
     meta = type(t)
     if meta is type or meta is abc.ABCMeta:
         return True
-    return type(meta) is type and class_module(meta).split(".")[0] in _LIBRARY_METACLASS_HOMES
+    return type(meta) is type and _library_metaclass(meta)
+
+
+# What a metaclass could hook on its classes: comparing, hashing, attribute lookup, `isinstance`.
+_META_HOOKS = ("__eq__", "__ne__", "__hash__", "__getattribute__", "__getattr__", "__instancecheck__",
+               "__subclasscheck__", "__repr__", "__str__", "__len__", "__iter__", "__contains__", "__bool__")
+
+
+def _library_metaclass(meta: type) -> bool:
+    """A library's own metaclass: the very class its module holds under its name (a `__module__`
+    string is anyone's to write), whose hooks are C slots or the library's own code."""
+    module = class_module(meta)
+    if module.split(".")[0] not in _LIBRARY_METACLASS_HOMES:
+        return False
+    home = loaded_module(module)
+    name = type.__dict__["__name__"].__get__(meta)
+    if home is None or type(name) is not str or checked(home.__dict__).get(name) is not meta:
+        return False
+    for klass in mro(meta):
+        if klass is type or klass is object or klass is abc.ABCMeta:  # (trusted as such above)
+            continue
+        d = class_dict(klass)
+        for hook in _META_HOOKS:
+            fn = d.get(hook)
+            if fn is not None and not (type(fn) in (types.WrapperDescriptorType, types.BuiltinFunctionType,
+                                                    types.MethodDescriptorType)
+                                       or (type(fn) is types.FunctionType and genuine(fn))):
+                return False
+    return True
 
 
 def loaded(module_name: str) -> Any:
@@ -93,7 +123,9 @@ def number(value: Any) -> Any:
     if type(value) is bool:
         return value
     if type(value) is int:
-        return value
+        # (past a float's range an int is as infinite to JSON's readers as to the prompt, and its
+        # digits could run to megabytes)
+        return value if value.bit_length() <= 1024 else ("inf" if value > 0 else "-inf")
     try:
         f = float(value)
     except Exception:

@@ -74,6 +74,17 @@ def test_quote_escapes_only_what_it_must():
     assert quote('a"b\\c\n\u0001\u00e9') == '"a\\"b\\\\c\\n\\u0001\u00e9"'
 
 
+def test_quote_escapes_lone_surrogates_and_keeps_pairs():
+    shown = quote("abc\ud800def\U0001f600")
+    assert shown == '"abc\\ud800def\U0001f600"'
+    shown.encode("utf-8")  # a prompt holding it can be sent
+
+
+def test_numbers_past_a_float_are_infinite_as_the_front_end_reads_them():
+    assert format_number(10 ** 400) == "inf" and format_number(-(10 ** 400)) == "-inf"
+    assert format_number(10 ** 20) == "1e+20"
+
+
 def test_quote_escapes_bidirectional_controls():
     assert quote("a\u202eb\u2066c\u2069\u200e\u200f\u061c") == '"a\\u202eb\\u2066c\\u2069\\u200e\\u200f\\u061c"'
     assert quote("\u05e9\u05dc\u05d5\u05dd \u202f") == '"\u05e9\u05dc\u05d5\u05dd \u202f"'  # RTL letters and a narrow space stay
