@@ -61,10 +61,11 @@ def base_url_problem(url: str) -> Optional[str]:
         return "CRANE-LLM speaks HTTP only, so it must start with http:// or https://, not %s://" % scheme
     try:
         parts = urlsplit(url)
+    except ValueError:  # (urlsplit itself refuses only unbalanced or invalid IPv6 brackets)
+        return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
+    try:
         parts.port  # raises on a port that is not a number in range
-    except ValueError as exc:
-        if "IPv6" in str(exc) or "[" in url or "]" in url:
-            return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
+    except ValueError:
         return "its port is not a number from 1 to 65535"
     if not parts.hostname:
         return "it names no host, e.g. https://openrouter.ai/api/v1"

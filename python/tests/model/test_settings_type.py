@@ -71,6 +71,7 @@ def test_a_key_from_a_secret_store_or_the_config_file_is_a_secret_too(tmp_path):
     ("http://[fe80::zz]:8000/v1", "not a valid IPv6 address"),
     ("http://[1.2.3.4]/v1", "not a valid IPv6 address"),
     ("http://localhost:99999/v1", "port is not a number"),
+    ("http://[::1]:99999/v1", "port is not a number"),
     ("http:///v1", "names no host"),
 ])
 def test_a_base_url_that_cannot_be_used_is_said_with_its_setting_and_source(tmp_path, url, why):
