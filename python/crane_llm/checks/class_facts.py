@@ -10,6 +10,7 @@ import sys
 import types
 from typing import Any, Optional
 
+from .library_code import plain_data
 from .library_namespace import pandas_untouched
 from .static_reads import loaded_module, checked, held_by_its_module
 from .provenance import audit, class_dict, class_module, instance_dict, is_subclass, lookup_static, plain_class
@@ -176,3 +177,11 @@ def safe_class_property(cls: type, attr: str) -> bool:
     if arr is not None and cls is arr:
         return attr in _ARRAY_PROPS
     return False
+
+
+def attrs_plain(value: Any) -> bool:
+    """A frame's or series' `attrs` are empty or plain data: pandas deep-copies them into every
+    frame or series it derives, which would run the code of objects of the notebook's."""
+    d = instance_dict(value)
+    attrs = d.get("_attrs") if d is not None else None
+    return attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))

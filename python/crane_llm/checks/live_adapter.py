@@ -17,10 +17,9 @@ from typing import Any, Dict, List, Optional
 from .static_reads import checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
-from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value,
+from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value, attrs_plain,
                           ndarray_type, own_column_arrays, pandas_types, pristine_pandas, safe_class_property)
 from .torch_facts import live_tensor_facts
-from .library_code import plain_data
 from .probe_state import class_data
 from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
@@ -117,10 +116,7 @@ def _frame_state_plain(df: Any) -> bool:
     allowed (`df.flags.allows_duplicate_labels = False` makes renames raise DuplicateLabelError
     and refuses `inplace=True`)."""
     d = instance_dict(df)
-    if d is None:
-        return False
-    attrs = d.get("_attrs")
-    if not (attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))):
+    if d is None or not attrs_plain(df):
         return False
     flags = d.get("_flags")
     flags_cls = checked(_module("pandas.core.flags").__dict__).get("Flags") if _module("pandas.core.flags") else None
@@ -261,7 +257,7 @@ def _inert_parameter(value: Any, depth: int = 0) -> bool:
     function, a class of a plain metaclass, one of NumPy's random generators and ufuncs, or a
     scikit-learn estimator of its own class whose parameters are all such (a forest's base tree)."""
     t = type(value)
-    if plain_data(value) or t in (types.FunctionType, types.BuiltinFunctionType, types.MethodType) or \
+    if is_plain_data(value) or t in (types.FunctionType, types.BuiltinFunctionType, types.MethodType) or \
             (issubclass(t, type) and plain_class(value)):
         return True
     if depth < 3 and is_estimator_class(t):

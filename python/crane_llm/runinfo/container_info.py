@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ..checks.abc_hooks import notebook_abc_hook
+from ..checks.library_namespace import numpy_untouched
 from ..checks.provenance import class_module, class_name, instance_dict, mro
-from .safe import NAME_MAX, cut, loaded, number, one_of, plain_type, short_text
+from ..checks.static_reads import held_by_its_module
+from .pandas_guard import unreadable_pandas
+from .safe import NAME_MAX, cut, loaded, member, number, one_of, plain_type, short_text
 from .value_summary import list_values
 
 DICT_ENTRIES_SHOWN = 5
@@ -53,7 +57,8 @@ def _is_number(value: Any) -> bool:
     if one_of(t, _NUMBER_TYPES):
         return True
     np = loaded("numpy")
-    return np is not None and plain_type(t) and class_module(t) == "numpy" and issubclass(t, (np.integer, np.floating))
+    kinds = tuple(k for k in (member(np, "integer"), member(np, "floating")) if type(k) is type)
+    return len(kinds) == 2 and plain_type(t) and class_module(t) == "numpy" and issubclass(t, kinds)
 
 
 def _history_epochs(d: dict) -> Optional[int]:
@@ -69,11 +74,17 @@ def _history_epochs(d: dict) -> Optional[int]:
 
 
 def _shape_of(value: Any) -> Optional[List[int]]:
-    np = loaded("numpy")
-    if np is not None and type(value) is np.ndarray:
-        return [int(d) for d in value.shape]
+    """An array's, frame's or list's shape. A frame's `shape` is pandas' code: read only when the
+    frame would be read as a variable (its classes unpatched, its columns in pandas' own arrays)."""
+    ndarray = member(loaded("numpy"), "ndarray")
+    if ndarray is not None and type(value) is ndarray:
+        return [int(d) for d in value.shape]  # (NumPy's compiled getter)
     pd = loaded("pandas")
-    if pd is not None and one_of(type(value), (pd.DataFrame, pd.Series)):
+    if pd is not None and one_of(type(value), (member(pd, "DataFrame"), member(pd, "Series"))):
+        # (what the variable's own summary asks first: no ABC hook of the notebook's, NumPy's
+        # namespaces untouched)
+        if notebook_abc_hook() or not numpy_untouched() or unreadable_pandas(value, type(value)) is not None:
+            return None
         return [int(d) for d in value.shape]
     if type(value) is list:
         return [len(value)]
@@ -124,8 +135,10 @@ def _entry_text(item: Any) -> str:
 
 
 def _is_bunch(d: Any) -> bool:
-    utils = loaded("sklearn.utils")
-    bunch = getattr(utils, "Bunch", None) if utils is not None else None
+    # (from the module's dictionary: `sklearn.utils.Bunch` after `del` would run a module `__getattr__`)
+    bunch = member(loaded("sklearn.utils"), "Bunch")
+    if type(bunch) is not type or not held_by_its_module(bunch):
+        return False
     # Every key an exact str before looking one up: a lookup may compare a colliding key with `==`.
     return bunch is not None and type(d) is bunch and all(type(k) is str for k in dict.keys(d)) \
         and dict.__contains__(d, "data")

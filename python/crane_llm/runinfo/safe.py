@@ -68,6 +68,15 @@ def _library_metaclass(meta: type) -> bool:
     return True
 
 
+def member(module: Any, name: str) -> Any:
+    """`module.name` as the module's own dictionary holds it: None when it is missing or `module`
+    is not a plain module (never a `getattr`, which runs a module-level `__getattr__` for a missing
+    name: a notebook's, after `del pd.Timestamp`)."""
+    if type(module) is not types.ModuleType:
+        return None
+    return checked(module.__dict__).get(name)
+
+
 def loaded(module_name: str) -> Any:
     """The module if the user's process has already imported it, else None (never imports it); only
     a plain module, whose attributes come from its dictionary (checks/static_reads.py)."""

@@ -14,13 +14,12 @@ from ..deadline import Deadline as CheckDeadline
 from . import budget as limits
 from .budget import BUDGET_RAN_OUT, Deadline, SummaryTimeout, hard_limit
 from .container_info import dict_summary, keras_history_summary, scalar_summary, sequence_summary
+from .pandas_guard import unreadable_pandas
 from ..checks.abc_hooks import notebook_abc_hook
-from ..checks.class_facts import own_column_arrays, pristine_pandas
-from ..checks.library_code import plain_data
 from ..checks.library_namespace import numpy_untouched
 from ..checks.provenance import class_module, class_name, mro
-from ..checks.static_reads import instance_dict, is_static_type
-from .safe import cut, loaded, number, one_of, plain_type
+from ..checks.static_reads import is_static_type
+from .safe import cut, loaded, member, number, one_of, plain_type
 
 _FUNCTION_TYPES = (
     types.FunctionType,
@@ -58,38 +57,7 @@ def summarize(value: Any, within: Optional[CheckDeadline] = None) -> Dict[str, A
         return {"kind": "unavailable", "reason": cut(type(exc).__name__ + ": " + str(exc), 200)}
 
 
-ATTRS_NOT_PLAIN = "its `attrs` hold objects that pandas would copy (running their code) as it is read"
-PANDAS_PATCHED = "pandas' own classes were changed in this kernel (the changed code would run as it is read)"
 NUMPY_REPLACED = "NumPy's functions were replaced in this kernel (the replacements would run as it is read)"
-ARRAYS_NOT_OWN = "a column is held in an array type that is not pandas' own (its code would run as it is read)"
-
-
-def _attrs_plain(value: Any) -> bool:
-    """The frame's or series' `attrs` are empty or plain data: deep-copying them runs no code."""
-    attrs = instance_dict(value, {}).get("_attrs")
-    return attrs is None or (type(attrs) is dict and (not attrs or plain_data(attrs)))
-
-
-def _unreadable_pandas(value: Any, cls: Any) -> Optional[str]:
-    """Why a DataFrame or Series is not read at all, or None. pandas deep-copies `attrs` into every
-    frame or series it derives (a column, a sample); the frame or series class and the classes every
-    read goes through (Index, the block managers, the indexers) must be pandas' own code, as the
-    checker requires before any frame rule (a notebook's `pd.Series.to_numpy = ...` would run in
-    the summary); and its columns and labels must sit in NumPy's or pandas' own arrays."""
-    if not _attrs_plain(value):
-        return ATTRS_NOT_PLAIN
-    if not _holds(pristine_pandas, cls):
-        return PANDAS_PATCHED
-    if not _holds(own_column_arrays, value):
-        return ARRAYS_NOT_OWN
-    return None
-
-
-def _holds(test: Any, arg: Any) -> bool:
-    try:
-        return test(arg)
-    except Exception:  # (a namespace with keys that are not plain strings: not read)
-        return False
 
 
 def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
@@ -122,7 +90,7 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
     pd = loaded("pandas")
     if pd is not None and np is not None:
-        unreadable = _unreadable_pandas(value, t) if t is pd.DataFrame or t is pd.Series else None
+        unreadable = unreadable_pandas(value, t) if t is pd.DataFrame or t is pd.Series else None
         if unreadable is not None:
             return {"kind": "unavailable", "reason": unreadable}
         if t is pd.DataFrame:
@@ -138,9 +106,10 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
     if torch is not None:
         from . import torch_info
 
-        if t in torch_info.tensor_types(torch):
+        if one_of(t, torch_info.tensor_types(torch)):
             return torch_info.tensor_summary(torch, value)
-        if t is torch.utils.data.DataLoader or t is torch.utils.data.Subset:
+        data = loaded("torch.utils.data")  # (its classes read from its dictionary: no module `__getattr__` runs)
+        if data is not None and one_of(t, (member(data, "DataLoader"), member(data, "Subset"))):
             return torch_info.data_summary(torch, value)
 
     tf = loaded("tensorflow")

@@ -5,113 +5,373 @@ into a dataset (`__len__`, `__getitem__`) and the loader's collate function. It 
 samples by index (never through the sampler or an iterator, so nothing is consumed), runs under
 the hard time limit, and puts the `random`, NumPy and torch RNG states back afterwards, since
 dataset transforms commonly draw random numbers.
+
+Nothing else of anyone's runs. Torch's members are read from its modules' dictionaries (a module's
+`__getattr__` would run for a missing name); a tensor is read only when torch's tensor classes are
+its own (torch_facts: what the checker requires), and then through `TensorBase`'s C descriptors (a
+static type nobody can patch; a tensor's own `__dict__` could shadow a method); the RNG states are
+saved and put back through the generators' C methods, not the module functions a notebook may
+rebind; torch's default collate runs only while its module is torch's own code; and a Subset's
+indices, a loader's flags, a sample's structure are read only from exact builtin types.
 """
 
 from __future__ import annotations
 
-import random
+import types
 from contextlib import contextmanager
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..checks.provenance import instance_dict
-from .safe import NAME_MAX, cut, loaded, type_name
+from ..checks.provenance import is_subclass, own_call
+from ..checks.static_reads import (checked, class_dict, class_module, class_name, instance_dict, is_static_type,
+                                   loaded_module, lookup_static)
+from ..checks.torch_facts import _parameter_meta_own, own_type_loose, tensor_class
+from .safe import NAME_MAX, cut, loaded, member, one_of, plain_type, type_name
 
 SAMPLES_SHOWN = 10
 FIELDS_SHOWN = 20
+# Past this many elements NaN is looked for in an evenly strided view of about NAN_SAMPLE of them:
+# one C reduction cannot be interrupted by the hard stop (`torch.zeros(1).expand(4_000_000_000)`
+# holds no memory, yet its `min()` takes 40 s).
+NAN_SCAN_MAX = 10 ** 7
+NAN_SAMPLE = 10 ** 6
+
+TENSOR_NOT_OWN = ("torch's tensor classes were changed in this kernel, or a torch function mode is active "
+                  "(their code would run as the tensor is read)")
+RNG_NOT_OWN = ("the random-number generators of `random`, NumPy or torch are not the libraries' own "
+               "(their states could not be saved and put back without running other code)")
+COLLATE_NOT_OWN = "torch's collate functions were changed in this kernel (the changed code would run)"
+METACLASS = "its dataset's class has a metaclass of the notebook's (any look at it could run its code)"
+INDICES = "its indices are not a plain list, tuple, range or integer array of ints"
+
+
+def _data(name: str) -> Any:
+    return member(loaded_module("torch.utils.data"), name)
 
 
 def tensor_types(torch: Any) -> tuple:
-    return (torch.Tensor, torch.nn.Parameter)
+    """torch.Tensor and torch.nn.Parameter, the very classes torch's modules hold, when their
+    metaclasses are torch's (comparing a value's type with them then runs nothing of anyone's)."""
+    tensor = member(torch, "Tensor")
+    meta = type(tensor)
+    if tensor is None or meta is type or not is_static_type(meta) or not is_subclass(meta, type):
+        return ()  # (torch.Tensor's metaclass is torch's C one)
+    param = member(loaded_module("torch.nn.parameter"), "Parameter")
+    if param is not None and is_subclass(type(param), type) and plain_type(param) and is_subclass(param, tensor):
+        return (tensor, param)
+    return (tensor,)
 
 
-def _dtype(torch_dtype: Any) -> str:
-    text = str(torch_dtype)
+# -- tensors --------------------------------------------------------------------------------------
+
+def _own_parameter(cls: Any) -> bool:
+    """`cls` is torch.nn.Parameter, with torch's own metaclass and methods (torch_facts' test)."""
+    param = member(loaded_module("torch.nn.parameter"), "Parameter")
+    return param is not None and cls is param and _parameter_meta_own(param) and own_type_loose(param)
+
+
+def tensor_base(torch: Any, t: Any) -> Any:
+    """TensorBase's dictionary when `t` is exactly a torch.Tensor or Parameter whose Python classes
+    hold only torch's code, with no torch-function or dispatch mode active (torch_facts.tensor_class);
+    else None."""
+    cls = tensor_class()
+    if cls is None or (type(t) is not cls and not _own_parameter(type(t))):
+        return None
+    base = member(member(torch, "_C"), "TensorBase")
+    if base is None or not is_static_type(base) or not is_subclass(cls, base):
+        return None
+    return class_dict(base)
+
+
+def _get(base: Any, name: str, t: Any) -> Any:
+    """A C getter of TensorBase (`shape`, `dtype`, `is_sparse`) on `t`."""
+    slot = base.get(name)
+    if type(slot) is not types.GetSetDescriptorType:
+        raise TypeError("TensorBase." + name + " is not a C getter")
+    return slot.__get__(t)
+
+
+def _call(base: Any, name: str, t: Any, *args: Any) -> Any:
+    """A C method of TensorBase (`numel`, `min`, `__getitem__`) on `t`."""
+    fn = base.get(name)
+    if type(fn) is not types.MethodDescriptorType and type(fn) is not types.WrapperDescriptorType:
+        raise TypeError("TensorBase." + name + " is not a C method")
+    return fn(t, *args)
+
+
+def _shape(base: Any, t: Any) -> List[int]:
+    return [d for d in _get(base, "shape", t) if type(d) is int]  # (torch.Size: a C tuple of ints)
+
+
+def _dtype(base: Any, t: Any) -> str:
+    dtype = _get(base, "dtype", t)
+    text = str(dtype) if is_static_type(type(dtype)) else "?"  # (torch.dtype: a C type)
     return text[6:] if text.startswith("torch.") else text
 
 
 def tensor_summary(torch: Any, t: Any) -> Dict[str, Any]:
-    out: Dict[str, Any] = {
+    base = tensor_base(torch, t)
+    if base is None:
+        return {"kind": "unavailable", "reason": TENSOR_NOT_OWN}
+    device = _get(base, "device", t)
+    grad = _get(base, "requires_grad", t)
+    return {
         "kind": "tensor",
-        "shape": [int(d) for d in t.shape],
-        "dtype": _dtype(t.dtype),
-        "device": str(t.device),
-        "requiresGrad": bool(t.requires_grad),
-        "hasNaN": _tensor_has_nan(torch, t),
+        "shape": _shape(base, t),
+        "dtype": _dtype(base, t),
+        "device": str(device) if is_static_type(type(device)) else "?",
+        "requiresGrad": grad if type(grad) is bool else False,
+        "hasNaN": _tensor_has_nan(base, t),
     }
+
+
+def _tensor_has_nan(base: Any, t: Any) -> Optional[bool]:
+    if not (_call(base, "is_floating_point", t) is True or _call(base, "is_complex", t) is True):
+        return False
+    n = _call(base, "numel", t)
+    if type(n) is not int:
+        return None
+    if n == 0:
+        return False
+    if _call(base, "is_complex", t) is True or any(_get(base, flag, t) is not False for flag in _NOT_DENSE):
+        return None
+    # A detached view records no autograd graph (no `torch.no_grad`, a Python class, is needed).
+    view = _call(base, "detach", t)
+    if n <= NAN_SCAN_MAX:
+        return _min_is_nan(base, view)
+    # Too many to scan in one uninterruptible call: a NaN in the sample is one in the tensor; none
+    # there says nothing (unknown).
+    return True if _min_is_nan(base, _strided_sample(base, view)) else None
+
+
+_NOT_DENSE = ("is_sparse", "is_meta", "is_nested", "is_quantized", "is_mkldnn")
+
+
+def _min_is_nan(base: Any, t: Any) -> Optional[bool]:
+    """NaN propagates through `min`: one reduction, no mask the size of the tensor."""
+    try:
+        found = _call(base, "item", _call(base, "isnan", _call(base, "min", t)))
+    except (RuntimeError, NotImplementedError):  # a dtype with no `min` (float8): unknown
+        return None
+    return found if type(found) is bool else None
+
+
+def _strided_sample(base: Any, t: Any) -> Any:
+    """A view of `t` that keeps every k-th index along each dimension, about NAN_SAMPLE elements in
+    all (basic slicing: no copy, whatever the strides)."""
+    shape = _shape(base, t)
+    steps = [1] * len(shape)
+    kept = list(shape)
+    while _product(kept) > NAN_SAMPLE:
+        i = max(range(len(kept)), key=kept.__getitem__)
+        steps[i] *= 2
+        kept[i] = -(-shape[i] // steps[i])
+    return _call(base, "__getitem__", t, tuple(slice(None, None, s) for s in steps))
+
+
+def _product(values: List[int]) -> int:
+    out = 1
+    for v in values:
+        out *= v
     return out
 
 
-def _tensor_has_nan(torch: Any, t: Any) -> Optional[bool]:
-    if not (t.is_floating_point() or t.is_complex()):
-        return False
-    if t.numel() == 0:
-        return False
-    if t.is_sparse or t.device.type == "meta" or t.is_complex():
+# -- random-number states -------------------------------------------------------------------------
+
+class NotOwn(Exception):
+    """Something the samples' reading would call is not the library's own: nothing is read."""
+
+
+def _c_method(cls: Any, name: str) -> Any:
+    """`cls`'s own C method `name` (a method descriptor made with that name: a notebook can move
+    another one there, never write one)."""
+    fn = class_dict(cls).get(name) if cls is not None else None
+    if type(fn) is not types.MethodDescriptorType or _C_NAME.__get__(fn) != name:
+        raise NotOwn(RNG_NOT_OWN)
+    return fn
+
+
+_C_NAME = types.MethodDescriptorType.__dict__["__name__"]  # (set from the C definition, read-only)
+
+
+def _python_rng() -> Optional[Tuple[Callable[[], Any], Callable[[Any], None]]]:
+    """`random`'s module functions draw from `random._inst`: its C generator's state (through
+    `_random.Random`'s own methods, not the `random.getstate` a notebook may rebind) and the
+    `gauss_next` its Python class keeps in the instance."""
+    mod, c_mod = loaded_module("random"), loaded_module("_random")
+    if mod is None:
         return None
-    with torch.no_grad():  # a reduction, not a mask: NaN propagates through min
-        return bool(torch.isnan(t.detach().min()).item())
+    inst, c_random = member(mod, "_inst"), member(c_mod, "Random")
+    if c_random is None or not is_subclass(type(inst), c_random):
+        raise NotOwn(RNG_NOT_OWN)
+    get, put = _c_method(c_random, "getstate"), _c_method(c_random, "setstate")
+    fields = instance_dict(inst, {})
+
+    def save() -> Any:
+        return get(inst), fields.get("gauss_next", _MISSING)
+
+    def restore(state: Any) -> None:
+        put(inst, state[0])
+        if state[1] is not _MISSING:
+            fields["gauss_next"] = state[1]
+
+    return save, restore
+
+
+_MISSING = object()
+
+
+def _numpy_rng() -> Optional[Tuple[Callable[[], Any], Callable[[Any], None]]]:
+    """NumPy's global RandomState (what `np.random.rand` draws from), through its compiled class's
+    own methods; None when `numpy.random` was never loaded (then nothing has a state to keep)."""
+    mtrand = loaded_module("numpy.random.mtrand")
+    if mtrand is None:
+        return None
+    rand, state_class = member(mtrand, "_rand"), member(mtrand, "RandomState")
+    if state_class is None or type(rand) is not state_class or not is_static_type(state_class):
+        raise NotOwn(RNG_NOT_OWN)
+    # (an attribute of a compiled class's instance: its C getter; the bit generator it draws from
+    # must be compiled too, a Python subclass's `state` property would run)
+    try:
+        bit_generator = rand._bit_generator
+    except AttributeError:
+        raise NotOwn(RNG_NOT_OWN) from None
+    if not is_static_type(type(bit_generator)):
+        raise NotOwn(RNG_NOT_OWN)
+    # A static class's dictionary cannot be written: what it holds is what NumPy compiled into it.
+    get, put = class_dict(state_class).get("get_state"), class_dict(state_class).get("set_state")
+    if get is None or put is None:
+        raise NotOwn(RNG_NOT_OWN)
+    # (`legacy` given: a default is the one thing of a compiled function a notebook could rewrite)
+    return (lambda: get(rand, legacy=True)), (lambda state: put(rand, state))
+
+
+def _torch_rng(torch: Any) -> Optional[Tuple[Callable[[], Any], Callable[[Any], None]]]:
+    """torch's default CPU generator, through its C class's methods (`torch.get_rng_state` is a
+    Python function a notebook may rebind); CUDA's, when initialised, through torch.cuda's own
+    functions."""
+    c = member(torch, "_C")
+    gen, gen_class = member(c, "default_generator"), member(c, "Generator")
+    if gen_class is None or type(gen) is not gen_class or not is_static_type(gen_class):
+        raise NotOwn(RNG_NOT_OWN)
+    get, put = _c_method(gen_class, "get_state"), _c_method(gen_class, "set_state")
+    cuda = _cuda_rng()
+    if cuda is None:
+        return (lambda: get(gen)), (lambda state: put(gen, state))
+    cuda_get, cuda_put = cuda
+    return (lambda: (get(gen), cuda_get())), (lambda state: (put(gen, state[0]), cuda_put(state[1])))
+
+
+def _cuda_rng() -> Optional[Tuple[Callable[[], Any], Callable[[Any], None]]]:
+    if loaded_module("torch.cuda") is None:
+        return None
+    initialised = own_call("torch.cuda", "is_initialized", "torch")
+    if initialised is None:
+        raise NotOwn(RNG_NOT_OWN)
+    if initialised() is not True:
+        return None
+    get, put = own_call("torch.cuda", "get_rng_state_all", "torch"), own_call("torch.cuda", "set_rng_state_all", "torch")
+    if get is None or put is None:
+        raise NotOwn(RNG_NOT_OWN)
+    return get, put
+
+
+def rng_keepers(torch: Any) -> List[Tuple[Callable[[], Any], Callable[[Any], None]]]:
+    """(save, restore) for each loaded RNG; NotOwn when one cannot be kept by its library's own code."""
+    found = [_python_rng(), _numpy_rng(), _torch_rng(torch) if torch is not None else None]
+    return [k for k in found if k is not None]
 
 
 @contextmanager
-def rng_preserved() -> Iterator[None]:
-    """Save and restore the global RNGs of `random`, NumPy and torch (the ones already imported)."""
-    py_state = random.getstate()
-    np = loaded("numpy")
-    np_state = np.random.get_state() if np is not None else None
-    torch = loaded("torch")
-    torch_state = torch.get_rng_state() if torch is not None else None
-    cuda_states = None
-    if torch is not None and loaded("torch.cuda") is not None and torch.cuda.is_initialized():
-        cuda_states = torch.cuda.get_rng_state_all()
+def rng_preserved(keepers: List[Tuple[Callable[[], Any], Callable[[Any], None]]]) -> Iterator[None]:
+    """Save the RNG states `keepers` reach, and put them back whatever the block does."""
+    states = [save() for save, _ in keepers]
     try:
         yield
     finally:
-        random.setstate(py_state)
-        if np_state is not None:
-            np.random.set_state(np_state)
-        if torch_state is not None:
-            torch.set_rng_state(torch_state)
-        if cuda_states is not None:
-            torch.cuda.set_rng_state_all(cuda_states)
+        for (_, restore), state in zip(keepers, states):
+            restore(state)
+
+
+# -- samples ---------------------------------------------------------------------------------------
+
+_SCALARS = (int, float, bool, str, bytes)
 
 
 def structure(value: Any, depth: int = 0) -> str:
-    """A sample's shape as text: `(Tensor[3, 32, 32] float32, int)`."""
-    torch = loaded("torch")
-    np = loaded("numpy")
+    """A sample's shape as text: `(Tensor[3, 32, 32] float32, int)`. Types are compared by identity
+    only (`in` or `==` would call a metaclass's `__eq__`), and only exact containers are looked into."""
     t = type(value)
-    if torch is not None and t in tensor_types(torch):
-        return "Tensor[" + ", ".join(str(int(d)) for d in value.shape) + "] " + _dtype(value.dtype)
-    if np is not None and t is np.ndarray:
+    if value is None:
+        return "None"
+    if one_of(t, _SCALARS):
+        return class_name(t)
+    torch = loaded("torch")
+    if torch is not None and one_of(t, tensor_types(torch)):
+        base = tensor_base(torch, value)
+        if base is not None:
+            return "Tensor[" + ", ".join(str(d) for d in _shape(base, value)) + "] " + _dtype(base, value)
+        return type_name(value)
+    if _numpy_array(value):
         return "ndarray[" + ", ".join(str(int(d)) for d in value.shape) + "] " + str(value.dtype)
-    if t in (int, float, bool, str, bytes) or value is None:
-        return t.__name__ if value is not None else "None"
-    if np is not None and issubclass(t, np.generic) and t.__module__ == "numpy":
-        return t.__name__
-    if depth < 3 and t in (tuple, list):
+    if is_static_type(t) and class_module(t) == "numpy":  # a NumPy scalar (its C type)
+        return class_name(t)
+    if depth < 3 and (t is tuple or t is list):
         items = [structure(v, depth + 1) for v in value[:8]]
         more = ", ..." if len(value) > 8 else ""
         return ("(" if t is tuple else "[") + ", ".join(items) + more + (")" if t is tuple else "]")
     if depth < 3 and t is dict:
-        items = [str(k) + ": " + structure(v, depth + 1) for k, v in list(dict.items(value))[:8]]
+        items = [_key_text(k) + ": " + structure(v, depth + 1) for k, v in list(dict.items(value))[:8]]
         return "{" + ", ".join(items) + "}"
     return type_name(value)
 
 
-def _is_subset(torch: Any, obj: Any) -> bool:
-    return type(obj) is torch.utils.data.Subset
+def _key_text(key: Any) -> str:
+    """A dict key as text only when it is an exact str or int (another key's `__str__` would run)."""
+    if type(key) is str:
+        return cut(key, NAME_MAX)
+    return str(key) if type(key) is int else "?"
 
 
-def _base_dataset(torch: Any, ds: Any) -> Any:
+def _numpy_array(value: Any) -> bool:
+    """An exact ndarray (a C type with no instance dictionary: `.shape`, `.dtype` are its getters)."""
+    np = loaded("numpy")
+    return np is not None and type(value) is member(np, "ndarray")
+
+
+def _plain_sample(value: Any, depth: int = 0) -> bool:
+    """What torch's default collate may be given: scalars, readable tensors, NumPy arrays and
+    scalars, in exact tuples, lists and str- or int-keyed dicts (its `isinstance` tests, dictionary lookups
+    by type and `copy.copy` would run the hooks of anything else)."""
+    t = type(value)
+    if value is None or one_of(t, _SCALARS):
+        return True
+    torch = loaded("torch")
+    if torch is not None and one_of(t, tensor_types(torch)):
+        return tensor_base(torch, value) is not None
+    if _numpy_array(value) or (is_static_type(t) and class_module(t) == "numpy"):
+        return True
+    if depth < 4 and (t is tuple or t is list):
+        return all(_plain_sample(v, depth + 1) for v in value)
+    if depth < 4 and t is dict:
+        return all((type(k) is str or type(k) is int) and _plain_sample(v, depth + 1) for k, v in dict.items(value))
+    return False
+
+
+def _is_subset(obj: Any) -> bool:
+    subset = _data("Subset")
+    return subset is not None and type(obj) is subset
+
+
+def _base_dataset(ds: Any) -> Any:
     for _ in range(8):
-        if not _is_subset(torch, ds):
+        if not _is_subset(ds):
             break
         ds = instance_dict(ds, {}).get("dataset")
     return ds
 
 
-def _fields(torch: Any, ds: Any) -> List[Dict[str, str]]:
-    base = _base_dataset(torch, ds)
+def _fields(ds: Any) -> List[Dict[str, str]]:
+    base = _base_dataset(ds)
     out = []
     for name, value in instance_dict(base, {}).items():
         if name.startswith("__"):
@@ -122,56 +382,159 @@ def _fields(torch: Any, ds: Any) -> List[Dict[str, str]]:
     return out
 
 
+def _index_count(torch: Any, indices: Any) -> Optional[int]:
+    """How many indices a Subset holds: an exact list, tuple or range, a 1-D NumPy array, or a 1-D
+    readable tensor (a subclass's `__len__` would run)."""
+    t = type(indices)
+    if t is list or t is tuple or t is range:
+        return len(indices)
+    if _numpy_array(indices):
+        return int(indices.shape[0]) if indices.ndim == 1 else None
+    base = tensor_base(torch, indices) if torch is not None and one_of(t, tensor_types(torch)) else None
+    shape = _shape(base, indices) if base is not None else []
+    return shape[0] if len(shape) == 1 else None
+
+
+def _index_at(torch: Any, indices: Any, i: int) -> Optional[int]:
+    """The `i`-th index of a Subset as an exact int, or None."""
+    t = type(indices)
+    if t is list or t is tuple or t is range:
+        found = indices[i]
+    elif _numpy_array(indices) and indices.dtype.kind in "iu":
+        found = int(indices[i])  # (a NumPy integer scalar: C)
+    elif torch is not None and one_of(t, tensor_types(torch)) and tensor_base(torch, indices) is not None:
+        base = tensor_base(torch, indices)
+        found = _call(base, "item", _call(base, "__getitem__", indices, i))
+    else:
+        return None
+    return found if type(found) is int else None
+
+
 def _length(torch: Any, ds: Any) -> Optional[int]:
-    """Examples in a map-style dataset: library types measured directly, others by their `__len__`."""
-    if _is_subset(torch, ds):
-        return len(instance_dict(ds, {}).get("indices"))
-    if type(ds) is torch.utils.data.TensorDataset:
+    """Examples in a map-style dataset: library types measured directly, others by their `__len__`
+    (the dataset protocol, like `__getitem__`), taken only as an exact non-negative int."""
+    if _is_subset(ds):
+        return _index_count(torch, instance_dict(ds, {}).get("indices"))
+    if type(ds) is _data("TensorDataset"):
         tensors = instance_dict(ds, {}).get("tensors")
-        return int(tensors[0].shape[0]) if tensors else 0
-    length = None
-    for klass in type(ds).__mro__:
-        if "__len__" in klass.__dict__:
-            length = klass.__dict__["__len__"]
+        first = tensors[0] if type(tensors) is tuple and tensors else None
+        base = tensor_base(torch, first) if first is not None and one_of(type(first), tensor_types(torch)) else None
+        shape = _shape(base, first) if base is not None else []
+        return shape[0] if shape else None
+    if not plain_type(type(ds)):
+        return None
+    length = lookup_static(type(ds), "__len__")
+    n = length(ds) if length is not None else None
+    return n if type(n) is int and n >= 0 else None
+
+
+def _sample_plan(torch: Any, ds: Any, n: int) -> Any:
+    """(the base dataset's `__getitem__`, the base dataset, the indices to read in it), or the reason
+    the samples are not read. A Subset's indices are mapped here (its own `__getitem__` would index
+    whatever its `indices` holds), so only the base dataset's `__getitem__` runs."""
+    positions = list(range(min(SAMPLES_SHOWN, n)))
+    for _ in range(8):
+        if not _is_subset(ds):
             break
-    return int(length(ds)) if length is not None else None
+        fields = instance_dict(ds, {})
+        indices = fields.get("indices")
+        count = _index_count(torch, indices)
+        if count is None:
+            return INDICES
+        positions = [_index_at(torch, indices, i) if 0 <= i < count else None for i in positions]
+        if any(p is None for p in positions):
+            return INDICES
+        ds = fields.get("dataset")
+    if not plain_type(type(ds)):
+        return METACLASS
+    getitem = lookup_static(type(ds), "__getitem__")
+    return (getitem, ds, positions) if getitem is not None else None
 
 
-def _samples(torch: Any, ds: Any, n: int) -> List[Any]:
-    getitem = None
-    for klass in type(ds).__mro__:
-        if "__getitem__" in klass.__dict__:
-            getitem = klass.__dict__["__getitem__"]
-            break
-    if getitem is None:
-        return []
-    return [getitem(ds, i) for i in range(min(SAMPLES_SHOWN, n))]
+def _collate_module() -> Any:
+    """torch's collate module, once what its default collate calls is torch's own: its functions,
+    the table it dispatches by type, the torch functions they call (`torch.utils.data.default_collate`
+    itself is never called: a notebook may rebind it). NotOwn otherwise."""
+    home = "torch.utils.data._utils.collate"
+    mod = loaded_module(home)
+    table = member(mod, "default_collate_fn_map")
+    if type(table) is not dict or any(own_call(home, name, "torch") is None for name in _COLLATE_FUNCTIONS):
+        raise NotOwn(COLLATE_NOT_OWN)
+    helpers = [v for k, v in checked(mod.__dict__).items() if k.startswith("collate_")]
+    for helper in dict.values(table):
+        if not one_of(helper, tuple(helpers)) or own_call(home, _function_name(helper), "torch") is None:
+            raise NotOwn(COLLATE_NOT_OWN)
+    torch = loaded_module("torch")
+    for name in ("stack", "as_tensor", "tensor"):  # (C functions of torch's: their name is their own)
+        found = member(torch, name)
+        if type(found) is not types.BuiltinFunctionType or found.__name__ != name:
+            raise NotOwn(COLLATE_NOT_OWN)
+    utils = loaded_module("torch.utils")
+    if own_call("torch.utils.data", "get_worker_info", "torch") is None or member(torch, "utils") is not utils \
+            or member(utils, "data") is not loaded_module("torch.utils.data"):
+        raise NotOwn(COLLATE_NOT_OWN)  # (it calls `torch.utils.data.get_worker_info()` by attribute)
+    if member(mod, "copy") is not loaded_module("copy") or own_call("copy", "copy", "copy") is None:
+        raise NotOwn(COLLATE_NOT_OWN)  # (a dict or list sample is copied with `copy.copy`)
+    return mod
 
+
+_COLLATE_FUNCTIONS = ("default_collate", "default_convert", "collate")
+
+
+def _function_name(fn: Any) -> str:
+    code = fn.__code__ if type(fn) is types.FunctionType else None
+    return code.co_name if type(code) is types.CodeType else ""
+
+
+def _is_default(collate: Any) -> bool:
+    mod = loaded_module("torch.utils.data._utils.collate")
+    return collate is not None and (collate is member(mod, "default_collate") or collate is member(mod, "default_convert"))
+
+
+# -- loaders and subsets ---------------------------------------------------------------------------
 
 def data_summary(torch: Any, obj: Any) -> Dict[str, Any]:
     """A DataLoader or a Subset (kind 'dataloader' / 'torch-subset')."""
-    data = torch.utils.data
-    is_loader = type(obj) is data.DataLoader
+    is_loader = type(obj) is _data("DataLoader")
     fields = instance_dict(obj, {})
     ds = fields.get("dataset") if is_loader else obj
     out: Dict[str, Any] = {"kind": "dataloader" if is_loader else "torch-subset"}
-    iterable = data.IterableDataset in type(ds).__mro__
+    iterable_class = _data("IterableDataset")
+    iterable = iterable_class is not None and is_subclass(type(ds), iterable_class)
     examples = None if iterable else _length(torch, ds)
     out["examples"] = examples
     if is_loader:
         batch_size = fields.get("batch_size")
+        drop_last = fields.get("drop_last")
         out["batchSize"] = batch_size if type(batch_size) is int else None
-        out["batches"] = _batches(examples, batch_size, bool(fields.get("drop_last")))
-    out["datasetType"] = type_name(_base_dataset(torch, ds))
-    out["fields"] = _fields(torch, ds)
+        out["batches"] = _batches(examples, batch_size, drop_last) if type(drop_last) is bool else None
+    out["datasetType"] = type_name(_base_dataset(ds))
+    out["fields"] = _fields(ds)
     if iterable:
         out["samplesUnavailable"] = "iterable dataset (reading it would consume it)"
         return out
-    with rng_preserved():
-        samples = _samples(torch, ds, examples or 0)
+    plan = _sample_plan(torch, ds, examples or 0)
+    if type(plan) is str:
+        out["samplesUnavailable"] = plan
+        return out
+    try:
+        collate = fields.get("collate_fn") if is_loader else None
+        default = not is_loader or _is_default(collate)
+        if default:  # (a loader's own default, or the one a Subset's batch is shown with)
+            module = _collate_module()
+            collate = collate if is_loader else member(module, "default_collate")
+        keepers = rng_keepers(torch)
+    except NotOwn as reason:
+        out["samplesUnavailable"] = str(reason)
+        return out
+    if plan is None:
+        return out
+    getitem, base, positions = plan
+    with rng_preserved(keepers):
+        samples = [getitem(base, i) for i in positions]
         out["sampleShapes"] = [structure(s) for s in samples]
-        if samples:
-            collate = fields.get("collate_fn") if is_loader else data.default_collate
+        # (torch's default collate only on plain samples; the loader's own collate_fn takes anything)
+        if samples and callable(collate) and (not default or _plain_sample(samples)):
             out["batchShape"] = structure(collate(samples))
     return out
 
