@@ -10,12 +10,10 @@ numbers an iterator holds are taken only when they are exact `int`s (a subclass'
 
 from __future__ import annotations
 
-import types
 from typing import Any, Dict, Optional
 
 from ..checks.provenance import audit, is_subclass, lookup_static, own
-from ..checks.static_reads import (checked, class_name, held_by_its_module, instance_dict,
-                                   plain_class)
+from ..checks.static_reads import class_name, held_by_its_module, instance_dict, plain_class
 from .safe import cut, is_library_type, member
 
 _ITERATORS = ("DirectoryIterator", "DataFrameIterator")
