@@ -24,7 +24,7 @@ import builtins
 import os
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .. import interpreter_functions as _f
@@ -37,7 +37,7 @@ from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
-from .replay import fact_value, literal_value, parse_runinfo
+from .replay import ReplayValue, fact_value, literal_value, parse_runinfo
 from .shell_source import Prepared, prepare_live, prepare_recorded, running_ipython
 from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
@@ -95,6 +95,15 @@ def _note_dropped_row(values: Mapping[str, Any], dropped: Optional[Tuple[str, An
     facts = value.frame() if value is not None and value.kind() == "frame" else None
     if facts is not None:
         facts.absent_rows.append((label, "the last executed cell dropped it already"))
+
+
+def _note_unnamed_index(values: Mapping[str, Any], names: Iterable[str]) -> None:
+    """The frames read from CSV whose row index no executed cell named (recorded_kernel.py)."""
+    for name in names:
+        value = values.get(name)
+        facts = value.frame() if isinstance(value, ReplayValue) and value.kind() == "frame" else None
+        if facts is not None:
+            value.facts = replace(value.facts, frame=replace(facts, unnamed_index=True))
 
 
 def imported_value(target) -> Optional[Any]:
@@ -374,6 +383,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             if found is not None:
                 values[name] = found
         _note_dropped_row(values, kernel.dropped_row)
+        _note_unnamed_index(values, kernel.unnamed_index)
 
     def lookup(name: str):
         found = values.get(name)

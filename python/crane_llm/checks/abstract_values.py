@@ -46,6 +46,11 @@ class FrameFacts:
     ordered: bool = True
     # Replay: row labels known absent from the row index (int / str), with why.
     absent_rows: List[Tuple[Any, str]] = field(default_factory=list)
+    # Replay: no level of the row index has a name (how many levels there are is not known), as
+    # for a frame the executed cells read with `pd.read_csv` and never re-indexed (fresh_frames.py).
+    unnamed_index: bool = False
+    # Replay: text values each column is known to hold (the recording's examples of its values).
+    seen_text: Dict[Any, frozenset] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for labels in ("columns", "index_names", "column_dtypes"):  # held as lists, whatever the caller passed
@@ -70,6 +75,11 @@ class FrameFacts:
         except Exception:
             return None
 
+    def holds_text(self, label: Any, value: Any) -> Optional[bool]:
+        """True when column `label` is known to hold the text `value` in some row; else unknown."""
+        seen = self.seen_text.get(label) if type(label) is str and type(value) is str else None
+        return True if seen is not None and value in seen else None
+
     def has_column(self, label: Any) -> Optional[bool]:
         """Whether `df[label]` finds a column, by pandas' own rules where the real Index is at hand."""
         if not self.flat or not _simple_label(label):
@@ -87,7 +97,7 @@ class FrameFacts:
 
     def has_index_name(self, label: Any) -> Optional[bool]:
         if self.index_names is None:
-            return None
+            return False if self.unnamed_index and _simple_label(label) else None
         try:
             return label in self.index_names
         except Exception:

@@ -19,6 +19,8 @@ relevant. The executed cells themselves add what the facts cannot:
   comprehension or the argument of a builtin that only reads it (`len`, `print`, `sorted`, ...):
   when the facts record that name as a list or tuple of that length, the assignment ran and
   nothing changed the list since, so its value is the literal (the facts give only its length);
+- `unnamed_index`: frames read with `pd.read_csv` whose row index no cell may have named since
+  (fresh_frames.py);
 - `dropped_row`: when the last cell the kernel ran was `df.drop([label], inplace=True)` alone
   (rows, one plain label), that name and label: whether that drop removed the rows or raised
   KeyError, the label is not in the row index now (re-running a cell that drops rows is a
@@ -41,6 +43,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import binding_sites, bound_in, every_identifier
+from .fresh_frames import unnamed_index_frames
 from .library_writes import imported_tops, library_patch
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
@@ -135,6 +138,7 @@ class RecordedKernel:
     # callback, `weakref.finalize`): then rebinding or deleting a recorded name may run it.
     finalizers: bool = False
     literals: Dict[str, Any] = field(default_factory=dict)
+    unnamed_index: FrozenSet[str] = frozenset()
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -226,14 +230,16 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     patched = any(root in imported or risky for root, risky in stores)
     aliases = {} if patched else {name: next(iter(targets)) for name, targets in imports.items()
                                   if len(targets) == 1 and name not in other}
-    return RecordedKernel(names, dynamic, modules, aliases, from_imports,
-                          runs_with_target or library_patch(
-                              parsed, imported, {n for n, ts in imports.items()
-                                                 if all(a is None for _, a in ts) and n not in other},
-                              dynamic=dynamic is not None),
+    patches = runs_with_target or library_patch(
+        parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts) and n not in other},
+        dynamic=dynamic is not None)
+    trees = [tree for _, tree in parsed]
+    plain = dynamic is None and patches is None and written is not None
+    return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
                           None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
                           written, _may_finalize(cells),
-                          _literals([tree for _, tree in parsed], names) if dynamic is None else {})
+                          _literals(trees, names) if dynamic is None else {},
+                          unnamed_index_frames(trees, aliases) if plain else frozenset())
 
 
 _MAX_LITERAL = 10000

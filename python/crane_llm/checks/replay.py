@@ -114,7 +114,7 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
                            flat=columns is not None and all(type(c) is str for c in columns),
                            integer_spans=_integer_spans(facts, per_column) if columns is not None else None,
-                           ordered=False)
+                           ordered=False, seen_text=_seen_text(per_column) if columns is not None else {})
         return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas"),
                            set_attrs=set_attrs).named(name)
     if t == "pandas.core.series.Series":
@@ -165,6 +165,23 @@ def _integer_spans(facts: Dict[str, Any], per_column: Dict[Any, Any]) -> Dict[An
         if isinstance(vr, tuple) and len(vr) == 2 and all(type(x) is int for x in vr) and vr[0] <= vr[1]:
             spans[label] = (vr[0], vr[1])
     return spans
+
+
+# The recording shows text values of a column (its unique values, or a sample of them) cut to
+# 20 characters plus "...": a shorter one is a value some row holds, as written.
+_SHOWN_WHOLE = 20
+
+
+def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
+    """The text values the recording shows each column holding (missing values are left out)."""
+    seen = {}
+    for label, col in per_column.items():
+        shown = col.get("unique_values", col.get("example_values")) if isinstance(col, dict) else None
+        if type(label) is str and isinstance(shown, list):
+            texts = frozenset(v for v in shown if type(v) is str and len(v) <= _SHOWN_WHOLE)
+            if texts:
+                seen[label] = texts
+    return seen
 
 
 def _shape(raw: Any) -> Optional[Tuple[int, ...]]:

@@ -114,11 +114,15 @@ def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
     return Crash(crash)
 
 
-def derived(columns: Optional[List[Any]], nrows: Optional[int], index_names=None, dtypes=None,
+def derived(columns: Optional[List[Any]], nrows: Optional[int], index_of: Optional[FrameFacts] = None, dtypes=None,
             ordered: bool = True) -> FactValue:
+    """A frame the cell derives; `index_of` the frame whose row index it keeps (what is known of its
+    level names carries over)."""
     frame_cls, _, _ = pandas_types()
     return FactValue("frame", type_name=FRAME_TYPE, cls=frame_cls,
-                     frame=FrameFacts(columns=columns, nrows=nrows, index_names=index_names,
+                     frame=FrameFacts(columns=columns, nrows=nrows,
+                                      index_names=None if index_of is None else index_of.index_names,
+                                      unnamed_index=index_of is not None and index_of.unnamed_index,
                                       flat=columns is not None and all(_scalar(c) for c in columns), exact=True,
                                       column_dtypes=dtypes, ordered=ordered))
 
@@ -343,13 +347,19 @@ class GroupBy(Value):
         return "groupby"
 
     def has_attr(self, attr):
-        return True if attr == "sum" else None
+        return True if attr in ("sum", "get_group") else None
 
 
 def groupby_call(interp, owner: GroupBy, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     """`df.groupby(key).sum()`: no error when every column is numbers, booleans or (python-stored)
-    text, all of which pandas sums; the result's rows are unknown, the reading goes on."""
+    text, all of which pandas sums; the result's rows are unknown, the reading goes on.
+    `.get_group(text)` of a group the column is known to hold: its rows, every column kept."""
     f = owner.frame_facts
+    if attr == "get_group":
+        name = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
+        if f.holds_text(owner.key, name) is not True:
+            raise Stop(node.lineno, "`.get_group()` of a group the checker does not know is there")
+        return derived(f.columns, None, f, f.column_dtypes, f.ordered)
     cats = f.column_dtypes
     allowed = ("numeric", "bool") if "pyarrow" in sys.modules else ("numeric", "bool", "str")
     if attr != "sum" or args or kwargs or not f.exact or cats is None or _duplicated_columns(f) or \
@@ -398,7 +408,7 @@ def _only(kwargs: Dict[str, Value], allowed, node) -> None:
 def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, node, attr: str = "",
             dtypes=None) -> Value:
     if inplace:
-        new = derived(columns, nrows, f.index_names, dtypes, f.ordered)
+        new = derived(columns, nrows, f, dtypes, f.ordered)
         if isinstance(base, LiveValue):
             interp.set_shadow(base, new)
         else:
@@ -407,7 +417,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
         none = LiveValue(None)
         none.note = "pandas methods called with inplace=True return None"
         return none
-    return derived(columns, nrows, f.index_names, dtypes, f.ordered)
+    return derived(columns, nrows, f, dtypes, f.ordered)
 
 
 def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -421,12 +431,12 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if len(args) > 1 or type(n) is not int:
             raise Stop(node.lineno, f"`.{attr}()` with arguments the checker does not model")
         rows = None if f.nrows is None else (min(n, f.nrows) if n >= 0 else max(f.nrows + n, 0))
-        return derived(f.columns, rows, f.index_names, f.column_dtypes, f.ordered)
+        return derived(f.columns, rows, f, f.column_dtypes, f.ordered)
     if attr == "copy" and not args:
         _only(kwargs, ("deep",), node)
-        return derived(f.columns, f.nrows, f.index_names, f.column_dtypes, f.ordered)
+        return derived(f.columns, f.nrows, f, f.column_dtypes, f.ordered)
     if attr in ("isnull", "isna", "notnull", "notna") and not args and not kwargs:
-        return derived(f.columns, f.nrows, f.index_names, None if f.columns is None else ["bool"] * len(f.columns),
+        return derived(f.columns, f.nrows, f, None if f.columns is None else ["bool"] * len(f.columns),
                        f.ordered)
     if attr == "info":
         _only(kwargs, ("verbose", "memory_usage", "show_counts"), node)
@@ -631,7 +641,7 @@ def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
 
 
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node, ordered: Optional[bool] = None) -> None:
-    new = derived(cols, f.nrows, f.index_names, ordered=f.ordered if ordered is None else ordered)
+    new = derived(cols, f.nrows, f, ordered=f.ordered if ordered is None else ordered)
     if isinstance(base, LiveValue):
         interp.set_shadow(base, new)
     else:

@@ -1,0 +1,157 @@
+"""Frames whose row index the executed cells show to have no level names: read from a CSV file and
+never re-indexed since.
+
+The recorded facts list a frame's columns but not its row index, and pandas looks a key up in both
+(`df.sort_values('a')` sorts by an index level named 'a'; `df.groupby('a')` refuses a label that
+names a column and a level). `pd.read_csv(path)` without `index_col` gives a row index whose levels
+have no name, whatever the file holds (an unnamed first column, or rows one field longer than the
+header, become unnamed levels). After that, only a few things name a level: a store of `.index`,
+`.name` or `.names` on some object, a method that names levels or makes a column the index
+(`set_index`, `rename_axis`, `set_names`, `rename` given a name), or the same reached out of the
+parser's sight. So the fact holds for a name bound once, at the top of a cell, by such a call, when
+no executed cell anywhere spells any of those.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+
+from .bound_names import binding_sites
+
+_READERS = {"read_csv", "read_table"}
+# Arguments of read_csv that change what is read, never which column is the index: a file's rows
+# one field longer than its header still make unnamed levels under any of them.
+_PLAIN_ARGUMENTS = {"sep", "delimiter", "header", "names", "usecols", "dtype", "engine", "skiprows", "skipfooter",
+                    "nrows", "na_values", "keep_default_na", "na_filter", "skip_blank_lines", "parse_dates",
+                    "date_format", "thousands", "decimal", "lineterminator", "quotechar", "quoting", "escapechar",
+                    "comment", "encoding", "encoding_errors", "on_bad_lines", "low_memory", "compression",
+                    "skipinitialspace", "true_values", "false_values", "memory_map", "float_precision",
+                    "dtype_backend", "storage_options"}
+# Spelled anywhere (a name, an attribute, an imported name, a string given to `getattr`), each may
+# name a level of some frame's row index in place, or swap a frame's contents for another's (the
+# private setters `rename_axis` and `set_axis` go through, the block manager, re-initialising).
+_NAMING = {"set_index", "rename_axis", "set_names", "set_axis", "methodcaller", "rename", "fset", "__init__"}
+_PRIVATE_NAMING = ("_set", "_update", "_mgr", "_data", "_name", "_index", "_rename")
+# Stored or deleted as an attribute of anything: `df.index = ...`, `idx.name = ...`, `idx.names = ...`.
+_NAMING_STORES = {"index", "name", "names"}
+# The same inside text: a string may be code pandas runs (`df.query("@df.rename_axis('a', inplace=True)")`
+# calls the method; so does `index.set_names(...)` in a query, `index` being the frame's own).
+_NAMING_TEXT = re.compile(r"\b(set_index|rename_axis|set_names|set_axis|rename|methodcaller|fset|setattr|"
+                          r"__init__|__setattr__)\b|\b_(set|update|mgr|data|name|index|rename)")
+# pandas methods that run text as code (`query`, `eval`) or call a method named by a string
+# (`df.agg('rename_axis', index='a')`): given text computed at run time, which the scan above
+# cannot read, they may do any of it.
+_RUNS_TEXT = {"query", "eval", "agg", "aggregate", "apply", "transform", "pipe", "map", "applymap", "sympify",
+              "parse_expr"}
+_STRING_BUILTINS = {"__name__", "__doc__", "__spec__", "__package__", "__loader__", "__build_class__"}
+# `df.rename(columns=...)` renames column labels only.
+_RENAME_COLUMNS_ONLY = {"columns", "inplace", "errors", "copy"}
+
+
+def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str, Optional[str]]]) -> FrozenSet[str]:
+    """The names bound once, at the top of a cell, to `pd.read_csv(...)` without an index column,
+    when no executed cell may name a row index level since (the caller also requires no dynamic
+    binding, no library patch and no attribute written out of sight)."""
+    trees = list(trees)
+    code_names = _code_names(trees)
+    bindings: Dict[str, int] = {}
+    candidates = set()
+    for tree in trees:
+        if _may_name_levels(tree, code_names):
+            return frozenset()
+        for name in binding_sites(tree):
+            bindings[name] = bindings.get(name, 0) + 1
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and _reads_csv(stmt.value, aliases):
+                candidates.add(stmt.targets[0].id)
+    return frozenset(name for name in candidates if bindings.get(name) == 1)
+
+
+def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> bool:
+    if not isinstance(value, ast.Call) or len(value.args) != 1 or isinstance(value.args[0], ast.Starred):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        reader = func.attr in _READERS and aliases.get(func.value.id) == ("pandas", None)
+    else:
+        reader = isinstance(func, ast.Name) and aliases.get(func.id) in {("pandas", r) for r in _READERS}
+    return reader and all(kw.arg in _PLAIN_ARGUMENTS for kw in value.keywords)
+
+
+def _code_names(trees) -> FrozenSet[str]:
+    """Names that hold code only: every binding of them is a `def`, a `class` or an import."""
+    code, data = set(), set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                code.add(node.name)
+            elif isinstance(node, ast.alias):
+                code.add(node.asname or node.name.split(".")[0])
+        data.update(binding_sites(tree, imports=False))
+        data.difference_update(n.name for n in ast.walk(tree)
+                               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+        data.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+        data.update(n.arg for n in ast.walk(tree) if isinstance(n, ast.arg))
+    return frozenset(code - data)
+
+
+def _may_name_levels(tree: ast.AST, code_names: FrozenSet[str]) -> bool:
+    calls = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and \
+                node.attr in _NAMING_STORES:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__init__" and _bare_super(node.value):
+            continue  # a class's own initialiser handing on to its base: its instances only
+        if isinstance(node, ast.Attribute) and node.attr == "rename" and _renames_columns(calls.get(id(node))):
+            continue
+        if isinstance(node, ast.Constant) and type(node.value) is str:
+            if _NAMING_TEXT.search(node.value):
+                return True
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _RUNS_TEXT and \
+                not all(_visible(arg, code_names) for arg in node.args + [kw.value for kw in node.keywords]):
+            return True
+        spelled = _spelled(node)
+        if spelled is not None and (spelled in _NAMING or spelled.startswith(_PRIVATE_NAMING)):
+            return True
+    return False
+
+
+def _visible(arg: ast.AST, code_names: FrozenSet[str]) -> bool:
+    """An argument whose text, if it is text, is written out: a constant, a function written
+    inline, a name that only ever holds code (or names a builtin), an attribute of an imported
+    module or class. A string held in a variable is not (see `_RUNS_TEXT`)."""
+    if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
+        return all(_visible(e, code_names) for e in arg.elts)
+    if isinstance(arg, ast.Dict):
+        return all(_visible(e, code_names) for e in arg.keys + arg.values if e is not None)
+    while isinstance(arg, ast.Attribute):
+        arg = arg.value
+    if isinstance(arg, ast.Name):
+        return arg.id in code_names or (arg.id in builtins.__dict__ and arg.id not in _STRING_BUILTINS)
+    return isinstance(arg, (ast.Constant, ast.Lambda))
+
+
+def _spelled(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.alias):
+        return node.name.split(".")[-1]
+    return None
+
+
+def _bare_super(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super" and \
+        not node.args and not node.keywords
+
+
+def _renames_columns(call: Optional[ast.Call]) -> bool:
+    """`x.rename(columns=...)`: keywords that rename column labels only."""
+    return call is not None and not call.args and all(kw.arg in _RENAME_COLUMNS_ONLY for kw in call.keywords)

@@ -1,0 +1,118 @@
+"""The replay takes the row index of a frame the executed cells read with `pd.read_csv` as unnamed,
+so a key that is no column is missing for `.sort_values()` and `.groupby()` too (pandas would find
+it among the index level names). Every case runs for real: the executed cells through IPython, the
+facts recorded from the namespace they leave, then the target. Where some executed cell may have
+named a level (each way below), the target runs clean and the replay claims nothing; the twins
+keep the claim and really raise it."""
+
+from __future__ import annotations
+
+import ast
+
+from crane_llm.checks.fresh_frames import unnamed_index_frames
+from exec_runner import CELL_BREAK, run_batch
+
+WRITE = ("import pandas as pd\nimport tempfile\npath = tempfile.mkdtemp() + '/m.csv'\n"
+         "with open(path, 'w') as f:\n"
+         "    f.write('region,emissions\\nAsia Pacific,1.5\\nAfrica,2.0\\nEurope,0.5\\n')\n" + CELL_BREAK)
+READ = WRITE + "df = pd.read_csv(path)"
+
+# (setup, executed through the shell, target): the target runs clean, the replay must not claim.
+NAMED = [
+    (READ, "df.index.name = 'zz'", "df.sort_values('zz')"),
+    (READ, "df.index.names = ['zz']", "df.sort_values('zz')"),
+    (READ, "df.rename_axis('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "df.index.set_names('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "df.index.rename('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "df['zz'] = 1\ndf.set_index('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "getattr(df, 'rename_axis')('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "getattr(df.index, 'rename')('zz', inplace=True)", "df.sort_values('zz')"),
+    (READ, "type(df.index).name.fset(df.index, 'zz')", "df.sort_values('zz')"),
+    (READ, "import operator\noperator.methodcaller('rename_axis', 'zz', inplace=True)(df)", "df.sort_values('zz')"),
+    (READ, "df.axes[0].name = 'zz'", "df.sort_values('zz')"),
+    # text pandas runs as code, or reads as a method's name, written out or computed
+    (READ, "df.eval(\"@df.rename_axis('zz', inplace=True)\")", "df.sort_values('zz')"),
+    (READ, "q = '@df.ren' + 'ame_axis(' + repr('zz') + ', inplace=True)'\ndf.eval(q)", "df.sort_values('zz')"),
+    (READ, "f = 'ren' + 'ame_axis'\ntry:\n    df.apply(f, args=('zz',), inplace=True)\nexcept AttributeError:\n"
+           "    pass", "df.sort_values('zz')"),
+    (READ, "for ix in [df.index]:\n    ix.name = 'zz'", "df.sort_values('zz')"),
+    (READ, "def name_it(d):\n    d.index.name = 'zz'\nname_it(df)", "df.sort_values('zz')"),
+    (READ, "df.index = pd.RangeIndex(len(df), name='zz')", "df.sort_values('zz')"),
+    (READ, "df.__init__(pd.DataFrame({'region': ['x']}, index=pd.Index([0], name='zz')))", "df.sort_values('zz')"),
+    (READ, "df = pd.DataFrame({'region': ['x']}, index=pd.Index([0], name='zz'))", "df.sort_values('zz')"),
+    (WRITE + "df = pd.read_csv(path, index_col='region')", "x = 1", "df.sort_values('region')"),
+    (READ, "df = df.set_index('region')", "df.sort_values('region')"),
+    # a level named like a column the grouping asks for: pandas refuses it, the replay stops
+    (READ, "df.index.name = 'zz'\ndf['zz'] = 1", "df.groupby('region').get_group('Africa').sort_values('zz')"),
+]
+
+# The same frame, left unnamed: (setup, shell, target, exception, line).
+UNNAMED = [
+    (READ, "x = 1", "df.sort_values('zz')", "KeyError", 1),
+    (READ, "x = 1", "df.groupby('zz')", "KeyError", 1),
+    (READ, "x = 1", "df.groupby('region').get_group('Asia Pacific').sort_values(by='zz')", "KeyError", 1),
+    (READ, "df.reset_index(inplace=True)", "df.sort_values('zz')", "KeyError", 1),
+    (READ, "df.rename(columns={'emissions': 'e'}, inplace=True)", "df.sort_values('emissions')", "KeyError", 1),
+    (READ, "df.drop(columns=['emissions'], inplace=True)\ndf.region = df.region.astype('category')",
+     "df.groupby('region').get_group('Europe').sort_values(by='emissions')", "KeyError", 1),
+    (WRITE + "from pandas import read_csv\ndf = read_csv(path, sep=',')", "x = 1", "df.sort_values('zz')", "KeyError", 1),
+]
+
+
+def _cases(rows):
+    return [{"setup": setup, "shell": shell, "cell": target, "replay": True, "replay_executed": True}
+            for setup, shell, target, *_ in rows]
+
+
+def test_a_level_the_executed_cells_may_have_named_leaves_the_replay_without_a_claim():
+    for row, r in zip(NAMED, run_batch(_cases(NAMED))):
+        assert r.get("setup_error") is None, (row, r)
+        assert r["replay_claim"] is None, (row, r)
+        if "groupby" not in row[2]:
+            assert r.get("raised") is None, (row, r)
+
+
+def test_a_frame_read_from_csv_and_never_reindexed_has_no_level_names():
+    for row, r in zip(UNNAMED, run_batch(_cases(UNNAMED))):
+        exception, line = row[3], row[4]
+        assert r.get("setup_error") is None, (row, r)
+        assert r["raised"]["exception"] == exception and r["raised"]["line"] == line, (row, r)
+        assert r["replay_claim"]["exception"] == exception and r["replay_claim"]["line"] == line, (row, r)
+
+
+def test_a_group_the_recording_does_not_show_is_not_taken_for_there():
+    import pandas  # noqa: F401  (the replay reads recorded frames with the installed pandas)
+
+    cells = [READ.split(CELL_BREAK)[0], "df = pd.read_csv(path)"]
+    facts = {"df": {"type": "pandas.core.frame.DataFrame", "shape": (3, 2),
+                    "per_column": {"region": {"type": "categorical", "example_values": ["Asia Pacific", "A" * 20 + "..."]},
+                                   "emissions": {"type": "continuous"}}}}
+    from crane_llm.checks import run_checks_on_facts
+
+    for group in ("Nowhere", "A" * 20 + "...", "A" * 20):
+        outcome = run_checks_on_facts(f"df.groupby('region').get_group({group!r}).sort_values('zz')", facts,
+                                      names_complete=True, executed=cells)
+        assert outcome.crash is None and "get_group" in outcome.stopped_at.reason, group
+    outcome = run_checks_on_facts("df.groupby('region').get_group('Asia Pacific').sort_values('zz')", facts,
+                                  names_complete=True, executed=cells)
+    assert outcome.crash is not None and outcome.crash.exception == "KeyError"
+
+
+def test_only_a_single_plain_read_counts():
+    aliases = {"pd": ("pandas", None)}
+
+    def frames(*cells):
+        return unnamed_index_frames([ast.parse(c) for c in cells], aliases)
+
+    assert frames("df = pd.read_csv('m.csv', sep=';')") == {"df"}
+    assert frames("df = pd.read_csv('m.csv')", "df = pd.read_csv('n.csv')") == frozenset()  # which ran last?
+    assert frames("if True:\n    df = pd.read_csv('m.csv')") == frozenset()
+    assert frames("df = pd.read_csv('m.csv', index_col=0)") == frozenset()
+    assert frames("df = pd.read_csv('m.csv', chunksize=10)") == frozenset()
+    assert frames("df = pd.read_csv(*paths)") == frozenset()
+    assert frames("df = pd.read_parquet('m.parquet')") == frozenset()  # a stored index keeps its names
+    assert frames("df = pd.read_csv('m.csv')", "class A(B):\n    def __init__(self):\n        super().__init__()") \
+        == {"df"}
+    assert frames("df = pd.read_csv('m.csv')", "df.rename({'a': 'b'}, axis=1, inplace=True)") == frozenset()
+    assert frames("df = pd.read_csv('m.csv')", "df._set_axis_name('zz', inplace=True)") == frozenset()
+    assert unnamed_index_frames([ast.parse("df = pd.read_csv('m.csv')")], {}) == frozenset()  # pd unknown
