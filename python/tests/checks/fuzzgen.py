@@ -534,11 +534,40 @@ def keras_case(rng: random.Random) -> dict:
     return case
 
 
+# A frame read from CSV whose executed cells the replay reads (fresh_frames.py): a middle cell that
+# may name a level of its row index, or only seem to, then a target whose keys pandas looks up
+# among the columns and the index level names.
+CSV_SETUP = ("import pandas as pd\nimport tempfile\npath = tempfile.mkdtemp() + '/f.csv'\n"
+             "with open(path, 'w') as f:\n    f.write('k,v,g\\nx,1,p\\ny,2,q\\nz,3,p\\n')\n" + CELL_BREAK)
+CSV_READS = ["df = pd.read_csv(path)", "df = pd.read_csv(path, sep=',')", "df = pd.read_csv(path, index_col=0)",
+             "df = pd.read_csv(path, index_col='g')", "df = pd.read_csv(path, names=['a', 'b'])",
+             "df = pd.read_csv(path, usecols=['k', 'g'])"]
+CSV_MIDDLE = ["", "df.index.name = 'w'", "df.rename_axis('w', inplace=True)", "df['w'] = 0\ndf.set_index('w', inplace=True)",
+              "df.index.set_names('w', inplace=True)", "df.rename(columns={'v': 'w'}, inplace=True)",
+              "df.reset_index(inplace=True)", "df.drop(columns=['v'], inplace=True)", "df = df.set_index('k')",
+              "df.eval(\"@df.rename_axis('w', inplace=True)\")", "df.agg('rename_axis', index='w')",
+              "d2 = df\nd2.index.name = 'g'", "df['g'] = df['g'].astype('category')", "df['v'] = df['v'].apply(lambda x: x * 2)",
+              "def name(d):\n    d.index.names = ['w']\nname(df)", "df = pd.read_csv(path)"]
+CSV_TARGETS = ["df.sort_values('{k}')", "df.sort_values(by=['v', '{k}'])", "df.groupby('{k}')",
+               "df.groupby('g').get_group('{grp}').sort_values('{k}')", "df.groupby('{k}').get_group('p')",
+               "df.sort_values('{k}', ascending=False)", "df.head(2).sort_values('{k}')"]
+
+
+def csv_case(rng: random.Random) -> dict:
+    cell = rng.choice(CSV_TARGETS).format(k=rng.choice(["w", "v", "g", "k", "zz", "index"]), grp=rng.choice("pqr"))
+    middle = rng.choice(CSV_MIDDLE)
+    if middle:  # (a read without the column a middle cell names makes it fail: it is then a cell that raised)
+        middle = "try:\n" + "".join("    " + line + "\n" for line in middle.split("\n")) + "except KeyError:\n    pass"
+    setup = CSV_SETUP + rng.choice(CSV_READS) + (CELL_BREAK + middle if middle else "")
+    return {"setup": setup, "cell": cell, "replay_executed": True}
+
+
 def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_share: float = 0.08,
-                   history_share: float = 0.03, keras_share: float = 0.03) -> List[dict]:
+                   history_share: float = 0.03, keras_share: float = 0.03, csv_share: float = 0.03) -> List[dict]:
     """Cases for exec_runner: most are cells over POOL_SETUP, a share run after a library patch,
     a share over a pool of PyTorch tensors and layers, a share whose replay reads the setup as
-    executed cells ending with a drop of rows, a share over Keras models read the same way."""
+    executed cells ending with a drop of rows, a share over Keras models read the same way, a
+    share over a frame read from CSV read the same way."""
     rng = random.Random(seed)
     cells = generate(n, seed=seed)
     if importlib.util.find_spec("torch") is None:
@@ -556,6 +585,8 @@ def generate_cases(n: int, seed: int = 0, patched_share: float = 0.12, torch_sha
             out.append(history_case(rng))
         elif r < patched_share + torch_share + history_share + keras_share:
             out.append(keras_case(rng))
+        elif r < patched_share + torch_share + history_share + keras_share + csv_share:
+            out.append(csv_case(rng))
         else:
             out.append({"setup": POOL_SETUP, "cell": cell})
     return out
