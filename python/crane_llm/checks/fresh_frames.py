@@ -91,11 +91,16 @@ def _code_names(trees) -> FrozenSet[str]:
                 code.add(node.name)
             elif isinstance(node, ast.alias):
                 code.add(node.asname or node.name.split(".")[0])
-        data.update(binding_sites(tree, imports=False))
-        data.difference_update(n.name for n in ast.walk(tree)
-                               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
-        data.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
-        data.update(n.arg for n in ast.walk(tree) if isinstance(n, ast.arg))
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                data.add(node.id)
+            elif isinstance(node, ast.arg):
+                data.add(node.arg)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                data.update(node.names)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                data.add(node.name)
+            elif type(node).__name__ in ("MatchAs", "MatchStar", "MatchMapping"):
+                data.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
     return frozenset(code - data)
 
 
