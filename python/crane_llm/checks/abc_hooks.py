@@ -13,7 +13,6 @@ import abc
 import collections.abc
 import numbers
 import os
-import sys
 import sysconfig
 import types
 from typing import Any, List, Optional

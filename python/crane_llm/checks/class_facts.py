@@ -6,7 +6,6 @@ type the kernel has loaded.
 
 from __future__ import annotations
 
-import sys
 import types
 from typing import Any, Optional
 

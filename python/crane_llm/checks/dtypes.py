@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Optional
 
 from .static_reads import loaded_module, checked

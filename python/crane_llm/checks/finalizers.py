@@ -10,7 +10,6 @@ answered "may run code".
 
 from __future__ import annotations
 
-import sys
 import types
 import weakref
 from typing import Any, List

@@ -28,7 +28,6 @@ import marshal
 import math
 import os
 import re
-import sys
 import types
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 

@@ -19,7 +19,6 @@ import dis
 import functools
 import operator
 import os
-import sys
 import types
 from typing import Any, Dict, Optional, Tuple
 

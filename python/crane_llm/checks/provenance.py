@@ -18,7 +18,6 @@ import functools
 import inspect
 import operator
 import os
-import sys
 import threading
 import types
 from typing import Any, Dict, List, Optional, Tuple

@@ -10,7 +10,6 @@ to confirm that a method exists, never to say that one is missing.
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from .static_reads import loaded_module, checked

@@ -20,7 +20,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
-from .static_reads import checked, class_module, ipython_module, loaded_module, lookup_static
+from .static_reads import checked, ipython_module, loaded_module, lookup_static
 from .provenance import class_dict, class_module, class_name, mro, notebook_builtins, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.

@@ -6,7 +6,6 @@ from __future__ import annotations
 import abc
 import itertools
 import operator
-import sys
 import types
 from contextlib import contextmanager
 from typing import Any, Dict, Tuple
@@ -15,6 +14,7 @@ from ..loaded_modules import ipython_module, loaded_module  # noqa: F401  (re-ex
 from .outcome import Stop
 
 _HEAPTYPE = 1 << 9
+_IMMUTABLE = 1 << 8
 _MRO = type.__dict__["__mro__"]
 _TYPE_DICT = type.__dict__["__dict__"]
 _TYPE_NAME = type.__dict__["__name__"]
@@ -130,6 +130,14 @@ def is_static_type(cls: Any) -> bool:
     """A type defined in C (not created by a class statement): nobody can assign to its attributes."""
     try:
         return not (_TYPE_FLAGS.__get__(cls) & _HEAPTYPE)
+    except Exception:
+        return False
+
+
+def is_sealed_type(cls: Any) -> bool:
+    """A compiled class no one can patch: static, or flagged immutable (Py_TPFLAGS_IMMUTABLETYPE)."""
+    try:
+        return is_static_type(cls) or bool(_TYPE_FLAGS.__get__(cls) & _IMMUTABLE)
     except Exception:
         return False
 

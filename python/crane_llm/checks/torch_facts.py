@@ -11,7 +11,6 @@ no `forward` of its own, and its weight is an exact, unpatched tensor or Paramet
 from __future__ import annotations
 
 import collections
-import sys
 import types
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import abc
 import math
-import sys
 import types
 from typing import Any, Optional, Tuple
 
 from ..checks.library_code import genuine
 from ..checks.provenance import class_dict, class_module, mro
-from ..checks.static_reads import checked, loaded_module, plain_keys
+from ..checks.static_reads import checked, held_by_its_module, loaded_module, plain_keys
 
 _LIBRARY_METACLASS_HOMES = ("numpy", "pandas", "torch", "tensorflow", "keras", "sklearn", "enum", "typing", "abc")
 
@@ -48,12 +47,7 @@ _META_HOOKS = ("__eq__", "__ne__", "__hash__", "__getattribute__", "__getattr__"
 def _library_metaclass(meta: type) -> bool:
     """A library's own metaclass: the very class its module holds under its name (a `__module__`
     string is anyone's to write), whose hooks are C slots or the library's own code."""
-    module = class_module(meta)
-    if module.split(".")[0] not in _LIBRARY_METACLASS_HOMES:
-        return False
-    home = loaded_module(module)
-    name = type.__dict__["__name__"].__get__(meta)
-    if home is None or type(name) is not str or checked(home.__dict__).get(name) is not meta:
+    if class_module(meta).split(".")[0] not in _LIBRARY_METACLASS_HOMES or not held_by_its_module(meta):
         return False
     for klass in mro(meta):
         if klass is type or klass is object or klass is abc.ABCMeta:  # (trusted as such above)

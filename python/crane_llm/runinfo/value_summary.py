@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..checks.library_code import genuine
 from ..checks.provenance import audit, class_module, class_name, lookup_static, own_module_function
-from ..checks.static_reads import checked, held_by_its_module, is_static_type
+from ..checks.static_reads import checked, held_by_its_module, is_sealed_type, is_static_type
 from .safe import cut, loaded, member, number, one_of, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
@@ -118,7 +118,7 @@ def is_library_scalar(t: type) -> bool:
     # (`__module__` is anyone's to write: the class must be the one the module holds, or NumPy's
     # own C scalar type, never a notebook's subclass naming itself so)
     if module in ("datetime", "decimal", "fractions"):
-        return held_by_its_module(t) and (_sealed(t) or _unpatched(t))
+        return held_by_its_module(t) and (is_sealed_type(t) or _unpatched(t))
     np = loaded("numpy")
     if module == "numpy":
         generic, void = member(np, "generic"), member(np, "void")
@@ -133,17 +133,10 @@ def is_library_scalar(t: type) -> bool:
     return False
 
 
-_IMMUTABLE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: no attribute of such a class can be reassigned
-_TYPE_FLAGS = type.__dict__["__flags__"]
 # What hashing, comparing and printing an instance of a pure-Python library scalar (Fraction) runs.
 _SCALAR_HOOKS = ("__hash__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__str__", "__repr__",
                  "__format__", "__bool__", "numerator", "denominator")
 _C_METHODS = (types.WrapperDescriptorType, types.MethodDescriptorType, types.BuiltinFunctionType)
-
-
-def _sealed(t: type) -> bool:
-    """A compiled class no one can patch: static, or flagged immutable."""
-    return is_static_type(t) or bool(_TYPE_FLAGS.__get__(t) & _IMMUTABLE)
 
 
 def _unpatched(t: type) -> bool:
@@ -217,7 +210,7 @@ def trusted_tz(tz: Any) -> bool:
     if t is _TIMEZONE:
         return True
     if t is member(loaded("zoneinfo"), "ZoneInfo"):
-        return _sealed(t)
+        return is_sealed_type(t)
     top = class_module(t).split(".", 1)[0]
     if (top == "dateutil" or top == "pytz") and held_by_its_module(t):
         try:
@@ -302,7 +295,7 @@ def _numpy_class(module_name: str, name: str) -> Any:
     """NumPy's compiled class `module_name.name`, read from that module's dictionary and sealed (no
     notebook class is, and no method of a sealed class can be replaced); else None."""
     cls = member(loaded(module_name), name)
-    return cls if type(cls) is type and class_module(cls) == module_name and _sealed(cls) else None
+    return cls if type(cls) is type and class_module(cls) == module_name and is_sealed_type(cls) else None
 
 
 def sample_positions(n: int, size: int = SAMPLE_SIZE) -> Any:

@@ -10,7 +10,6 @@ accessor under the same name.
 
 from __future__ import annotations
 
-import sys
 import types
 from typing import Any
 

@@ -14,7 +14,6 @@ bool. The integer values and their range come from the live column, or from the 
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import loaded_module, checked

@@ -20,7 +20,6 @@ and later ones.
 from __future__ import annotations
 
 import ast
-import sys
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 

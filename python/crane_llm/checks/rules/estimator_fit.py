@@ -22,7 +22,6 @@ probe would run it, and the remembered answer would no longer be what the cell m
 
 from __future__ import annotations
 
-import sys
 import types
 import warnings
 from inspect import getattr_static

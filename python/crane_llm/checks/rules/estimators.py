@@ -11,7 +11,6 @@ Only scikit-learn's own, non-meta estimators are judged (see live.estimator_fact
 from __future__ import annotations
 
 import inspect
-import sys
 import types
 import warnings
 from typing import Any, Dict, List, Optional

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import math
-import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
