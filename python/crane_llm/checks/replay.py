@@ -14,7 +14,7 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from .static_reads import loaded_module, checked
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
-from .class_facts import pristine_pandas
+from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .live_adapter import LiveValue
 from .provenance import audit
@@ -25,15 +25,18 @@ from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, 
 class ReplayValue(FactValue):
     """A recorded value: attribute answers from the installed class count only when positive, and
     not for a name the executed cells may have set on an object (`df.drop = ...` shadows the
-    method), nor for any name when they may have set one out of sight (`set_attrs` None)."""
+    method; `df.columns = ...` does not: pandas' property takes it), nor for any name when they may
+    have set one out of sight (`set_attrs` None)."""
 
     def __init__(self, kind, set_attrs: Optional[FrozenSet[str]] = frozenset(), **facts):
         super().__init__(kind, **facts)
         self.set_attrs = set_attrs
 
     def has_attr(self, attr):
-        if self.set_attrs is None or attr in self.set_attrs:
+        if self.set_attrs is None:
             return None
+        if attr in self.set_attrs and not (self.facts.cls is not None and safe_class_property(self.facts.cls, attr)):
+            return None  # (a write to `df.columns` goes through pandas' property: it shadows nothing)
         answer = super().has_attr(attr)
         return True if answer else None
 

@@ -40,6 +40,8 @@ BACK_DOORS = [
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.head = lambda *a, **k: pd.DataFrame({'zz': [0]})",
      "df.head()['zz']"),
     (SK + "lr = LogisticRegression()", "lr.predict = lambda X: X", "lr.predict(X)"),
+    # a property written through: the facts are read after it
+    (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.columns = ['zz']", "cols = df.columns\ndf['zz']"),
     (SK + "lr = LogisticRegression()", "import functools\nclass Pre:\n    def predict(X):\n        return X\n"
                                        "functools.update_wrapper(lr, Pre)", "lr.predict(X)"),
 ]
@@ -49,6 +51,9 @@ TWINS = [
     ("lst = [0, 1]", "print(len(lst))", "1 / lst[0]", "ZeroDivisionError", 1),
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "x = 1", "df.drop(columns=['zz'])", "KeyError", 1),
     (SK + "lr = LogisticRegression()", "x = 1", "lr.predict(X)", "NotFittedError", 1),
+    # `.columns` written (on another frame) is pandas' property, which no write shadows
+    (PD + "df = pd.DataFrame({'a': [1, 2]})\nd2 = pd.DataFrame({'b': [1]})", "d2.columns = ['c']",
+     "cols = df.columns\ndf['zz']", "KeyError", 2),
 ]
 
 
