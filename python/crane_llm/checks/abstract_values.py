@@ -49,7 +49,8 @@ class FrameFacts:
     # Replay: no level of the row index has a name (how many levels there are is not known), as
     # for a frame the executed cells read with `pd.read_csv` and never re-indexed (fresh_frames.py).
     unnamed_index: bool = False
-    # Replay: text values each column is known to hold (the recording's examples of its values).
+    # Replay: text values each column is known to hold, for columns known to hold text only (the
+    # recording's examples of their values; replay._seen_text).
     seen_text: Dict[Any, frozenset] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -86,6 +87,10 @@ class FrameFacts:
             return None
         if self.live_columns is not None:
             try:
+                dtype = self.live_columns.dtype
+                if getattr(dtype, "kind", "O") in "iuf" and (dtype.kind == "u" or dtype.itemsize < 8):
+                    # (a list of labels is cast to such an Index's dtype: 257 finds the uint8 column 1)
+                    return None
                 return bool(label in self.live_columns)
             except Exception:
                 return None

@@ -43,10 +43,8 @@ _NAMING_TEXT = re.compile(r"\b(set_index|rename_axis|set_names|set_axis|rename|m
                           r"__init__|__setattr__)\b|\b_(set|update|mgr|data|name|index|rename)")
 # pandas methods that run text as code (`query`, `eval`) or call a method named by a string
 # (`df.agg('rename_axis', index='a')`): given text computed at run time, which the scan above
-# cannot read, they may do any of it.
-_RUNS_TEXT = {"query", "eval", "agg", "aggregate", "apply", "transform", "pipe", "map", "applymap", "sympify",
-              "parse_expr"}
-_STRING_BUILTINS = {"__name__", "__doc__", "__spec__", "__package__", "__loader__", "__build_class__"}
+# cannot read, they may do any of it. Only called at once, on arguments written out, are they read.
+_RUNS_TEXT = {"query", "eval", "agg", "aggregate", "apply", "transform", "sympify", "parse_expr"}
 # `df.rename(columns=...)` renames column labels only.
 _RENAME_COLUMNS_ONLY = {"columns", "inplace", "errors", "copy"}
 
@@ -56,11 +54,11 @@ def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
     when no executed cell may name a row index level since (the caller also requires no dynamic
     binding, no library patch and no attribute written out of sight)."""
     trees = list(trees)
-    code_names = _code_names(trees)
+    kinds = _binding_kinds(trees)
     bindings: Dict[str, int] = {}
     candidates = set()
     for tree in trees:
-        if _may_name_levels(tree, code_names):
+        if _may_name_levels(tree, kinds):
             return frozenset()
         for name in binding_sites(tree):
             bindings[name] = bindings.get(name, 0) + 1
@@ -82,15 +80,22 @@ def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) ->
     return reader and all(kw.arg in _PLAIN_ARGUMENTS for kw in value.keywords)
 
 
-def _code_names(trees) -> FrozenSet[str]:
-    """Names that hold code only: every binding of them is a `def`, a `class` or an import."""
-    code, data = set(), set()
+class _Kinds:
+    """How the executed cells bind each name: `code` names only ever hold a function or class
+    they define or an import, `modules` only an import; `bound` is every name bound at all."""
+
+    def __init__(self, code: FrozenSet[str], modules: FrozenSet[str], bound: FrozenSet[str]):
+        self.code, self.modules, self.bound = code, modules, bound
+
+
+def _binding_kinds(trees) -> _Kinds:
+    defined, imported, data = set(), set(), set()
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                code.add(node.name)
+                defined.add(node.name)
             elif isinstance(node, ast.alias):
-                code.add(node.asname or node.name.split(".")[0])
+                imported.add(node.asname or node.name.split(".")[0])
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 data.add(node.id)
             elif isinstance(node, ast.arg):
@@ -101,10 +106,11 @@ def _code_names(trees) -> FrozenSet[str]:
                 data.add(node.name)
             elif type(node).__name__ in ("MatchAs", "MatchStar", "MatchMapping"):
                 data.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
-    return frozenset(code - data)
+    return _Kinds(frozenset((defined | imported) - data), frozenset(imported - defined - data),
+                  frozenset(defined | imported | data))
 
 
-def _may_name_levels(tree: ast.AST, code_names: FrozenSet[str]) -> bool:
+def _may_name_levels(tree: ast.AST, kinds: _Kinds) -> bool:
     calls = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and \
@@ -118,28 +124,38 @@ def _may_name_levels(tree: ast.AST, code_names: FrozenSet[str]) -> bool:
             if _NAMING_TEXT.search(node.value):
                 return True
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _RUNS_TEXT and \
-                not all(_visible(arg, code_names) for arg in node.args + [kw.value for kw in node.keywords]):
-            return True
         spelled = _spelled(node)
+        if spelled in _RUNS_TEXT and not (isinstance(node, (ast.Attribute, ast.Name)) and
+                                          _called_on_visible(calls.get(id(node)), kinds)):
+            return True  # (taken as a value, imported under another name, or given computed text)
         if spelled is not None and (spelled in _NAMING or spelled.startswith(_PRIVATE_NAMING)):
             return True
     return False
 
 
-def _visible(arg: ast.AST, code_names: FrozenSet[str]) -> bool:
+def _called_on_visible(call: Optional[ast.Call], kinds: _Kinds) -> bool:
+    return call is not None and all(_visible(arg, kinds) for arg in call.args + [kw.value for kw in call.keywords])
+
+
+def _visible(arg: ast.AST, kinds: _Kinds) -> bool:
     """An argument whose text, if it is text, is written out: a constant, a function written
-    inline, a name that only ever holds code (or names a builtin), an attribute of an imported
-    module or class. A string held in a variable is not (see `_RUNS_TEXT`)."""
+    inline, a name that only ever holds a function, class or module of the cells (or a builtin no
+    cell rebinds), an attribute of an imported module or of an unrebound builtin. A string held
+    in a variable or an attribute of the notebook's is not (see `_RUNS_TEXT`)."""
     if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
-        return all(_visible(e, code_names) for e in arg.elts)
+        return all(_visible(e, kinds) for e in arg.elts)
     if isinstance(arg, ast.Dict):
-        return all(_visible(e, code_names) for e in arg.keys + arg.values if e is not None)
-    while isinstance(arg, ast.Attribute):
-        arg = arg.value
+        return all(_visible(e, kinds) for e in arg.keys + arg.values if e is not None)
+    if isinstance(arg, (ast.Constant, ast.Lambda)):
+        return True
+    builtin = isinstance(arg, ast.Name) and arg.id in builtins.__dict__ and arg.id not in kinds.bound
     if isinstance(arg, ast.Name):
-        return arg.id in code_names or (arg.id in builtins.__dict__ and arg.id not in _STRING_BUILTINS)
-    return isinstance(arg, (ast.Constant, ast.Lambda))
+        return arg.id in kinds.code or builtin
+    root = arg
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(arg, ast.Attribute) and isinstance(root, ast.Name) and \
+        (root.id in kinds.modules or (root.id in builtins.__dict__ and root.id not in kinds.bound))
 
 
 def _spelled(node: ast.AST) -> Optional[str]:

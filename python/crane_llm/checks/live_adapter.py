@@ -175,9 +175,7 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
         return False if inst_dict is not None or lookup_static(cls, "__dict__", _MISSING) is _MISSING else None
     frame_cls, series_cls, pd = pandas_types()
     if cls is frame_cls and pristine_pandas(cls):
-        # NDFrame.__getattr__ hands out columns as attributes (only identifier-like labels).
-        if attr.startswith("_"):
-            return False
+        # NDFrame.__getattr__ hands out columns as attributes (`df._a` too, for a column '_a').
         f = LiveValue(obj).frame()
         if f is None or not f.flat:
             return None

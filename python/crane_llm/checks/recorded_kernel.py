@@ -45,6 +45,7 @@ from ..kernel.source import python_source
 from .bound_names import binding_sites, bound_in, every_identifier
 from .fresh_frames import unnamed_index_frames
 from .library_writes import imported_tops, library_patch
+from .shell_source import automagic_head
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
@@ -94,6 +95,11 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
 # `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
 _INERT_MAGICS = {"matplotlib", "pip", "conda", "tensorflow_version"}
+# One-line cells IPython runs as these magics, which show or list and bind nothing (`rehashx`, by
+# contrast, defines an alias for every program on the PATH).
+_INERT_AUTOMAGIC = {"pwd", "ls", "who", "whos", "who_ls", "history", "lsmagic", "matplotlib", "pip", "conda", "env",
+                    "clear", "pinfo", "pinfo2", "pdef", "pdoc", "psource", "pfile", "page", "time", "timeit",
+                    "precision", "colors", "xmode", "autosave", "connect_info"}
 # `%config` runs `cfg.<line>` as code: only plain settings of these classes are taken as inert.
 _INERT_CONFIG = re.compile(r"\s*(InlineBackend|IPCompleter|Completer)\.\w+\s*=\s*"
                            r"('[^'{}$]*'|\"[^\"{}$]*\"|-?\d+(\.\d+)?|True|False|None)\s*$")
@@ -194,7 +200,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     runs_with_target: Optional[str] = None
     for index, cell in enumerate(cells):
         try:
-            tree = ast.parse(python_source(cell))
+            code = python_source(cell)
+            tree = ast.parse(code)
         except Exception:
             last = None
             dynamic = dynamic or f"executed cell {index + 1} does not parse"
@@ -205,7 +212,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         if tree.body:
             last = tree.body[0] if len(tree.body) == 1 else None
         names |= bound_in(tree)
-        why = _dynamic_reason(tree)
+        head = automagic_head(code)
+        why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
+            if head and head not in _INERT_AUTOMAGIC else _dynamic_reason(tree)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -323,6 +332,11 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
             found.update(b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)))
         elif isinstance(node, ast.alias) and any(_writes_unseen(part) for part in node.name.split(".")):
             return None
+        elif isinstance(node, ast.keyword) and node.arg is not None:
+            # a keyword's name may become an attribute: `type('A', (B,), dict(load=f))`
+            if _writes_unseen(node.arg) or node.arg in _CLASS_NAMING:
+                return None
+            found.add(node.arg)
     return frozenset(found)
 
 
@@ -431,10 +445,68 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
             return f"the magic `%{_magic_name(node)}`"
         if _expanded(node):
             return "a shell command or magic whose arguments IPython expands by evaluating them"
-        if isinstance(node, ast.Constant) and type(node.value) is str and node.value.rstrip().endswith(".py"):
+        if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
-            return f"the file name '{node.value.strip()[-40:]}', a module an import may then find"
+            return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
+        why = _writes_files_unseen(node)
+        if why:
+            return why
     return None
+
+
+# A module's file named in text (`tabulate.py`, also inside a shell command or a path).
+_MODULE_FILE = re.compile(r"\.py\b")
+# Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
+_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2)\b")
+# File-writing functions whose target a cell can compute: a module written under a library's
+# name (`'tabulate.p' + 'y'`) would be what a later `import tabulate` runs.
+_WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "urlretrieve",
+                  "copyfile", "copy2", "copytree", "move"}
+# `Path.rename(target)` / `.replace(target)` move a file: one computed argument and nothing else
+# (pandas' `rename` and `replace` take a mapping or keywords).
+_MOVING_ATTRS = {"rename", "replace"}
+_WRITING_MODULES = {"shutil"}
+
+
+def _writes_files_unseen(node: ast.AST) -> Optional[str]:
+    """Why `node` may write a file whose name the cell computes, or put files of unknown names in
+    place, or add a directory to the import path; None otherwise."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        tops = {a.name.split(".")[0] for a in node.names} if isinstance(node, ast.Import) else \
+            {(node.module or "").split(".")[0]}
+        if tops & _WRITING_MODULES:
+            return "an import of `shutil`, which copies and moves files"
+        return None
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir"), ("os", "rename"),
+                                           ("os", "replace"), ("os", "link"), ("os", "symlink"), ("os", "open")}:
+        return f"`{node.value.id}.{node.attr}`, through which a module of the notebook's may shadow a library"
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _WRITING_ATTRS:
+        return f"`.{func.attr}()`, which may write a module a later import finds"
+    if isinstance(func, ast.Attribute) and func.attr in _MOVING_ATTRS and len(node.args) == 1 and \
+            not node.keywords and not isinstance(node.args[0], (ast.Dict, ast.Lambda, ast.Constant)):
+        return f"`.{func.attr}()` of a computed target, which may move a module where a later import finds it"
+    if isinstance(func, ast.Attribute) and func.attr in ("system", "getoutput") and node.args and \
+            isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is str and \
+            _FILE_PLACING_COMMANDS.search(node.args[0].value):
+        return "a shell command that puts files of unknown names in place"
+    opener = (isinstance(func, ast.Name) and func.id == "open") or (isinstance(func, ast.Attribute) and func.attr == "open")
+    if not opener:
+        return None
+    plain_open = isinstance(func, ast.Name)
+    mode = next((kw.value for kw in node.keywords if kw.arg == "mode"), None)
+    if mode is None and len(node.args) > (1 if plain_open else 0):
+        mode = node.args[1 if plain_open else 0]
+    reading = mode is None or (isinstance(mode, ast.Constant) and type(mode.value) is str and
+                               not set(mode.value) & set("wax+"))
+    path = (node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg == "file"), None)) \
+        if plain_open else None
+    if reading or (path is not None and isinstance(path, ast.Constant)):
+        return None
+    return "a file written under a name computed at run time, which may be a module a later import finds"
 
 
 def _plain_display_import(node: ast.AST) -> bool:

@@ -172,14 +172,25 @@ def _integer_spans(facts: Dict[str, Any], per_column: Dict[Any, Any]) -> Dict[An
 # The recording shows text values of a column (its unique values, or a sample of them) cut to
 # 20 characters plus "...": a shorter one is a value some row holds, as written.
 _SHOWN_WHOLE = 20
+# Dtypes whose values are all text (or categories, which pandas groups by their codes).
+_TEXT_DTYPES = {"category", "str", "string", "string[python]", "string[pyarrow]"}
 
 
 def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
-    """The text values the recording shows each column holding (missing values are left out)."""
+    """The text values the recording shows each column holding, for the columns known to hold
+    text only (missing values aside): a text dtype, or an object column whose unique values the
+    recording lists in full. Grouping by any other column sorts values that may not compare."""
     seen = {}
     for label, col in per_column.items():
-        shown = col.get("unique_values", col.get("example_values")) if isinstance(col, dict) else None
-        if type(label) is str and isinstance(shown, list):
+        if type(label) is not str or not isinstance(col, dict):
+            continue
+        unique, examples = col.get("unique_values"), col.get("example_values")
+        shown = unique if isinstance(unique, list) else examples
+        if not isinstance(shown, list) or not shown:
+            continue
+        whole = all(type(v) is str and len(v) <= _SHOWN_WHOLE for v in shown)
+        listed_in_full = shown is unique and whole and col.get("num_unique") == len(unique)
+        if col.get("dtype") in _TEXT_DTYPES or (col.get("dtype") == "object" and listed_in_full):
             texts = frozenset(v for v in shown if type(v) is str and len(v) <= _SHOWN_WHOLE)
             if texts:
                 seen[label] = texts

@@ -411,19 +411,25 @@ def prepare_recorded(source: str, bound: Any) -> Prepared:
     flags are unknown, and a one-line cell is judged only when no prefilter rule can apply.
     `bound(name)` says whether a name is known to exist (then automagic does not apply)."""
     code, tree = static_transform(source)
-    rewritten = None
-    if len(code.splitlines()) == 1:
-        line = code.rstrip("\n")
-        try:
-            info = ipython_module("IPython.core.splitinput").LineInfo(line, False)
-            head = info.ifun.split(".", 1)[0]
-            if head and not (info.the_rest and info.the_rest[0] in "=,") and not bound(head):
-                if head in default_line_magic_names():
-                    rewritten = f"IPython runs this line as the magic `%{head}` (automagic)"
-        except ImportError:
-            pass
+    head = automagic_head(code)
+    rewritten = f"IPython runs this line as the magic `%{head}` (automagic)" if head and not bound(head) else None
     return Prepared(code, 0, rewritten, flags_known=False, tree=tree)
 
 
+def automagic_head(code: str) -> Optional[str]:
+    """The magic a default IPython kernel runs a one-line cell as (automagic: `pwd`, `rehashx`),
+    unless a variable of that name exists; None when the cell is not such a line."""
+    if len(code.splitlines()) != 1:
+        return None
+    try:
+        info = ipython_module("IPython.core.splitinput").LineInfo(code.rstrip("\n"), False)
+    except ImportError:
+        return None
+    head = info.ifun.split(".", 1)[0]
+    if not head or (info.the_rest and info.the_rest[0] in "=,"):
+        return None
+    return head if head in default_line_magic_names() else None
+
+
 __all__ = ["running_ipython", "Prepared", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
-           "default_line_magic_names"]
+           "default_line_magic_names", "automagic_head"]

@@ -14,7 +14,9 @@ missing columns, fitting and clashing shapes, so that both real crashes and clea
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
+import tempfile
 from typing import List
 
 from exec_runner import CELL_BREAK
@@ -537,8 +539,14 @@ def keras_case(rng: random.Random) -> dict:
 # A frame read from CSV whose executed cells the replay reads (fresh_frames.py): a middle cell that
 # may name a level of its row index, or only seem to, then a target whose keys pandas looks up
 # among the columns and the index level names.
-CSV_SETUP = ("import pandas as pd\nimport tempfile\npath = tempfile.mkdtemp() + '/f.csv'\n"
-             "with open(path, 'w') as f:\n    f.write('k,v,g\\nx,1,p\\ny,2,q\\nz,3,p\\n')\n" + CELL_BREAK)
+# (written here, so that the executed cells read it under a path written out)
+CSV_PATH = os.path.join(tempfile.gettempdir(), "crane_llm_fuzz_frame.csv")
+if not os.path.exists(CSV_PATH):  # (written aside and moved in whole: other processes may be reading it)
+    _fd, _aside = tempfile.mkstemp(dir=tempfile.gettempdir())
+    with os.fdopen(_fd, "w") as _f:
+        _f.write("k,v,g\nx,1,p\ny,2,q\nz,3,p\n")
+    os.replace(_aside, CSV_PATH)
+CSV_SETUP = f"import pandas as pd\npath = {CSV_PATH!r}\n" + CELL_BREAK
 CSV_READS = ["df = pd.read_csv(path)", "df = pd.read_csv(path, sep=',')", "df = pd.read_csv(path, index_col=0)",
              "df = pd.read_csv(path, index_col='g')", "df = pd.read_csv(path, names=['a', 'b'])",
              "df = pd.read_csv(path, usecols=['k', 'g'])"]

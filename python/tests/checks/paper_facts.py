@@ -60,7 +60,7 @@ def _column(frame: Any, label: Any) -> Dict[str, Any]:
     except Exception:
         return {"type": "unknown"}
     shown = [v[:20] + "..." if isinstance(v, str) and len(v) > 20 else v for v in list(values)[:5]]
-    return {"type": "categorical", "num_unique": len(values),
+    return {"type": "categorical", "num_unique": len(values), "dtype": str(col.dtype),
             ("unique_values" if len(values) <= 5 else "example_values"): shown}
 
 

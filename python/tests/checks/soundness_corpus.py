@@ -1032,6 +1032,19 @@ def threads_beside_the_cell() -> List[Dict]:
     return [_c("x = 3 ** (10 ** 7)\nzz_t", setup)]
 
 
+def column_lookups() -> List[Dict]:
+    """(red team, 3 Dec afternoon) pandas hands out a column '_a' as `df._a`; refuses `axis=` beside
+    `columns=` before any lookup; and casts a list of labels to a narrow Index's dtype (257 finds the
+    uint8 column 1)."""
+    setup = DF + ("dfu = pd.DataFrame({'_zz': [1], 'T2': [2]})\n"
+                  "dfu8 = pd.DataFrame(np.ones((2, 2)), columns=pd.Index([1, 2], dtype='uint8'))\n"
+                  "dff = pd.DataFrame(np.ones((2, 2)), columns=pd.Index([0.1, 2.0], dtype='float32'))\n")
+    cells = ["dfu._zz", "df.drop(columns='zz', axis=1)", "df.drop(columns=['zz'], axis=1, inplace=True)",
+             "dfu8[[257]]", "dfu8.drop(columns=[257])", "dfu8.dropna(subset=[257])", "dff[[0.1]]",
+             "df.sort_values('zz', by='a')", "df.groupby('zz', by='a')"]
+    return [_c(cell, setup) for cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -1045,7 +1058,7 @@ def corpus() -> List[Dict]:
             + sizes_past_the_machine() + displayed_mid_cell() + loop_corners()
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
             + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
-            + threads_beside_the_cell())
+            + threads_beside_the_cell() + column_lookups())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -40,6 +40,11 @@ BACK_DOORS = [
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.head = lambda *a, **k: pd.DataFrame({'zz': [0]})",
      "df.head()['zz']"),
     (SK + "lr = LogisticRegression()", "lr.predict = lambda X: X", "lr.predict(X)"),
+    # (red team, 3 Dec) a one-line cell IPython runs as `%rehashx`, which makes an alias of every program
+    ("x = 1", "rehashx", "grep"),
+    # a Keras-named subclass whose members come as keywords
+    ("import keras\nSeq = type('Sequential', (keras.Sequential,), dict(__module__='keras.src.models.sequential', "
+     "load=lambda self: 0))\nmodel = Seq()", "x = 1", "model.load()"),
     # a property written through: the facts are read after it
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.columns = ['zz']", "cols = df.columns\ndf['zz']"),
     (SK + "lr = LogisticRegression()", "import functools\nclass Pre:\n    def predict(X):\n        return X\n"

@@ -8,14 +8,20 @@ keep the claim and really raise it."""
 from __future__ import annotations
 
 import ast
+import tempfile
+from pathlib import Path
 
 from crane_llm.checks.fresh_frames import unnamed_index_frames
 from exec_runner import CELL_BREAK, run_batch
 
-WRITE = ("import pandas as pd\nimport tempfile\npath = tempfile.mkdtemp() + '/m.csv'\n"
-         "with open(path, 'w') as f:\n"
-         "    f.write('region,emissions\\nAsia Pacific,1.5\\nAfrica,2.0\\nEurope,0.5\\n')\n" + CELL_BREAK)
+# The file is written here, not by an executed cell (one writing a file under a computed name
+# leaves the replay without names it trusts: the file could be a module a later import finds).
+CSV = Path(tempfile.mkdtemp()) / "m.csv"
+CSV.write_text("region,emissions\nAsia Pacific,1.5\nAfrica,2.0\nEurope,0.5\n")
+WRITE = f"import pandas as pd\npath = {str(CSV)!r}" + CELL_BREAK
 READ = WRITE + "df = pd.read_csv(path)"
+# Text that names the level when pandas runs it, computed so that no word of it is written out.
+Q = "'@df.ren' + 'ame_axis(' + repr('zz') + ', inplace=True)'"
 
 # (setup, executed through the shell, target): the target runs clean, the replay must not claim.
 NAMED = [
@@ -42,8 +48,29 @@ NAMED = [
     (READ, "df = pd.DataFrame({'region': ['x']}, index=pd.Index([0], name='zz'))", "df.sort_values('zz')"),
     (WRITE + "df = pd.read_csv(path, index_col='region')", "x = 1", "df.sort_values('region')"),
     (READ, "df = df.set_index('region')", "df.sort_values('region')"),
-    # a level named like a column the grouping asks for: pandas refuses it, the replay stops
-    (READ, "df.index.name = 'zz'\ndf['zz'] = 1", "df.groupby('region').get_group('Africa').sort_values('zz')"),
+    # found by the red team of 3 Dec: text pandas runs, reached other than by `df.eval(<written out>)`
+    (READ, "f = df.eval\nq = " + Q + "\nf(q)", "df.sort_values('zz')"),
+    (READ, "q = " + Q + "\nlist(map(df.eval, [q]))", "df.sort_values('zz')"),
+    (READ, "from pandas import eval as pe\nq = " + Q.replace("@", "") + "\npe(q)", "df.sort_values('zz')"),
+    (READ, "license = " + Q + "\ndf.eval(license)", "df.sort_values('zz')"),
+    (READ, "class C:\n    s = " + Q + "\ndf.eval(C.s)", "df.sort_values('zz')"),
+    (READ, "def h():\n    pass\nh.s = " + Q + "\ndf.eval(h.s)", "df.sort_values('zz')"),
+    # a module of the notebook's written under a library's name, then imported
+    (READ, "import sys\nsys.path.insert(0, '')\nwith open('tabulate.p' + 'y', 'w') as fh:\n"
+           "    fh.write(\"import __main__\\n__main__.df.index.name = 'zz'\\n\")" + CELL_BREAK
+     + "import tabulate", "df.sort_values('zz')"),
+]
+
+# The target raises otherwise than a missing key: (setup, shell, target, exception).
+OTHERWISE = [
+    (READ, "x = 1", "df.sort_values('zz', by='region')", "TypeError"),
+    (READ, "x = 1", "df.groupby('zz', by='region')", "TypeError"),
+    # a level named like a column the grouping asks for: pandas refuses it
+    (READ, "df.index.name = 'zz'\ndf['zz'] = 1", "df.groupby('region').get_group('Africa').sort_values('zz')",
+     "ValueError"),
+    # group keys that do not compare: sorting them fails before the group is found
+    (READ, "df['region'] = df['region'].astype(object)\ndf.loc[0, 'region'] = 1j\ndf.loc[2, 'region'] = 2j",
+     "g = df.groupby('region').get_group('Africa')\ng.sort_values('zz')", "TypeError"),
 ]
 
 # The same frame, left unnamed: (setup, shell, target, exception, line).
@@ -68,8 +95,15 @@ def test_a_level_the_executed_cells_may_have_named_leaves_the_replay_without_a_c
     for row, r in zip(NAMED, run_batch(_cases(NAMED))):
         assert r.get("setup_error") is None, (row, r)
         assert r["replay_claim"] is None, (row, r)
-        if "groupby" not in row[2]:
-            assert r.get("raised") is None, (row, r)
+        assert r.get("raised") is None, (row, r)
+
+
+def test_a_target_that_raises_otherwise_gets_no_missing_key_claim():
+    for row, r in zip(OTHERWISE, run_batch(_cases(OTHERWISE))):
+        assert r.get("setup_error") is None, (row, r)
+        assert r["raised"]["exception"] == row[3], (row, r)
+        for claim in (r["replay_claim"], r["claim"]):  # (Python's own TypeError may be claimed)
+            assert claim is None or claim["exception"] == row[3], (row, r)
 
 
 def test_a_frame_read_from_csv_and_never_reindexed_has_no_level_names():
@@ -85,7 +119,8 @@ def test_a_group_the_recording_does_not_show_is_not_taken_for_there():
 
     cells = [READ.split(CELL_BREAK)[0], "df = pd.read_csv(path)"]
     facts = {"df": {"type": "pandas.core.frame.DataFrame", "shape": (3, 2),
-                    "per_column": {"region": {"type": "categorical", "example_values": ["Asia Pacific", "A" * 20 + "..."]},
+                    "per_column": {"region": {"type": "categorical", "dtype": "category",
+                                              "example_values": ["Asia Pacific", "A" * 20 + "..."]},
                                    "emissions": {"type": "continuous"}}}}
     from crane_llm.checks import run_checks_on_facts
 
@@ -96,6 +131,11 @@ def test_a_group_the_recording_does_not_show_is_not_taken_for_there():
     outcome = run_checks_on_facts("df.groupby('region').get_group('Asia Pacific').sort_values('zz')", facts,
                                   names_complete=True, executed=cells)
     assert outcome.crash is not None and outcome.crash.exception == "KeyError"
+    # an object column of which the recording shows a sample only may hold values that do not sort
+    facts["df"]["per_column"]["region"]["dtype"] = "object"
+    outcome = run_checks_on_facts("df.groupby('region').get_group('Asia Pacific').sort_values('zz')", facts,
+                                  names_complete=True, executed=cells)
+    assert outcome.crash is None and "get_group" in outcome.stopped_at.reason
 
 
 def test_only_a_single_plain_read_counts():

@@ -452,6 +452,9 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if len(args) + len({"columns", "index", "labels"} & set(kwargs)) > 1:
             # pandas refuses labels beside index/columns, and drops rows and columns together: not modelled.
             raise Stop(node.lineno, "`.drop()` given its labels more than one way")
+        if "axis" in kwargs and {"columns", "index"} & set(kwargs):
+            # (pandas refuses `axis=1` beside `columns=` with a ValueError, before any label is looked up)
+            raise Stop(node.lineno, "`.drop()` given an axis and `index=` / `columns=`")
         axis = _kw(kwargs, "axis", 0)
         rows = None
         if len(args) == 1 and axis in (0, "index") and not ({"columns", "index", "labels"} & set(kwargs)):
@@ -480,6 +483,9 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         return _result(interp, base, f, kept, f.nrows, inplace, node, dtypes=_dtypes_of(f, kept))
     if attr == "join":
         return _join(base, f, args, kwargs, node)
+    if attr in ("groupby", "sort_values") and args and "by" in kwargs:
+        # (`by` given twice: Python's TypeError at the call, before pandas looks at either)
+        raise Stop(node.lineno, f"`.{attr}()` given `by` twice")
     if attr == "groupby":
         by = args[0] if args else kwargs.get("by")
         _only({k: v for k, v in kwargs.items() if k != "by"}, ("as_index", "sort", "dropna", "observed"), node)
