@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .static_reads import loaded_module, checked
+from .static_reads import checked, instance_dict, loaded_module
 from .provenance import class_module, plain_class
 
 
@@ -23,7 +23,10 @@ def dtype_category(dtype: Any) -> Optional[str]:
         return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
                 "m": "timedelta", "O": "object"}.get(kind)
     if t is checked(pd.__dict__).get("StringDtype"):
-        return "str"
+        # Text with NaN for missing (pandas' default `str`); the opt-in `string` dtype's pd.NA
+        # makes a float conversion fail with TypeError, not ValueError: not this category.
+        missing = (instance_dict(dtype) or {}).get("_na_value")
+        return "str" if type(missing) is float else None
     if t is checked(pd.__dict__).get("CategoricalDtype"):
         return "category"
     if t is checked(pd.__dict__).get("DatetimeTZDtype"):

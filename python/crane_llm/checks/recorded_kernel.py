@@ -416,6 +416,7 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
 
 def _dynamic_reason(tree: ast.AST) -> Optional[str]:
     plain_shell, plain_getattr = _plain_uses(tree)
+    appended = _appended_paths(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
             return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
@@ -448,10 +449,22 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = _writes_files_unseen(node)
+        why = _writes_files_unseen(node, appended)
         if why:
             return why
     return None
+
+
+def _appended_paths(tree: ast.AST) -> Set[int]:
+    """The `sys.path` of `sys.path.append('<written-out directory>')`: searched after the installed
+    libraries, so a module there cannot take an installed library's place."""
+    out: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" and \
+                len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
+                type(node.args[0].value) is str:
+            out.add(id(node.func.value))
+    return out
 
 
 # A module's file named in text (`tabulate.py`, also inside a shell command or a path).
@@ -468,7 +481,7 @@ _MOVING_ATTRS = {"rename", "replace"}
 _WRITING_MODULES = {"shutil"}
 
 
-def _writes_files_unseen(node: ast.AST) -> Optional[str]:
+def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
     """Why `node` may write a file whose name the cell computes, or put files of unknown names in
     place, or add a directory to the import path; None otherwise."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -477,7 +490,7 @@ def _writes_files_unseen(node: ast.AST) -> Optional[str]:
         if tops & _WRITING_MODULES:
             return "an import of `shutil`, which copies and moves files"
         return None
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and id(node) not in appended and \
             (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir"), ("os", "rename"),
                                            ("os", "replace"), ("os", "link"), ("os", "symlink"), ("os", "open")}:
         return f"`{node.value.id}.{node.attr}`, through which a module of the notebook's may shadow a library"

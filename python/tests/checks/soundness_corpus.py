@@ -1045,6 +1045,42 @@ def column_lookups() -> List[Dict]:
     return [_c(cell, setup) for cell in cells]
 
 
+def pyplot_settings_and_labels() -> List[Dict]:
+    """(red team, 3 Dec afternoon) pyplot runs `figure.hooks` on every new figure, refuses settings
+    its validators let through (margins the wrong way round, a negative size) or that bypassed
+    them, and converts an Axes' default limits through the units registry; a series prints its
+    name and its index's name with str(); a pandas `string` column's <NA> fails scikit-learn's
+    float conversion with TypeError."""
+    mpl = DF + ("import matplotlib\nmatplotlib.use('agg')\nimport matplotlib.pyplot as plt, types, sys\n"
+                "img = np.zeros((3, 8, 8))\nlst = [1, 2]\n_saved_rc = dict(matplotlib.rcParams)\n")
+    undo = "dict.update(matplotlib.rcParams, _saved_rc)\nplt.close('all')"
+    hooks = mpl + ("_hm = types.ModuleType('zzhooks')\ndef _bind(fig):\n    get_ipython().user_ns['zz'] = 1\n"
+                   "_hm.bind = _bind\nsys.modules['zzhooks'] = _hm\nmatplotlib.rcParams['figure.hooks'] = ['zzhooks:bind']\n")
+    out = [_c(cell, hooks, teardown=undo) for cell in ("plt.figure()\nzz", "plt.subplot(1, 2, 1)\nzz")]
+    for change in ("matplotlib.rcParams['figure.subplot.left'] = 0.9\nmatplotlib.rcParams['figure.subplot.right'] = 0.1\n",
+                   "matplotlib.rcParams['figure.figsize'] = (-1, 2)\n",
+                   "dict.__setitem__(matplotlib.rcParams, 'axes.facecolor', 'zz')\n",
+                   "dict.__setitem__(matplotlib.rcParams, 'image.cmap', 'zz')\n"):
+        out += [_c(cell, mpl + change, teardown=undo) for cell in ("plt.figure()\nplt.xlabel('x')\nlst[9]",
+                                                                   "plt.imshow(img)")]
+    units = mpl + ("import matplotlib.units as munits\nclass Conv(munits.ConversionInterface):\n"
+                   "    @staticmethod\n    def convert(v, u, a):\n        get_ipython().user_ns['zz'] = 1\n        return v\n"
+                   "    @staticmethod\n    def axisinfo(u, a):\n        get_ipython().user_ns['zz'] = 1\n"
+                   "    @staticmethod\n    def default_units(x, a):\n        get_ipython().user_ns['zz'] = 1\n"
+                   "munits.registry[int] = Conv()\nmunits.registry[float] = Conv()\n")
+    out += [_c(cell, units, teardown="munits.registry.pop(int, None)\nmunits.registry.pop(float, None)\nplt.close('all')")
+            for cell in ("plt.title('t')\nzz", "plt.subplot(1, 2, 1)\nzz")]
+    names = DF + ("lst = [1, 2]\nclass Nm:\n    def __str__(self):\n        get_ipython().user_ns['zz'] = 1\n        return 'n'\n"
+                  "    __repr__ = __str__\n    def __hash__(self):\n        return 1\n    def __eq__(self, o):\n"
+                  "        return self is o\nsn = pd.Series([1.0, 2.0], name=Nm())\n"
+                  "ser2 = pd.Series([1.0, 2.0])\nser2.index.name = Nm()\n")
+    out += [_c(cell, names) for cell in ("print(sn)\nzz", "print(ser2)\nzz")]
+    sna = DF + ("lr_fit = LinearRegression().fit(X[:, :2], y)\n"
+                "sna = pd.DataFrame({'p': pd.array(['1', None, '2', '3'], dtype='string'), 'q': 1.0, 'r': 2.0})\n")
+    out += [_c(cell, sna) for cell in ("lr_fit.predict(sna)", "LinearRegression().fit(sna, y[:3])")]
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -1058,7 +1094,7 @@ def corpus() -> List[Dict]:
             + sizes_past_the_machine() + displayed_mid_cell() + loop_corners()
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
             + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
-            + threads_beside_the_cell() + column_lookups())
+            + threads_beside_the_cell() + column_lookups() + pyplot_settings_and_labels())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

@@ -106,9 +106,27 @@ def _numeric_elements(obj: Any, kind: str) -> bool:
             kinds = [dt.kind for dt in obj.dtypes.tolist()]
         else:
             kinds = [obj.dtype.kind]
+        if not _labels_print_plainly(obj, kind):
+            return False
     except Exception:
         return False
     return all(type(k) is str and k in "biuf" for k in kinds)
+
+
+def _labels_print_plainly(obj: Any, kind: str) -> bool:
+    """The labels pandas prints beside the values: a series' name, the axes' level names, and the
+    labels themselves unless of a dtype that prints as numbers or dates: plain constants only (an
+    object's own `__str__` would run)."""
+    axes = [obj.index] + ([obj.columns] if kind == "frame" else [])
+    names = [n for axis in axes for n in list(axis.names)] + ([obj.name] if kind == "series" else [])
+    if not all(n is None or is_simple_constant(n) for n in names):
+        return False
+    for axis in axes:
+        if axis.dtype.kind in "biufmM":
+            continue
+        if len(axis) > 10000 or not all(is_simple_constant(x) for x in axis.tolist()):
+            return False
+    return True
 
 
 def _is_display(obj: Any) -> bool:

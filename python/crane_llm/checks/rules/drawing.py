@@ -35,6 +35,7 @@ from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import classes_pristine, instance_dict, own_module_function
 from .library_state import library_state_plain
+from .pyplot_settings import settings_plain
 
 _PYPLOT = "matplotlib.pyplot"
 # The pyplot functions the catalogue's entries call on their way (looked up in pyplot's globals).
@@ -129,7 +130,7 @@ def _check_pyplot() -> bool:
         return False
     if dict.get(params, "text.usetex") is not False:
         return False  # (text laid out through LaTeX fails where LaTeX is missing)
-    if not _own_rectilinear_axes():
+    if not _own_rectilinear_axes() or not settings_plain():
         return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
     rcsetup = loaded_module("matplotlib.rcsetup")
