@@ -9,7 +9,7 @@ from .provenance import class_module, plain_class
 
 
 def dtype_category(dtype: Any) -> Optional[str]:
-    """'numeric', 'bool', 'datetime', 'timedelta', 'object', 'str' or 'category' for NumPy's and
+    """'numeric', 'bool', 'datetime', 'timedelta', 'object', 'str', 'string' or 'category' for NumPy's and
     pandas' own dtype objects (exact types; their attributes are C slots or pandas' own)."""
     np = loaded_module("numpy")
     pd = loaded_module("pandas")
@@ -23,10 +23,10 @@ def dtype_category(dtype: Any) -> Optional[str]:
         return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
                 "m": "timedelta", "O": "object"}.get(kind)
     if t is checked(pd.__dict__).get("StringDtype"):
-        # Text with NaN for missing (pandas' default `str`); the opt-in `string` dtype's pd.NA
-        # makes a float conversion fail with TypeError, not ValueError: not this category.
+        # Text with NaN for missing (pandas' default `str`) is 'str'; the opt-in `string` dtype's
+        # pd.NA fails a float conversion with TypeError, not ValueError: 'string'.
         missing = (instance_dict(dtype) or {}).get("_na_value")
-        return "str" if type(missing) is float else None
+        return "str" if type(missing) is float else "string"
     if t is checked(pd.__dict__).get("CategoricalDtype"):
         return "category"
     if t is checked(pd.__dict__).get("DatetimeTZDtype"):

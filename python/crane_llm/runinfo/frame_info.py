@@ -16,7 +16,7 @@ from .budget import Deadline
 from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, is_subclass, lookup_static, own, own_call
 from ..checks.static_reads import checked, held_by_its_module, instance_dict, is_static_type, loaded_module
-from .safe import NAME_MAX, cut, loaded, member, one_of, short_text
+from .safe import NAME_MAX, cut, loaded, member, one_of, pandas_missing_types, short_text
 from .value_summary import (
     EXACT_DISTINCT_MAX,
     HASH_EXACT_MAX,
@@ -143,8 +143,7 @@ def _plain_part(np: Any, value: Any, depth: int) -> bool:
         return trusted_tz(value)
     if _numpy_dtype(np, value):
         return plain_dtype(np, value, depth)
-    pd = loaded("pandas")
-    if pd is not None and one_of(t, (type(member(pd, "NA")), type(member(pd, "NaT")))):
+    if one_of(t, pandas_missing_types()):
         return True
     if class_module(t).split(".", 1)[0] != "pandas" or not held_by_its_module(t):
         return False
@@ -153,7 +152,7 @@ def _plain_part(np: Any, value: Any, depth: int) -> bool:
     extension_dtype = member(loaded_module("pandas.core.dtypes.base"), "ExtensionDtype")
     if extension_dtype is not None and is_subclass(t, extension_dtype):
         return plain_dtype(np, value, depth)
-    index = member(pd, "Index")
+    index = member(loaded("pandas"), "Index")
     return index is not None and is_subclass(t, index) and _index_plain(np, value, depth + 1)  # a categorical's
 
 
@@ -370,16 +369,12 @@ def _hash_linear(series: Any, arr: Optional[Any], positions: Any = None) -> bool
     return type(string) is type and type(series.dtype) is string
 
 
-def pd_missing(name: str) -> Any:
-    return member(loaded("pandas"), name)
-
-
 def _head_values(series: Any, arr: Optional[Any]) -> List[Any]:
     """The first 5 distinct non-missing values from the top of the column, each as short JSON."""
     head = arr[:HEAD_SCAN] if arr is not None else series.iloc[:HEAD_SCAN].array
     seen: List[Any] = []
     keys = set()
-    missing_types = (type(None), type(pd_missing("NA")), type(pd_missing("NaT")))
+    missing_types = (type(None),) + pandas_missing_types()
     for value in head:
         if one_of(type(value), missing_types):
             continue

@@ -62,6 +62,13 @@ def _library_metaclass(meta: type) -> bool:
     return True
 
 
+def pandas_missing_types() -> Tuple[type, ...]:
+    """The types of pandas' missing values, `pd.NaT` and `pd.NA`, as pandas holds them (none when
+    pandas is not loaded)."""
+    pd = loaded("pandas")
+    return tuple(type(v) for v in (member(pd, "NaT"), member(pd, "NA")) if v is not None)
+
+
 def member(module: Any, name: str) -> Any:
     """`module.name` as the module's own dictionary holds it: None when it is missing or `module`
     is not a plain module (never a `getattr`, which runs a module-level `__getattr__` for a missing

@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..checks.library_code import genuine
 from ..checks.provenance import audit, class_module, class_name, lookup_static, own_module_function
 from ..checks.static_reads import checked, held_by_its_module, is_sealed_type, is_static_type
-from .safe import cut, loaded, member, number, one_of, plain_type
+from .safe import cut, loaded, member, number, one_of, pandas_missing_types, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
 SAMPLE_SIZE = 10_000
@@ -98,7 +98,7 @@ def hash_bounded(values: Any) -> bool:
     np, pd = loaded("numpy"), loaded("pandas")
     numpy_kinds = tuple(c for c in (member(np, n) for n in _BOUNDED_NUMPY) if type(c) is type)
     pandas_kinds = tuple(c for c in (member(pd, n) for n in _BOUNDED_PANDAS) if c is not None)
-    pandas_kinds += tuple(type(v) for v in (member(pd, "NaT"), member(pd, "NA")) if v is not None)
+    pandas_kinds += pandas_missing_types()
     for t in set(map(type, values)):
         if one_of(t, _BOUNDED_HASH) or one_of(t, pandas_kinds):
             continue
@@ -128,8 +128,7 @@ def is_library_scalar(t: type) -> bool:
     pd = loaded("pandas")
     if pd is not None and module.startswith("pandas"):
         known = tuple(member(pd, n) for n in ("Timestamp", "Timedelta", "Period", "Interval"))
-        missing = tuple(type(v) for v in (member(pd, "NaT"), member(pd, "NA")) if v is not None)
-        return one_of(t, known + missing)
+        return one_of(t, known + pandas_missing_types())
     return False
 
 

@@ -22,9 +22,9 @@ from ..provenance import audit, class_dict, class_module, class_name, lookup_sta
 # accessor -> (pandas' class behind it, the dtype categories it refuses)
 _REFUSES = {
     "str": ("pandas.core.strings.accessor.StringMethods", {"numeric", "bool", "datetime", "timedelta"}),
-    "dt": ("pandas.core.indexes.accessors.CombinedDatetimelikeProperties", {"numeric", "bool", "str"}),
+    "dt": ("pandas.core.indexes.accessors.CombinedDatetimelikeProperties", {"numeric", "bool", "str", "string"}),
     "cat": ("pandas.core.arrays.categorical.CategoricalAccessor",
-            {"numeric", "bool", "datetime", "timedelta", "str", "object"}),
+            {"numeric", "bool", "datetime", "timedelta", "str", "string", "object"}),
 }
 _NEEDS = {"str": "string values", "dt": "datetime-like values", "cat": "a 'category' dtype"}
 

@@ -83,7 +83,7 @@ def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Opti
     return missing
 
 
-_SORTABLE = ("numeric", "bool", "datetime", "timedelta", "str", "category")
+_SORTABLE = ("numeric", "bool", "datetime", "timedelta", "str", "string", "category")
 
 
 def _unambiguous(base: Value, f: FrameFacts, labels: List[Any], node, how: str) -> None:
