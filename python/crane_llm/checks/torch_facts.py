@@ -15,8 +15,9 @@ import types
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
-from .static_reads import loaded_module, checked
-from .provenance import audit, class_dict, is_static_type, mro, own
+from .library_code import genuine
+from .static_reads import checked, loaded_module
+from .provenance import audit, class_dict, is_static_type, mro, own, own_module_function
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -214,3 +215,59 @@ def module_weight(obj: Any, class_name: str) -> Optional[Tuple[dict, TensorFacts
     if facts is None or facts.shape is None:
         return None
     return inst, facts
+
+
+# What the modelled layers and losses call by name at run time, module by module: `Linear.forward`
+# calls `F.linear`, `F.mse_loss` calls `torch.broadcast_tensors` and `torch._C._nn.mse_loss`, ...
+_CALLED = {"torch.nn.functional": ("linear", "conv2d", "pad", "cross_entropy", "mse_loss", "l1_loss",
+                                   "handle_torch_function"),
+           "torch.functional": ("broadcast_tensors", "handle_torch_function"),
+           "torch": ("broadcast_tensors",),
+           "torch._C": ("_has_torch_function", "_has_torch_function_unary", "_has_torch_function_variadic"),
+           "torch._C._nn": ("linear", "cross_entropy_loss", "mse_loss", "l1_loss", "pad"),
+           "torch.nn._reduction": ("get_enum", "legacy_get_string", "legacy_get_enum")}
+# Names a module holds for another module's function: (module, name) -> (home module, its name there).
+_ALIASED = {("torch.nn.functional", f"has_torch_function{s}"): ("torch._C", f"_has_torch_function{s}")
+            for s in ("", "_unary", "_variadic")}
+_ALIASED[("torch.functional", "has_torch_function")] = ("torch._C", "_has_torch_function")
+_ALIASED[("torch.nn.modules.conv", "_pair")] = ("torch.nn.modules.utils", "_pair")
+# Modules the same code reaches through a name of its module: (module, name) -> the module it must be.
+_MODULE_NAMES = {("torch.nn.modules.linear", "F"): "torch.nn.functional",
+                 ("torch.nn.modules.conv", "F"): "torch.nn.functional",
+                 ("torch.nn.modules.loss", "F"): "torch.nn.functional",
+                 ("torch.nn.functional", "torch"): "torch", ("torch.nn.functional", "_Reduction"): "torch.nn._reduction",
+                 ("torch.nn.functional", "warnings"): "warnings", ("torch", "_C"): "torch._C",
+                 ("torch._C", "_nn"): "torch._C._nn"}
+
+
+def torch_calls_untouched() -> bool:
+    """Every function the modelled PyTorch code calls by name is torch's own, under its own name,
+    and every module it reaches that way is the one the import system holds (`F.linear = f` or
+    `torch.broadcast_tensors = f` would make a modelled call run f)."""
+    for (module_name, name), held in _MODULE_NAMES.items():
+        mod, target = loaded_module(module_name), loaded_module(held)
+        if type(mod) is not types.ModuleType or target is None or checked(mod.__dict__).get(name) is not target:
+            return False
+    for module_name, names in _CALLED.items():
+        mod = loaded_module(module_name)
+        if type(mod) is not types.ModuleType:
+            return False
+        for name in names:
+            fn = checked(mod.__dict__).get(name)
+            if fn is not None and not own_module_function(module_name, name, fn, "torch"):
+                return False
+    for (module_name, name), (home_name, own_name) in _ALIASED.items():
+        mod, home = loaded_module(module_name), loaded_module(home_name)
+        if mod is None or home is None:
+            return False
+        held = checked(mod.__dict__).get(name)
+        if held is None or held is not checked(home.__dict__).get(own_name):
+            return False
+    return _pair_own(checked(loaded_module("torch.nn.modules.utils").__dict__).get("_pair"))
+
+
+def _pair_own(fn: Any) -> bool:
+    """torch's `_pair`: the `parse` closure `_ntuple(2)` made in torch.nn.modules.utils."""
+    if type(fn) is not types.FunctionType or fn.__code__.co_name != "parse" or not genuine(fn):
+        return False
+    return all(type(c.cell_contents) in (int, str) for c in (fn.__closure__ or ()))

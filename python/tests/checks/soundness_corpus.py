@@ -1081,6 +1081,24 @@ def pyplot_settings_and_labels() -> List[Dict]:
     return out
 
 
+def torch_functions_patched() -> List[Dict]:
+    """(red team, 3 Dec afternoon) PyTorch's layers and losses call functions by name at run time
+    (`F.linear`, `F.conv2d`, `torch.broadcast_tensors`), and a Conv2d padding other than with
+    zeros pads first, refusing other ranks with NotImplementedError."""
+    base = DF + "import torch, types\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+    out = []
+    for name, fake, cell, setup in (
+            ("F.linear", "lambda x, w, b=None: x", "lin(x)", "lin = nn.Linear(4, 3)\nx = torch.zeros(2, 5)\n"),
+            ("F.conv2d", "lambda *a, **k: a[0]", "conv0(im)", "conv0 = nn.Conv2d(3, 8, 3)\nim = torch.zeros(1, 2, 6, 6)\n"),
+            ("F.cross_entropy", "lambda *a, **k: 0", "ce(sc, tg)",
+             "ce = nn.CrossEntropyLoss()\nsc = torch.zeros(4, 3)\ntg = torch.zeros(5, dtype=torch.long)\n"),
+            ("torch.broadcast_tensors", "lambda *t: (t[0], t[0])", "F.mse_loss(torch.zeros(3), torch.zeros(4))", "")):
+        out.append(_c(cell, base + setup + f"_orig = {name}\n{name} = {fake}\n", teardown=f"{name} = _orig\n"))
+    pad = base + "conv = nn.Conv2d(3, 8, 3, padding=1, padding_mode='reflect')\n"
+    out += [_c(cell, pad) for cell in ("conv(torch.zeros(5, 5))", "conv(torch.zeros(1, 1, 2, 5, 5))")]
+    return out
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -1094,7 +1112,8 @@ def corpus() -> List[Dict]:
             + sizes_past_the_machine() + displayed_mid_cell() + loop_corners()
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
             + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
-            + threads_beside_the_cell() + column_lookups() + pyplot_settings_and_labels())
+            + threads_beside_the_cell() + column_lookups() + pyplot_settings_and_labels()
+            + torch_functions_patched())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

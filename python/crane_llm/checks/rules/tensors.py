@@ -19,7 +19,8 @@ from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
-from ..torch_facts import TensorFacts, module_weight, plain_module, plain_module_class, tensor_class
+from ..torch_facts import (TensorFacts, module_weight, plain_module, plain_module_class, tensor_class,
+                           torch_calls_untouched)
 from .arrays import MAX_AXIS, MAX_ELEMENTS, broadcast  # PyTorch broadcasts by NumPy's rule; one allocation bound
 from .library_state import library_state_plain
 
@@ -124,6 +125,8 @@ def function(interp, obj: Any, fname: str, args: List[Value], kwargs: Dict[str, 
             return _matmul(a, b, node, [args[0].name, args[1].name], f"torch.{fname}")
     if fname in ("stack", "cat") and _torch_own(obj, fname):
         return _join(fname, args, kwargs, node)
+    if fname in ("cross_entropy", "mse_loss", "l1_loss") and not torch_calls_untouched():
+        raise Stop(node.lineno, "PyTorch's functions are patched")
     if fname == "cross_entropy" and _functional_own(obj, fname):
         return cross_entropy(interp, args, kwargs, node, None)
     if fname in ("mse_loss", "l1_loss") and _functional_own(obj, fname) and len(args) == 2 and not kwargs:
@@ -259,6 +262,8 @@ def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, nam
     """Cross-entropy of class scores (N, C) against class indices: ValueError when the target does not
     hold N indices (PyTorch checks the batch sizes before anything looks at the values)."""
     library_state_plain(interp, node)
+    if not torch_calls_untouched():
+        raise Stop(node.lineno, "PyTorch's functions are patched")
     x = _known(args[0]) if len(args) == 2 and not kwargs else None
     t = _known(args[1]) if x is not None else None
     if x is not None and t is not None and len(x.shape) == 2 and len(t.shape) == 1 and t.dtype == "int64" \
@@ -272,6 +277,8 @@ def cross_entropy(interp, args: List[Value], kwargs: Dict[str, Value], node, nam
 def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], node, name: Optional[str]) -> Value:
     """Calling `nn.Linear` / `nn.Conv2d` on a tensor: the input's feature size or channels must fit."""
     library_state_plain(interp, node)
+    if not torch_calls_untouched():
+        raise Stop(node.lineno, "PyTorch's functions are patched")
     cls_name = class_name(type(obj))  # (the type's slot: a metaclass of the user's runs nothing)
     if cls_name == "CrossEntropyLoss" and _default_cross_entropy(obj):
         return cross_entropy(interp, args, kwargs, node, name)
@@ -296,6 +303,9 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
         return tensor_value(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu",
                                         contiguous=True))
     groups = inst.get("groups")
+    if inst.get("padding_mode") != "zeros":
+        # (another mode pads first, and F.pad refuses other ranks with NotImplementedError)
+        raise Stop(node.lineno, "a Conv2d layer that pads other than with zeros")
     if len(weight.shape) != 4 or type(groups) is not int or groups < 1:
         raise Stop(node.lineno, "a Conv2d layer with an unusual weight")
     if len(x.shape) not in (3, 4):
