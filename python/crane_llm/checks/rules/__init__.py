@@ -215,6 +215,10 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
         if kind == "series" and func.attr == "astype":
             return frames.series_astype(interp, owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
+            text = owner.concrete()
+            if type(text) is str and len(text) > _MAX_SIZE:
+                # (one C call over the whole text, which the time budget's alarm cannot cut short)
+                raise Stop(node.lineno, f"`str.{func.attr}()` of a text of {len(text):,} characters")
             return _run_pure(getattr(owner.concrete(), func.attr), args, kwargs, node,
                              f"str.{func.attr}", owner) if owner.concrete() is not NOTHING else Opaque()
         if kind == "dict" and func.attr == "keys" and not args and not kwargs:
