@@ -468,17 +468,22 @@ def _appended_paths(tree: ast.AST) -> Set[int]:
 
 
 # A module's file named in text (`tabulate.py`, also inside a shell command or a path).
-_MODULE_FILE = re.compile(r"\.py\b")
+_MODULE_FILE = re.compile(r"\.(py[cdw]?|so|zip|egg|whl|pth)\b")
 # Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
-_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2)\b")
+_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd|install)\b|>")
 # File-writing functions whose target a cell can compute: a module written under a library's
 # name (`'tabulate.p' + 'y'`) would be what a later `import tabulate` runs.
 _WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "urlretrieve",
                   "copyfile", "copy2", "copytree", "move"}
+# Functions that write a file at the path given first (or as one of these keywords): under a name
+# computed at run time, the file may be a module (a CSV whose header is `import builtins; ...`).
+# (Writers of binary formats (`np.save`, `to_pickle`, a model's `save`) cannot make a module.)
+_WRITERS = re.compile(r"^(to_csv|to_json|to_html|to_string|to_latex|to_markdown|to_xml|savetxt|tofile|FileIO)$")
+_PATH_KEYWORDS = {"path", "path_or_buf", "buf", "fname", "file", "filename", "filepath", "fid"}
 # `Path.rename(target)` / `.replace(target)` move a file: one computed argument and nothing else
 # (pandas' `rename` and `replace` take a mapping or keywords).
 _MOVING_ATTRS = {"rename", "replace"}
-_WRITING_MODULES = {"shutil"}
+_WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport"}
 
 
 def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
@@ -488,7 +493,7 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
         tops = {a.name.split(".")[0] for a in node.names} if isinstance(node, ast.Import) else \
             {(node.module or "").split(".")[0]}
         if tops & _WRITING_MODULES:
-            return "an import of `shutil`, which copies and moves files"
+            return f"an import of `{sorted(tops & _WRITING_MODULES)[0]}`, which puts files in place"
         return None
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and id(node) not in appended and \
             (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir"), ("os", "rename"),
@@ -506,6 +511,11 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
             isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is str and \
             _FILE_PLACING_COMMANDS.search(node.args[0].value):
         return "a shell command that puts files of unknown names in place"
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if _WRITERS.match(called):
+        path = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg in _PATH_KEYWORDS), None)
+        if path is not None and not (isinstance(path, ast.Constant) and type(path.value) is str):
+            return f"`{called}()` to a path computed at run time, which may be a module a later import finds"
     opener = (isinstance(func, ast.Name) and func.id == "open") or (isinstance(func, ast.Attribute) and func.attr == "open")
     if not opener:
         return None

@@ -10,6 +10,8 @@ the hidden bindings here go through the builtins, which the facts do not list.""
 
 from __future__ import annotations
 
+import tempfile
+
 import pytest
 
 from exec_runner import CELL_BREAK as B
@@ -17,7 +19,8 @@ from exec_runner import run_batch
 from fuzzgen import verdict
 
 DF = "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3]})"
-UNDO = "import builtins\nbuiltins.__dict__.pop('y', None)"
+UNDO = ("import builtins, sys\nbuiltins.__dict__.pop('y', None)\n"
+        "for _m in ('emoji', 'tabulate', 'langdetect'):\n    sys.modules.pop(_m, None)")
 SETS_Y = "__import__('builtins').__dict__.setdefault('y', 1)"
 MODULE = ("import sys, os, tempfile\n_d = tempfile.mkdtemp()\n"
           "open(os.path.join(_d, 'crane_mod_y.py'), 'w').write('import builtins\\nbuiltins.y = 1\\n')\n")
@@ -62,6 +65,22 @@ CLEAN_AFTER_HOOKS = [
     ("import gettext\ngettext.install('app', names=['ngettext'])", "print(ngettext('a', 'b', 2))",
      "import builtins\nfor n in ('_', 'ngettext'):\n    builtins.__dict__.pop(n, None)"),
 ]
+
+# (second red team, 3 Dec afternoon) a module written under a library's name by a writer of text
+# files, into a directory on the path, then imported: it binds a builtin the target reads.
+_DIR = tempfile.mkdtemp()
+_SPOOF = "import builtins\nbuiltins.y = 1\n"
+MODULES_WRITTEN = [
+    f"import sys\nimport pandas as pd\nsys.path.append({_DIR!r})" + B +
+    f"pd.DataFrame(columns=['import builtins;builtins.y=1']).to_csv({_DIR!r} + '/emoji.p' + 'y', index=False)" + B +
+    "import emoji",
+    f"import sys\nimport io\nsys.path.append({_DIR!r})" + B +
+    f"f = io.FileIO({_DIR!r} + '/tabulate.p' + 'y', 'w')\nf.write({_SPOOF.encode()!r})\nf.flush()" + B + "import tabulate",
+    f"import sys\nimport zipfile\nz = zipfile.ZipFile({_DIR!r} + '/a.zip', 'w')\n"
+    f"z.writestr('langdetect.p' + 'y', {_SPOOF!r})\nz.close()" + B + f"sys.path.append({_DIR!r} + '/a.zip')" + B +
+    "import langdetect",
+]
+NAMES_BOUND_OUT_OF_SIGHT += MODULES_WRITTEN
 
 # The plain twins: the same targets after cells that change nothing of the kind keep their claims.
 TWINS = [
