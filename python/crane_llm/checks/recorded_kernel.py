@@ -457,18 +457,19 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
 
 def _appended_paths(tree: ast.AST) -> Set[int]:
     """The `sys.path` of `sys.path.append('<written-out directory>')`: searched after the installed
-    libraries, so a module there cannot take an installed library's place."""
+    libraries, so a module there cannot take an installed library's place (an archive appended may
+    be one a cell wrote)."""
     out: Set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" and \
                 len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
-                type(node.args[0].value) is str:
+                type(node.args[0].value) is str and not node.args[0].value.rstrip("/").endswith((".zip", ".egg", ".whl")):
             out.add(id(node.func.value))
     return out
 
 
 # A module's file named in text (`tabulate.py`, also inside a shell command or a path).
-_MODULE_FILE = re.compile(r"\.(py[cdw]?|so|zip|egg|whl|pth)\b")
+_MODULE_FILE = re.compile(r"\.(py[cdw]?|so|pth)\b")
 # Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
 _FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd|install)\b|>")
 # File-writing functions whose target a cell can compute: a module written under a library's
