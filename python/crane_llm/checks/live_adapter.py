@@ -478,8 +478,13 @@ class LiveValue(Value):
         obj = self.obj
         if not plain_class(type(obj)):
             return None
-        if type(obj) in (list, tuple, str, bytes, dict, set, frozenset, range):
+        if type(obj) in (list, tuple, str, bytes, dict, set, frozenset):
             return len(obj)
+        if type(obj) is range:
+            try:
+                return len(obj)
+            except OverflowError:  # (range(10 ** 20) has more items than len() can say)
+                return None
         f = self.frame()
         if f is not None:
             return f.nrows

@@ -213,8 +213,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
             last = tree.body[0] if len(tree.body) == 1 else None
         names |= bound_in(tree)
         head = automagic_head(code)
+        # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and head not in _INERT_AUTOMAGIC else _dynamic_reason(tree)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -322,8 +323,8 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
             if _writes_unseen(node.id) or (node.id in _CLASS_NAMING and isinstance(node.ctx, ast.Store)):
                 return None
         elif isinstance(node, ast.Constant) and type(node.value) is str:
-            if _writes_unseen(node.value):
-                return None
+            if _writes_unseen(node.value) or node.value in _CLASS_NAMING:
+                return None  # (`type('A', (B,), {'__module__': ...})` passes a class off as a library's)
             found.add(node.value)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == "__class__":
             return None  # (a class's own dunder methods act on its own instances, never a library's)
@@ -449,9 +450,43 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = _writes_files_unseen(node, appended)
+        why = _writes_files_unseen(node, appended) or _runs_code_by_name(node)
         if why:
             return why
+    return None
+
+
+# Library entry points that import a module named in a string (a plotting backend, a style, a
+# logging handler's class, a matplotlib backend) or unpickle a file (which runs whatever it names).
+_IMPORTING_ATTRS = {"dictConfig", "fileConfig", "read_pickle", "load_backend"}
+_UNPICKLING_MODULES = {"joblib", "torch", "cloudpickle", "dill", "pickle"}
+_PLOT_BACKENDS = {"matplotlib", "plotly", "hvplot", "holoviews", "pandas_bokeh", "bokeh", "altair"}
+
+
+def _runs_code_by_name(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.ImportFrom) and any(
+            a.name in _IMPORTING_ATTRS or (a.name == "load" and (node.module or "").split(".")[0] in _UNPICKLING_MODULES)
+            for a in node.names):
+        return f"an import of `{node.module}`'s loaders, which unpickle or import what they are given"
+    if isinstance(node, ast.Attribute) and node.attr in _IMPORTING_ATTRS:
+        return f"`.{node.attr}`, which imports or unpickles what a string or a file names"
+    if isinstance(node, ast.Attribute) and node.attr == "backend" and isinstance(node.ctx, ast.Store):
+        return "a plotting backend set by name, which pandas imports"
+    if isinstance(node, ast.Constant) and type(node.value) is str and node.value.startswith("module://"):
+        return f"the backend '{node.value[:40]}', which matplotlib imports"
+    if isinstance(node, ast.keyword) and node.arg == "allow_pickle" and not (
+            isinstance(node.value, ast.Constant) and node.value.value is False):
+        return "`allow_pickle=`, which unpickles what a file holds"
+    if isinstance(node, ast.keyword) and node.arg == "backend" and not (
+            isinstance(node.value, ast.Constant) and node.value.value in _PLOT_BACKENDS):
+        return "a plotting backend named by a string, which pandas imports"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load" and \
+            isinstance(node.func.value, ast.Name) and node.func.value.id in _UNPICKLING_MODULES:
+        return f"`{node.func.value.id}.load`, which unpickles what a file holds"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "use" and \
+            isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "style" and any(
+                not (isinstance(a, ast.Constant) and type(a.value) is str and "." not in a.value) for a in node.args):
+        return "a matplotlib style named by module, which matplotlib imports"
     return None
 
 
@@ -471,7 +506,7 @@ def _appended_paths(tree: ast.AST) -> Set[int]:
 # A module's file named in text (`tabulate.py`, also inside a shell command or a path).
 _MODULE_FILE = re.compile(r"\.(py[cdw]?|so|pth)\b")
 # Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
-_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd|install)\b|>")
+_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd)\b|>")
 # File-writing functions whose target a cell can compute: a module written under a library's
 # name (`'tabulate.p' + 'y'`) would be what a later `import tabulate` runs.
 _WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "urlretrieve",

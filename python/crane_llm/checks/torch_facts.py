@@ -30,6 +30,8 @@ class TensorFacts:
     dtype: Optional[str] = None
     device: Optional[str] = None
     contiguous: Optional[bool] = None
+    # made under `torch.inference_mode()`: a layer with weights that need gradients refuses it
+    inference: Optional[bool] = None
 
     def __post_init__(self) -> None:
         if self.shape is not None:
@@ -131,10 +133,11 @@ def _facts(obj: Any) -> Optional[TensorFacts]:
         dtype = str(obj.dtype)
         device = obj.device.type
         contiguous = bool(obj.is_contiguous())
+        inference = bool(obj.is_inference())
     except Exception:
         return None
     return TensorFacts(shape=shape, dtype=dtype[6:] if dtype.startswith("torch.") else None,
-                       device=device if type(device) is str else None, contiguous=contiguous)
+                       device=device if type(device) is str else None, contiguous=contiguous, inference=inference)
 
 
 def parameter_facts(obj: Any) -> Optional[TensorFacts]:

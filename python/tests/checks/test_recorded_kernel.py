@@ -397,3 +397,18 @@ def test_an_accessor_registered_over_a_library_method_is_a_patch():
     assert attack["setup_error"] is None and attack["raised"] is None, attack
     assert attack["replay_claim"] is None and "changes an installed library" in attack["replay_stop"]["reason"], attack
     assert twin["raised"]["exception"] == "KeyError" and twin["replay_claim"]["exception"] == "KeyError", twin
+
+
+def test_cells_that_may_import_or_unpickle_code_of_their_own_leave_names_unknown():
+    # (second red team, 3 Dec afternoon) a module imported from a string, unpickling, a class
+    # passed off as a library's through a dict's '__module__', a magic's expanded argument
+    for cell in ("df.plot(backend='mymod')", "pd.options.plotting.backend = 'mymod'", "plt.style.use('mymod.style')",
+                 "import matplotlib\nmatplotlib.use('module://mymod')", "import logging.config\nlogging.config.dictConfig(c)",
+                 "x = pd.read_pickle(p)", "import joblib\nm = joblib.load(p)", "from joblib import load",
+                 "a = np.load(p, allow_pickle=True)", "pwd ['{x}']", "df.to_csv(out)", "import zipfile",
+                 "!echo x > m.p''y", "import io\nio.FileIO(p, 'w')", "import sys\nsys.path.insert(0, '')"):
+        assert read_executed([cell]).dynamic is not None, cell
+    assert read_executed(["S = type('S', (B,), {'__module__': 'keras.src.models.sequential'})"]).written is None
+    for cell in ("df.plot(kind='bar')", "plt.style.use('ggplot')", "a = np.load(p)", "pwd",
+                 "df.to_csv('submission.csv', index=False)", "df = pd.read_csv('data/x.csv.zip')", "!pip install -q x"):
+        assert read_executed([cell]).dynamic is None, cell

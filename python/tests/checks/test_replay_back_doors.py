@@ -40,6 +40,8 @@ BACK_DOORS = [
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.head = lambda *a, **k: pd.DataFrame({'zz': [0]})",
      "df.head()['zz']"),
     (SK + "lr = LogisticRegression()", "lr.predict = lambda X: X", "lr.predict(X)"),
+    # an automagic line whose argument IPython evaluates (`{...}` is expanded, quotes or not)
+    ("lst = [0, 1]", "pwd [\"{lst.__setitem__(0, 5)}\"]", "1 / lst[0]"),
     # a property written through: the facts are read after it
     (PD + "df = pd.DataFrame({'a': [1, 2]})", "df.columns = ['zz']", "cols = df.columns\ndf['zz']"),
     (SK + "lr = LogisticRegression()", "import functools\nclass Pre:\n    def predict(X):\n        return X\n"

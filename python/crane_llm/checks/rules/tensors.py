@@ -19,7 +19,7 @@ from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
-from ..torch_facts import (TensorFacts, module_weight, plain_module, plain_module_class, tensor_class,
+from ..torch_facts import (TensorFacts, module_weight, parameter_facts, plain_module, plain_module_class, tensor_class,
                            torch_calls_untouched)
 from .arrays import MAX_AXIS, MAX_ELEMENTS, broadcast  # PyTorch broadcasts by NumPy's rule; one allocation bound
 from .library_state import library_state_plain
@@ -75,7 +75,19 @@ def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
     dtype = _promoted(la.dtype, rb.dtype)
     if dtype is None or dtype not in ("float32", "float64"):
         raise Stop(node.lineno, f"`{sym}` on tensors of dtypes the checker does not follow")
-    return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True))
+    # (an element-wise result takes its inputs' layout: contiguous only from contiguous inputs)
+    return _result(TensorFacts(shape=shape, dtype=dtype, device="cpu",
+                               contiguous=True if la.contiguous and rb.contiguous else None), node)
+
+
+# Elements a result may have before the checker stops: allocating more may fail ("can't allocate memory").
+_MAX_ELEMENTS = 10 ** 8
+
+
+def _result(facts: TensorFacts, node) -> Value:
+    if math.prod(facts.shape) > _MAX_ELEMENTS:
+        raise Stop(node.lineno, f"a tensor result of shape {_shape_text(facts.shape)}, which may not fit in memory")
+    return tensor_value(facts)
 
 
 def _matmul(a: TensorFacts, b: TensorFacts, node, names, what: str) -> Value:
@@ -97,7 +109,7 @@ def _matmul(a: TensorFacts, b: TensorFacts, node, names, what: str) -> Value:
         raise Stop(node.lineno, f"{what} on tensors of dtypes the checker does not follow")
     rows = (sa[-2],) if len(sa) >= 2 else ()
     cols = (sb[-1],) if len(sb) >= 2 else ()
-    return tensor_value(TensorFacts(shape=batch + rows + cols, dtype=a.dtype, device="cpu", contiguous=True))
+    return _result(TensorFacts(shape=batch + rows + cols, dtype=a.dtype, device="cpu"), node)
 
 
 def _torch_own(fn: Any, name: str) -> bool:
@@ -211,7 +223,7 @@ def _join(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Valu
     dtypes = {f.dtype for f in facts}
     if len(dtypes) != 1 or dtypes.pop() not in ("float32", "float64"):
         raise Stop(node.lineno, f"torch.{fname} of tensors of dtypes the checker does not follow")
-    return tensor_value(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu", contiguous=True))
+    return _result(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu"), node)
 
 
 def parameters_call(owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> Optional[Value]:
@@ -290,6 +302,10 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
     if x is None or not weight.on_cpu:
         raise Stop(node.lineno, "a PyTorch module called on a value the checker does not know")
     names = [name, args[0].name]
+    if x.inference is not False or not _plain_bias(inst, weight):
+        # (an inference tensor fails any layer whose weights need gradients; a bias of another
+        # size, dtype or kind fails in its own way, maybe first)
+        raise Stop(node.lineno, "a PyTorch layer on an inference tensor or with a bias the checker does not follow")
     if cls_name == "Linear":
         if len(weight.shape) != 2:
             raise Stop(node.lineno, "a Linear layer with an unusual weight")
@@ -300,8 +316,7 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
                                f"{_shape_text(x.shape)} has {x.shape[-1]}.", names)
         if x.dtype != weight.dtype:
             raise Stop(node.lineno, "a Linear layer on an input of another dtype")
-        return tensor_value(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu",
-                                        contiguous=True))
+        return _result(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu"), node)
     groups = inst.get("groups")
     if inst.get("padding_mode") != "zeros":
         # (another mode pads first, and F.pad refuses other ranks with NotImplementedError)
@@ -315,6 +330,18 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
         raise _crash(node, f"this Conv2d layer expects {channels} input channel{'s' if channels != 1 else ''}; the input "
                            f"{_shape_text(x.shape)} has {x.shape[-3]}.", names)
     raise Stop(node.lineno, "the output of a Conv2d layer, which the checker does not model")
+
+
+def _plain_bias(inst: dict, weight: TensorFacts) -> bool:
+    """No bias, or one of the layer's own making: one value per output, the weight's dtype, dense, on the CPU."""
+    params = inst.get("_parameters")
+    if type(params) is not dict or "bias" not in params:
+        return False
+    bias = params["bias"]
+    if bias is None:
+        return True
+    facts = parameter_facts(bias)
+    return facts is not None and facts.shape == (weight.shape[0],) and facts.dtype == weight.dtype and facts.on_cpu
 
 
 def read_attr(interp, base: Value, attr: str, node) -> Value:
@@ -346,7 +373,9 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         if attr == "view" and not t.contiguous:
             raise Stop(node.lineno, "`.view()` of a tensor that may not be contiguous")
         out = tuple(numel // known if d == -1 else d for d in shape)
-        return tensor_value(TensorFacts(shape=out, dtype=t.dtype, device="cpu", contiguous=True))
+        # (a view of a contiguous tensor is contiguous; `reshape` may hand back a view that is not)
+        return tensor_value(TensorFacts(shape=out, dtype=t.dtype, device="cpu",
+                                        contiguous=True if attr == "view" or t.contiguous else None))
     if attr == "squeeze" and not args:
         return tensor_value(TensorFacts(shape=tuple(d for d in t.shape if d != 1), dtype=t.dtype, device="cpu",
                                         contiguous=t.contiguous))
