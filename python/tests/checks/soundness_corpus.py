@@ -1099,6 +1099,21 @@ def torch_functions_patched() -> List[Dict]:
     return out
 
 
+def torch_layouts_and_sizes() -> List[Dict]:
+    """(second red team, 3 Dec afternoon) a Linear layer's bias of another size or dtype, an input
+    made under `torch.inference_mode()`, results too large to allocate, the layout an element-wise
+    result or a `reshape` keeps (a `view` of it may fail), and a range longer than len() can say."""
+    base = DF + "import torch\nimport torch.nn as nn\nlin = nn.Linear(4, 3)\nx = torch.zeros(2, 4)\nlst = [1, 2]\n"
+    bias = base + "lin.bias = nn.Parameter(torch.zeros(7))\n"
+    infer = base + "with torch.inference_mode():\n    xi = torch.randn(2, 4)\n"
+    big = base + "col = torch.ones(10 ** 6, 1)\nrow = torch.ones(1, 10 ** 6)\n"
+    layout = base + "m = torch.ones(4, 6)\nn = torch.ones(4, 6)\n"
+    cells = [(bias, "y = lin(x)\nundefined_q"), (infer, "y = lin(xi)\nundefined_q"), (big, "c = col + row\nundefined_q"),
+             (big, "c = col @ row\nundefined_q"), (layout, "s = m.T / n.T\nc = s.view(-1)\nlst[5]"),
+             (layout, "c = m.T.reshape(2, 3, 4).view(24)\nlst[5]"), (base + "r = range(10 ** 20)\n", "r[5]\nundefined_q")]
+    return [_c(cell, setup) for setup, cell in cells]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -1113,7 +1128,7 @@ def corpus() -> List[Dict]:
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
             + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
             + threads_beside_the_cell() + column_lookups() + pyplot_settings_and_labels()
-            + torch_functions_patched())
+            + torch_functions_patched() + torch_layouts_and_sizes())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]
