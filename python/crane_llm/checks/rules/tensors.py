@@ -77,7 +77,22 @@ def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
         raise Stop(node.lineno, f"`{sym}` on tensors of dtypes the checker does not follow")
     # (an element-wise result takes its inputs' layout: contiguous only from contiguous inputs)
     return _result(TensorFacts(shape=shape, dtype=dtype, device="cpu",
-                               contiguous=True if la.contiguous and rb.contiguous else None), node)
+                               contiguous=True if la.contiguous and rb.contiguous else None,
+                               inference=_plain_tensors(la, rb)), node)
+
+
+def _plain_tensors(*facts: TensorFacts) -> Optional[bool]:
+    """False (no inference tensor) when every input is known not to be one, outside inference mode."""
+    return False if all(f.inference is False for f in facts) and _inference_mode_off() else None
+
+
+def _inference_mode_off() -> bool:
+    torch = loaded_module("torch")
+    fn = checked(torch.__dict__).get("is_inference_mode_enabled") if torch is not None else None
+    try:
+        return fn is not None and _torch_own(fn, "is_inference_mode_enabled") and fn() is False
+    except Exception:
+        return False
 
 
 # Elements a result may have before the checker stops: allocating more may fail ("can't allocate memory").
@@ -109,7 +124,8 @@ def _matmul(a: TensorFacts, b: TensorFacts, node, names, what: str) -> Value:
         raise Stop(node.lineno, f"{what} on tensors of dtypes the checker does not follow")
     rows = (sa[-2],) if len(sa) >= 2 else ()
     cols = (sb[-1],) if len(sb) >= 2 else ()
-    return _result(TensorFacts(shape=batch + rows + cols, dtype=a.dtype, device="cpu"), node)
+    return _result(TensorFacts(shape=batch + rows + cols, dtype=a.dtype, device="cpu", inference=_plain_tensors(a, b)),
+                   node)
 
 
 def _torch_own(fn: Any, name: str) -> bool:
@@ -179,7 +195,8 @@ def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> V
         dtype = str(get_default())[6:]
     if fname in ("randn", "rand") and dtype not in ("float32", "float64", "float16", "bfloat16"):
         raise Stop(node.lineno, f"torch.{fname} of dtype {dtype}")
-    return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True))
+    return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True,
+                                    inference=False if _inference_mode_off() else None))
 
 
 def _join(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -223,7 +240,7 @@ def _join(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Valu
     dtypes = {f.dtype for f in facts}
     if len(dtypes) != 1 or dtypes.pop() not in ("float32", "float64"):
         raise Stop(node.lineno, f"torch.{fname} of tensors of dtypes the checker does not follow")
-    return _result(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu"), node)
+    return _result(TensorFacts(shape=out, dtype=facts[0].dtype, device="cpu", inference=_plain_tensors(*facts)), node)
 
 
 def parameters_call(owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> Optional[Value]:
@@ -316,7 +333,8 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
                                f"{_shape_text(x.shape)} has {x.shape[-1]}.", names)
         if x.dtype != weight.dtype:
             raise Stop(node.lineno, "a Linear layer on an input of another dtype")
-        return _result(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu"), node)
+        return _result(TensorFacts(shape=x.shape[:-1] + (weight.shape[0],), dtype=x.dtype, device="cpu",
+                                   inference=x.inference), node)
     groups = inst.get("groups")
     if inst.get("padding_mode") != "zeros":
         # (another mode pads first, and F.pad refuses other ranks with NotImplementedError)
@@ -349,7 +367,8 @@ def read_attr(interp, base: Value, attr: str, node) -> Value:
     if attr == "shape" and t is not None:
         return LiveValue(t.shape)
     if attr == "T" and t is not None and len(t.shape) == 2:
-        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu", contiguous=False))
+        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu", contiguous=False,
+                                        inference=t.inference))
     if attr in _METHODS:
         return BoundMethod(base, attr)
     raise Stop(node.lineno, f"reading `.{attr}` on a tensor")
@@ -375,10 +394,12 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         out = tuple(numel // known if d == -1 else d for d in shape)
         # (a view of a contiguous tensor is contiguous; `reshape` may hand back a view that is not)
         return tensor_value(TensorFacts(shape=out, dtype=t.dtype, device="cpu",
-                                        contiguous=True if attr == "view" or t.contiguous else None))
+                                        contiguous=True if attr == "view" or t.contiguous else None,
+                                        inference=t.inference))
     if attr == "squeeze" and not args:
         return tensor_value(TensorFacts(shape=tuple(d for d in t.shape if d != 1), dtype=t.dtype, device="cpu",
-                                        contiguous=t.contiguous))
+                                        contiguous=t.contiguous, inference=t.inference))
     if attr == "t" and not args and len(t.shape) <= 2:
-        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu", contiguous=t.contiguous if len(t.shape) < 2 else False))
+        return tensor_value(TensorFacts(shape=t.shape[::-1], dtype=t.dtype, device="cpu",
+                                        contiguous=t.contiguous if len(t.shape) < 2 else False, inference=t.inference))
     raise Stop(node.lineno, f"a call to `.{attr}()` on a tensor")
