@@ -1085,6 +1085,8 @@ def torch_functions_patched() -> List[Dict]:
     """(red team, 3 Dec afternoon) PyTorch's layers and losses call functions by name at run time
     (`F.linear`, `F.conv2d`, `torch.broadcast_tensors`), and a Conv2d padding other than with
     zeros pads first, refusing other ranks with NotImplementedError."""
+    if importlib.util.find_spec("torch") is None:  # (the Python 3.9 and 3.13 kernel environments have no torch)
+        return []
     base = DF + "import torch, types\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
     out = []
     for name, fake, cell, setup in (
@@ -1103,6 +1105,8 @@ def torch_layouts_and_sizes() -> List[Dict]:
     """(second red team, 3 Dec afternoon) a Linear layer's bias of another size or dtype, an input
     made under `torch.inference_mode()`, results too large to allocate, the layout an element-wise
     result or a `reshape` keeps (a `view` of it may fail), and a range longer than len() can say."""
+    if importlib.util.find_spec("torch") is None:  # (the Python 3.9 and 3.13 kernel environments have no torch)
+        return []
     base = DF + "import torch\nimport torch.nn as nn\nlin = nn.Linear(4, 3)\nx = torch.zeros(2, 4)\nlst = [1, 2]\n"
     bias = base + "lin.bias = nn.Parameter(torch.zeros(7))\n"
     infer = base + "with torch.inference_mode():\n    xi = torch.randn(2, 4)\n"
