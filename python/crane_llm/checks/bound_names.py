@@ -12,7 +12,7 @@ import io
 import keyword
 import re
 import tokenize
-from typing import Iterator, Set
+from typing import Dict, Iterable, Iterator, Set, Tuple
 
 from ..kernel.source import python_source
 
@@ -37,22 +37,52 @@ def bound_in(tree: ast.AST, imports: bool = True) -> Set[str]:
 
 def binding_sites(tree: ast.AST, imports: bool = True) -> Iterator[str]:
     """Each name `tree` binds, once per place that binds it."""
+    for name, kind in _sites(tree):
+        if kind == "data" or kind == "code" or (kind == "import" and imports):
+            yield name
+
+
+def _sites(tree: ast.AST) -> Iterator[Tuple[str, str]]:
+    """(name, kind) for each place `tree` binds a name: kind `code` (a def or class), `import`,
+    `data` (anything else), or `parameter` (a function's own, which binds nothing outside it)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            yield node.id
+            yield node.id, "data"
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield node.name
+            yield node.name, "code"
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            if imports:
-                yield from (alias.asname or alias.name.split(".")[0] for alias in node.names)
+            yield from ((alias.asname or alias.name.split(".")[0], "import") for alias in node.names)
+        elif isinstance(node, ast.arg):
+            yield node.arg, "parameter"
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            yield from node.names
+            yield from ((name, "data") for name in node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            yield node.name
+            yield node.name, "data"
         elif isinstance(node, _MATCH_CAPTURES) and getattr(node, "name", None):
-            yield node.name
+            yield node.name, "data"
         elif isinstance(node, _MATCH_MAPPING) and getattr(node, "rest", None):
-            yield node.rest
+            yield node.rest, "data"
+
+
+class BindingKinds:
+    """How a notebook's executed cells bind each name, read once for every reader of them.
+
+    `count[name]`: how many places bind it. `code`: names that only ever hold a function or class
+    the cells define, or an import; `modules`: only an import; `bound`: every name bound at all
+    (a parameter counts there too: a conservative reader takes the name as maybe data)."""
+
+    def __init__(self, trees: Iterable[ast.AST]):
+        count: Dict[str, int] = {}
+        defined, imported, data = set(), set(), set()
+        for tree in trees:
+            for name, kind in _sites(tree):
+                if kind != "parameter":
+                    count[name] = count.get(name, 0) + 1
+                (defined if kind == "code" else imported if kind == "import" else data).add(name)
+        self.count = count
+        self.code = frozenset((defined | imported) - data)
+        self.modules = frozenset(imported - defined - data)
+        self.bound = frozenset(defined | imported | data)
 
 
 def every_identifier(source: str) -> Set[str]:

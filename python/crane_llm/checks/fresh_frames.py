@@ -19,7 +19,7 @@ import builtins
 import re
 from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
-from .bound_names import binding_sites
+from .bound_names import BindingKinds
 
 _READERS = {"read_csv", "read_table"}
 # Arguments of read_csv that change what is read, never which column is the index: a file's rows
@@ -49,24 +49,22 @@ _RUNS_TEXT = {"query", "eval", "agg", "aggregate", "apply", "transform", "sympif
 _RENAME_COLUMNS_ONLY = {"columns", "inplace", "errors", "copy"}
 
 
-def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str, Optional[str]]]) -> FrozenSet[str]:
+def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str, Optional[str]]],
+                         kinds: BindingKinds) -> FrozenSet[str]:
     """The names bound once, at the top of a cell, to `pd.read_csv(...)` without an index column,
     when no executed cell may name a row index level since (the caller also requires no dynamic
-    binding, no library patch and no attribute written out of sight)."""
+    binding, no library patch and no attribute written out of sight). `kinds`: how those cells
+    bind names."""
     trees = list(trees)
-    kinds = _binding_kinds(trees)
-    bindings: Dict[str, int] = {}
     candidates = set()
     for tree in trees:
         if _may_name_levels(tree, kinds):
             return frozenset()
-        for name in binding_sites(tree):
-            bindings[name] = bindings.get(name, 0) + 1
         for stmt in getattr(tree, "body", []):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and _reads_csv(stmt.value, aliases):
                 candidates.add(stmt.targets[0].id)
-    return frozenset(name for name in candidates if bindings.get(name) == 1)
+    return frozenset(name for name in candidates if kinds.count.get(name) == 1)
 
 
 def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> bool:
@@ -80,37 +78,7 @@ def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) ->
     return reader and all(kw.arg in _PLAIN_ARGUMENTS for kw in value.keywords)
 
 
-class _Kinds:
-    """How the executed cells bind each name: `code` names only ever hold a function or class
-    they define or an import, `modules` only an import; `bound` is every name bound at all."""
-
-    def __init__(self, code: FrozenSet[str], modules: FrozenSet[str], bound: FrozenSet[str]):
-        self.code, self.modules, self.bound = code, modules, bound
-
-
-def _binding_kinds(trees) -> _Kinds:
-    defined, imported, data = set(), set(), set()
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                defined.add(node.name)
-            elif isinstance(node, ast.alias):
-                imported.add(node.asname or node.name.split(".")[0])
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                data.add(node.id)
-            elif isinstance(node, ast.arg):
-                data.add(node.arg)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                data.update(node.names)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                data.add(node.name)
-            elif type(node).__name__ in ("MatchAs", "MatchStar", "MatchMapping"):
-                data.update(n for n in (getattr(node, "name", None), getattr(node, "rest", None)) if n)
-    return _Kinds(frozenset((defined | imported) - data), frozenset(imported - defined - data),
-                  frozenset(defined | imported | data))
-
-
-def _may_name_levels(tree: ast.AST, kinds: _Kinds) -> bool:
+def _may_name_levels(tree: ast.AST, kinds: BindingKinds) -> bool:
     calls = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and \
@@ -133,11 +101,11 @@ def _may_name_levels(tree: ast.AST, kinds: _Kinds) -> bool:
     return False
 
 
-def _called_on_visible(call: Optional[ast.Call], kinds: _Kinds) -> bool:
+def _called_on_visible(call: Optional[ast.Call], kinds: BindingKinds) -> bool:
     return call is not None and all(_visible(arg, kinds) for arg in call.args + [kw.value for kw in call.keywords])
 
 
-def _visible(arg: ast.AST, kinds: _Kinds) -> bool:
+def _visible(arg: ast.AST, kinds: BindingKinds) -> bool:
     """An argument whose text, if it is text, is written out: a constant, a function written
     inline, a name that only ever holds a function, class or module of the cells (or a builtin no
     cell rebinds), an attribute of an imported module or of an unrebound builtin. A string held

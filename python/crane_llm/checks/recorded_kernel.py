@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
-from .bound_names import binding_sites, bound_in, every_identifier
+from .bound_names import BindingKinds, bound_in, every_identifier
 from .fresh_frames import unnamed_index_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
@@ -244,12 +244,13 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts) and n not in other},
         dynamic=dynamic is not None)
     trees = [tree for _, tree in parsed]
+    kinds = BindingKinds(trees)
     plain = dynamic is None and patches is None and written is not None
     return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
                           None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
                           written, _may_finalize(cells),
-                          _literals(trees, names) if dynamic is None else {},
-                          unnamed_index_frames(trees, aliases) if plain else frozenset())
+                          _literals(trees, names, kinds.count) if dynamic is None else {},
+                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset())
 
 
 _MAX_LITERAL = 10000
@@ -267,13 +268,11 @@ def _literal(value: ast.AST) -> Any:
     return items if isinstance(value, ast.List) else tuple(items)
 
 
-def _literals(trees: List[ast.AST], names: Set[str]) -> Dict[str, Any]:
-    """The names bound once, by a top-level literal, and only read where nothing can change them."""
+def _literals(trees: List[ast.AST], names: Set[str], bindings: Dict[str, int]) -> Dict[str, Any]:
+    """The names bound once (`bindings`: how many places bind each name), by a top-level literal,
+    and only read where nothing can change them."""
     candidates: Dict[str, Any] = {}
-    bindings: Dict[str, int] = {}
     for tree in trees:
-        for name in binding_sites(tree):
-            bindings[name] = bindings.get(name, 0) + 1
         for stmt in tree.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 found = _literal(stmt.value)

@@ -11,6 +11,7 @@ import ast
 import tempfile
 from pathlib import Path
 
+from crane_llm.checks.bound_names import BindingKinds
 from crane_llm.checks.fresh_frames import unnamed_index_frames
 from exec_runner import CELL_BREAK, run_batch
 
@@ -142,7 +143,8 @@ def test_only_a_single_plain_read_counts():
     aliases = {"pd": ("pandas", None)}
 
     def frames(*cells):
-        return unnamed_index_frames([ast.parse(c) for c in cells], aliases)
+        trees = [ast.parse(c) for c in cells]
+        return unnamed_index_frames(trees, aliases, BindingKinds(trees))
 
     assert frames("df = pd.read_csv('m.csv', sep=';')") == {"df"}
     assert frames("df = pd.read_csv('m.csv')", "df = pd.read_csv('n.csv')") == frozenset()  # which ran last?
@@ -155,4 +157,5 @@ def test_only_a_single_plain_read_counts():
         == {"df"}
     assert frames("df = pd.read_csv('m.csv')", "df.rename({'a': 'b'}, axis=1, inplace=True)") == frozenset()
     assert frames("df = pd.read_csv('m.csv')", "df._set_axis_name('zz', inplace=True)") == frozenset()
-    assert unnamed_index_frames([ast.parse("df = pd.read_csv('m.csv')")], {}) == frozenset()  # pd unknown
+    one = [ast.parse("df = pd.read_csv('m.csv')")]
+    assert unnamed_index_frames(one, {}, BindingKinds(one)) == frozenset()  # pd unknown
