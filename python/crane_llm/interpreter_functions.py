@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import _signal  # (signal.signal is a Python wrapper around it)
 import gc
+import os
 import sys
 import time
 import types
@@ -95,3 +96,30 @@ def modules_untouched() -> bool:
     d = sys.__dict__
     return _MODULES is not None and plain_keys(d) and d.get("modules") is _MODULES and plain_keys(_MODULES) \
         and _MODULES.get("warnings") is warnings  # (the libraries' `catch_warnings()` looks it up there)
+
+
+# The process environment's own store, as `os` keeps it: `os.environ._data`, bytes to bytes on POSIX.
+# A check reads it directly, never through `os.environ`'s methods (its class may be patched, and
+# `os.environ` rebound to anything: the process environment is what `putenv` has set).
+_ENVIRON_OBJECT = os.environ
+
+
+def environ_now() -> Dict[str, str]:
+    """The process environment as text, read without calling any method a notebook can replace;
+    empty when its store is not the plain dictionary of bytes `os` keeps."""
+    try:
+        store = object.__getattribute__(_ENVIRON_OBJECT, "__dict__").get("_data")
+    except Exception:
+        return {}
+    if type(store) is not dict:
+        return {}
+    out: Dict[str, str] = {}
+    for key, value in list(store.items()):
+        if type(key) is bytes and type(value) is bytes:
+            out[key.decode(_FS_ENCODING, "surrogateescape")] = value.decode(_FS_ENCODING, "surrogateescape")
+        elif type(key) is str and type(value) is str:  # (Windows keeps text)
+            out[key] = value
+    return out
+
+
+_FS_ENCODING = sys.getfilesystemencoding()

@@ -25,20 +25,21 @@ import os
 import sys
 import types
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .. import interpreter_functions as _f
+from .. import stdlib_untouched
 from ..deadline import Deadline
 from . import threads, tracing
 from .threads import notebook_thread
 from .abc_hooks import notebook_abc_hook
-from .interpreter import DELETED, Interpreter, builtin_names, real_builtins
+from .interpreter import DELETED, MAYBE_BOUND, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched, new_audit
 from .recorded_kernel import read_executed
 from .replay import ReplayValue, fact_value, literal_value, parse_runinfo
-from .shell_source import Prepared, prepare_live, prepare_recorded, running_ipython
+from .shell_source import Prepared, TransformTooLong, prepare_live, prepare_recorded, running_ipython
 from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
@@ -139,22 +140,25 @@ def _syntax(prepared: Prepared):
             tree = compile(prepared.code, "<cell>", "exec", flags=prepared.flags | ast.PyCF_ONLY_AST,
                            dont_inherit=True)
     except SyntaxError as exc:
-        return None, _unknown_flags_or(prepared, _syntax_crash(exc)), None
+        shells = _as_the_shell_parses(prepared, exc)
+        if shells is None:
+            return None, Outcome(stopped_at=CheckStop(None, "the cell parses with the shell's own flags only")), None
+        return None, _unknown_flags_or(prepared, _syntax_crash(shells)), None
     except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"the cell could not be compiled ({type(exc).__name__})")), None
     flags = prepared.flags
+    awaits = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if prepared.top_level_await else 0
     try:
         # The whole cell compiling means every statement compiles alone too (a statement alone only
         # loses the context that can make it an error); only on failure is each one tried.
-        compile(tree, "<cell>", "exec", flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        compile(tree, "<cell>", "exec", flags=flags | awaits, dont_inherit=True)
         return tree, None, None
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         pass
     for index, node in enumerate(tree.body):
         try:
-            # Top-level await is allowed because IPython runs such cells.
-            compile(ast.Module([node], type_ignores=[]), "<cell>", "exec",
-                    flags=flags | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+            # Top-level await is allowed while the shell's autoawait is on: IPython runs such cells.
+            compile(ast.Module([node], type_ignores=[]), "<cell>", "exec", flags=flags | awaits, dont_inherit=True)
         except SyntaxError as exc:
             return tree, None, (index, _unknown_flags_or(prepared, _syntax_crash(exc)))
         except (ValueError, RecursionError, MemoryError, OverflowError) as exc:
@@ -165,6 +169,20 @@ def _syntax(prepared: Prepared):
                 feature = getattr(__future__, alias.name, None)
                 flags |= getattr(feature, "compiler_flag", 0)
     return tree, None, None
+
+
+def _as_the_shell_parses(prepared: Prepared, exc: SyntaxError) -> Optional[SyntaxError]:
+    """The error the shell's own parse gives: with codeop's flags an unfinished block at the end
+    (`for x in y:`) is SyntaxError('incomplete input'), not the IndentationError of a plain parse."""
+    if not prepared.parse_flags:
+        return exc
+    try:
+        compile(prepared.code, "<cell>", "exec", flags=prepared.flags | prepared.parse_flags | 0x400, dont_inherit=True)
+    except SyntaxError as shells:
+        return shells
+    except Exception:
+        return None
+    return None
 
 
 def _unknown_flags_or(prepared: Prepared, outcome: Outcome) -> Outcome:
@@ -182,6 +200,8 @@ def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
         prepared = make()
     except SyntaxError as exc:
         return None, _syntax_crash(exc)
+    except TransformTooLong as exc:
+        return None, Outcome(stopped_at=CheckStop(None, str(exc)))
     except Exception as exc:
         return None, Outcome(stopped_at=CheckStop(None, f"IPython could not transform the cell ({type(exc).__name__})"))
     if prepared.rewritten:
@@ -238,7 +258,14 @@ def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> R
         return ReadCell(None, Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED)), None, None)
     if not _f.modules_untouched():
         return ReadCell(None, Outcome(stopped_at=CheckStop(None, _f.MODULES_REBOUND)), None, None)
+    changed = stdlib_untouched.changed()
+    if changed:
+        return ReadCell(None, Outcome(stopped_at=CheckStop(None, stdlib_untouched.reason(changed))), None, None)
     shell = shell if shell is not None else _running_shell(namespace)
+    if shell is None and type(namespace) is dict and any(type(k) is str and k == "_ih" for k in list(namespace)):
+        # (IPython's own namespace, whose shell cannot be found: how it compiles the cell is unknown)
+        return ReadCell(None, Outcome(stopped_at=CheckStop(None, "the IPython shell of this namespace cannot be found")),
+                        None, None)
     prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
     if early is not None:
         return ReadCell(None, early, None, None)
@@ -368,10 +395,12 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     set_attrs = written if kernel is not None else frozenset()
     values = {name: fact_value(name, f, written, set_attrs) for name, f in facts.items()}
     unsure = set(maybe_defined)
+    sure: FrozenSet[str] = frozenset()
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:
         unsure |= kernel.names
+        sure = kernel.surely_bound
         # (a cell that binds names out of sight may have put them in the builtins, which no facts list)
         names_complete = kernel.dynamic is None
         for name, target in kernel.aliases.items():
@@ -389,14 +418,17 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         found = values.get(name)
         if found is None and name.startswith("__") and name.endswith("__"):
             return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
-        if found is None and (name in _IPYTHON_NAMES or name in unsure or _never_claimed(name)):
-            return Opaque()  # what IPython puts in every kernel's namespace and builtins
+        if found is None and (name in _IPYTHON_NAMES or name in sure):
+            return Opaque()  # what IPython puts in every kernel's namespace, or an executed cell surely bound
+        if found is None and (name in unsure or _never_claimed(name)):
+            return MAYBE_BOUND  # (bound in a function, under a branch, before a `del`, or not at all)
         return found
 
-    def bound(name: str) -> bool:
-        return lookup(name) is not None or name in builtins.__dict__
+    def known(name: str) -> bool:
+        found = lookup(name)
+        return (found is not None and found is not MAYBE_BOUND) or name in builtins.__dict__
 
-    prepared, early = _prepare(lambda: prepare_recorded(source, bound))
+    prepared, early = _prepare(lambda: prepare_recorded(source, known))
     if early is not None:
         return early
     tree, early, late = _syntax(prepared)

@@ -28,6 +28,31 @@ def _simple_label(label: Any) -> bool:
     return type(label) in (str, int, float, bool)
 
 
+# Labels a live Index is asked about by hashing only up to this length: pandas builds a hash table of
+# all of them first, and labels made to share a hash (ints are easy to make so) take it seconds.
+_HASHED_LABELS = 2000
+
+
+def _member(index: Any, label: Any) -> Optional[bool]:
+    """`label in index`, by pandas' rules, in time linear in the Index: a numeric one is compared
+    element-wise (no hash table), a long one of other labels only when they are all text."""
+    try:
+        kind = index.dtype.kind
+        if type(index).__name__ == "RangeIndex" and type(index).__module__.startswith("pandas."):
+            return bool(label in index)  # (arithmetic on its start, stop and step)
+        if kind in "iuf" and len(index) > _HASHED_LABELS:
+            if type(label) is bool or (type(label) is float and label != label):
+                return None  # (pandas' own rules for True and NaN are not those of `==`)
+            if type(label) is int and not -2 ** 63 <= label < 2 ** 63 or type(label) not in (int, float):
+                return None
+            return bool((index.to_numpy(copy=False) == label).any())
+        if len(index) > _HASHED_LABELS and kind == "O" and not all(type(x) is str for x in index):
+            return None
+        return bool(label in index)
+    except Exception:
+        return None
+
+
 @dataclass(frozen=True, eq=False)
 class FrameFacts:
     """What is known of a pandas DataFrame. `columns` is complete when not None."""
@@ -71,10 +96,7 @@ class FrameFacts:
             return False
         if self.live_index is None or not _simple_label(label):
             return None
-        try:
-            return bool(label in self.live_index)
-        except Exception:
-            return None
+        return _member(self.live_index, label)
 
     def holds_text(self, label: Any, value: Any) -> Optional[bool]:
         """True when column `label` is known to hold the text `value` in some row; else unknown."""
@@ -91,9 +113,9 @@ class FrameFacts:
                 if getattr(dtype, "kind", "O") in "iuf" and (dtype.kind == "u" or dtype.itemsize < 8):
                     # (a list of labels is cast to such an Index's dtype: 257 finds the uint8 column 1)
                     return None
-                return bool(label in self.live_columns)
             except Exception:
                 return None
+            return _member(self.live_columns, label)
         if self.columns is None:
             return None
         if isinstance(label, str):

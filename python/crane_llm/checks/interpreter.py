@@ -21,7 +21,7 @@ from inspect import getattr_static
 from typing import Any, Callable, Dict, List, Optional
 
 from . import rules
-from .static_reads import loaded_module, checked, instance_dict, lookup_static
+from .static_reads import TRAPPED_BUILTINS, loaded_module, checked, instance_dict, lookup_static
 from .live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from .provenance import genuine_builtin, new_audit, notebook_builtins, real_builtin_name
 from .finalizers import may_run_code_when_freed
@@ -30,12 +30,10 @@ from .outcome import CertainCrash, Crash, Stop
 from .abstract_values import NOTHING, BoundMethod, FactValue, Opaque, UserFunction, Value
 
 DELETED = object()
+# What a lookup answers for a name that may or may not exist (an executed cell binds it, but only
+# inside a function, under a branch, or before a `del`): reading it may raise NameError.
+MAYBE_BOUND = object()
 MAX_ITERATIONS = 2000  # comprehension steps the checker will follow before giving up
-# IPython's builtin trap (`BuiltinTrap.auto_builtins`) changes these builtins only while a cell runs:
-# it puts the shell's `get_ipython` in and takes `exit` and `quit` out (the namespace's own names
-# stand for them). What the builtins hold for them when the check reads them is not what the cell
-# finds, so a read that falls through to the builtins is never judged.
-TRAPPED_BUILTINS = frozenset({"get_ipython", "exit", "quit"})
 
 _STMT_STOPS = {
     "For": "a for loop", "AsyncFor": "an async for loop", "While": "a while loop", "If": "an if statement",
@@ -266,7 +264,10 @@ class Interpreter:
             return scope[name] is not DELETED
         if self.scopes:
             raise Stop(node.lineno, f"deleting `{name}` in a class body")
-        if self.lookup(name) is not None:
+        found = self.lookup(name)
+        if found is MAYBE_BOUND:
+            raise Stop(node.lineno, f"deleting `{name}`, which may not exist")
+        if found is not None:
             return True
         if self.star_import:
             raise Stop(node.lineno, f"`{name}` may come from the star import above")
@@ -504,6 +505,8 @@ class Interpreter:
                 v.name = name
             return v
         found = self.lookup(name)
+        if found is MAYBE_BOUND:
+            raise Stop(node.lineno, f"`{name}`, which an executed cell may or may not have left bound")
         if found is not None:
             return self.unshadow(found).named(name) if isinstance(found, LiveValue) else found
         self._not_trapped(name, node)

@@ -31,7 +31,11 @@ from .static_reads import (loaded_module, checked, class_dict, class_module, cla
 # Python (sum, mean, any, all, ...), and the helpers those call by module global.
 # (NumPy 1.x keeps them under numpy.core; NumPy 2's numpy.core.* are stubs holding little.)
 _CORE_MODULES = ("_methods", "fromnumeric", "numeric")
-NUMPY_MODULES = ("numpy",) + tuple(f"numpy.{core}.{m}" for core in ("_core", "core") for m in _CORE_MODULES)
+NUMPY_MODULES = ("numpy",) + tuple(f"numpy.{core}.{m}" for core in ("_core", "core") for m in _CORE_MODULES) + (
+    "numpy._core._dtype",)  # (every `dtype.name` goes through it)
+# Helpers of modules that also hold aliases and classes of other names: only these are judged.
+_NUMPY_HELPERS = (("numpy.lib._arraysetops_impl", ("unique", "_unique1d", "_unpack_tuple")),
+                  ("numpy.ma.core", ("getmask", "getmaskarray", "getdata", "is_masked")))
 
 # The names NumPy itself keeps for another function (the array-API spellings, its own helpers), as
 # the name that function was made with; for a method of a ufunc (`umr_any = logical_or.reduce`),
@@ -73,6 +77,13 @@ def numpy_untouched() -> bool:
         if mod is None:
             continue
         if type(mod) is not types.ModuleType or not _clean(name, mod):
+            return False
+    for name, keys in _NUMPY_HELPERS:
+        mod = loaded_module(name)
+        if mod is None:
+            continue
+        d = checked(mod.__dict__) if type(mod) is types.ModuleType else None
+        if d is None or not all(key not in d or _numpy_value(key, key, d[key]) for key in keys):
             return False
     return True
 
@@ -216,7 +227,12 @@ PANDAS_MODULES = ("pandas.core.common", "pandas.core.frame", "pandas.core.generi
                   "pandas.core.indexes.multi", "pandas.core.indexing", "pandas.core.dtypes.inference",
                   "pandas.core.dtypes.common", "pandas.core.dtypes.missing", "pandas.core.dtypes.cast",
                   "pandas.core.internals.managers", "pandas.core.internals.blocks", "pandas.core.algorithms",
-                  "pandas.core.construction", "pandas.core.missing", "pandas.core.ops.common")
+                  "pandas.core.construction", "pandas.core.missing", "pandas.core.ops.common",
+                  # the helpers the summaries reach by module global (reductions of nullable columns,
+                  # `take` for categoricals, quantiles)
+                  "pandas.core.array_algos.masked_reductions", "pandas.core.array_algos.take",
+                  "pandas.core.array_algos.quantile", "pandas.core.array_algos.putmask",
+                  "pandas.core.array_algos.transforms")
 _PACKAGES = ("pandas", "numpy")
 _C_MODULES = _PACKAGES + ("builtins", "types", "typing", "_thread")
 _LRU_WRAPPER = type(functools.lru_cache()(lambda: None))

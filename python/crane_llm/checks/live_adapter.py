@@ -9,12 +9,13 @@ behaviour is known, and only through properties that are pure and O(columns).
 
 from __future__ import annotations
 
+import builtins as _BUILTINS_MODULE
 import sys
 import types
 from inspect import getattr_static
 from typing import Any, Dict, List, Optional
 
-from .static_reads import checked
+from .static_reads import TRAPPED_BUILTINS, checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value, attrs_plain,
@@ -43,6 +44,13 @@ def plain_label(x: Any) -> bool:
     """A column / index label whose hashing and comparing run no user code."""
     t = type(x)
     return t is str or t is int or t is float or t is bool
+
+
+def bools_among_numbers(labels: Any) -> bool:
+    """Labels where True and 1 (or False and 0.0) both occur: pandas takes them for one key, so
+    `df[[1]]` selects both columns, and set-based reasoning about such labels goes wrong."""
+    kinds = {type(x) for x in labels}
+    return bool in kinds and (int in kinds or float in kinds)
 
 
 def is_plain_data(obj: Any, depth: int = 0) -> bool:
@@ -135,9 +143,11 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             and not _plain_getattribute(cls):
         return None
     if cls is types.ModuleType:
+        if obj is _BUILTINS_MODULE and attr in TRAPPED_BUILTINS:
+            return None  # (IPython's builtin trap changes these while the cell runs)
         d = checked(obj.__dict__)
-        if attr in d:
-            return True
+        if attr in d or lookup_static(types.ModuleType, attr, _MISSING) is not _MISSING:
+            return True  # (`json.__dict__`, `np.__sizeof__`: every module has its type's attributes)
         if "__getattr__" in d:
             np = _module("numpy")
             if np is not None and obj is np and numpy_missing(obj, attr):
@@ -347,8 +357,9 @@ def _plain_row_labels(index: Any) -> bool:
     except Exception:
         return False
     if type(kind) is str and kind in "iuf":
-        return True
-    return len(index) <= 100000 and all(plain_label(x) for x in index)
+        # (a label is cast to a narrow Index's dtype: `drop(257)` drops label 1 of a uint8 index)
+        return kind != "u" and index.dtype.itemsize == 8
+    return len(index) <= 100000 and all(plain_label(x) for x in index) and not bools_among_numbers(index)
 
 
 _BUILTIN_TYPES = frozenset(_BUILTIN_KINDS)
@@ -442,7 +453,7 @@ class LiveValue(Value):
             return None
         labels = list(cols)
         # Labels of user classes would run their __hash__ / __eq__ / __repr__ in any lookup.
-        flat = all(plain_label(c) for c in labels)
+        flat = all(plain_label(c) for c in labels) and not bools_among_numbers(labels)
         try:
             names = list(index.names)
         except Exception:

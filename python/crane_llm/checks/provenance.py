@@ -229,19 +229,29 @@ def _plain_cached_property() -> bool:
     return own_type(functools.cached_property, "functools")
 
 
+def _defining_class(cls: Any, fn: types.FunctionType, package: str) -> bool:
+    """`cls` is a class of `package` that holds `fn` itself under its name."""
+    # (a class whatever its metaclass, traitlets' too: only its own dictionary is read)
+    return any(k is type for k in mro(type(cls))) and class_module(cls).split(".", 1)[0] == package and \
+        class_dict(cls).get(fn.__name__) is fn
+
+
 def _closure_own(fn: types.FunctionType, package: str, depth: int) -> bool:
     """What a library function's closure cells hold now is the library's own (a cell's contents
     can be replaced from outside: `fn.__closure__[0].cell_contents = ...`)."""
     cells = fn.__closure__
     if cells is None:
         return True
-    for cell in cells:
+    freevars = fn.__code__.co_freevars
+    for i, cell in enumerate(cells):
         try:
             v = cell.cell_contents
         except ValueError:  # an empty cell
             continue
         if v is fn:
             continue  # a wrapper that refers to itself (torch's binary operators)
+        if i < len(freevars) and freevars[i] == "__class__" and _defining_class(v, fn, package):
+            continue  # the class a method using `super()` is defined in
         if not own(v, package, depth + 1) and not _standard_library_value(v):
             return False
     return True

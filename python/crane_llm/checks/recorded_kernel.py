@@ -91,7 +91,10 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
                      "simplefilter", "filterwarnings", "seterr",
                      "seterrcall", "errstate", "set_int_max_str_digits",
                      # threads keep running beside the target and may change what it reads
-                     "Thread", "Timer", "start_new_thread", "ThreadPoolExecutor", "ProcessPoolExecutor"}
+                     "Thread", "Timer", "start_new_thread", "ThreadPoolExecutor", "ProcessPoolExecutor",
+                     # a compile flag the shell keeps for later cells (`!=` is then a SyntaxError), and
+                     # IPython macros, whose name at the head of a line runs their text instead
+                     "barry_as_FLUFL", "Macro", "define_macro"}
 # Magics that cannot bind a name in the user's namespace (`%time x = 1` can: it is not here).
 # `%tensorflow_version` picks Colab's TensorFlow (elsewhere it is an unknown magic: UsageError).
 _INERT_MAGICS = {"matplotlib", "pip", "conda", "tensorflow_version"}
@@ -145,6 +148,9 @@ class RecordedKernel:
     finalizers: bool = False
     literals: Dict[str, Any] = field(default_factory=dict)
     unnamed_index: FrozenSet[str] = frozenset()
+    # Names certainly bound when the target runs (a top-level statement of an executed cell binds
+    # them and nothing unbinds them); the other `names` may or may not be.
+    surely_bound: FrozenSet[str] = frozenset()
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -238,8 +244,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     # patched what any import yields: then no name is taken for the installed library's object.
     imported = set(imports)
     patched = any(root in imported or risky for root, risky in stores)
-    aliases = {} if patched else {name: next(iter(targets)) for name, targets in imports.items()
-                                  if len(targets) == 1 and name not in other}
+    # Nor once a cell may bind or unbind names out of sight (`%reset -f`, `exec('import pandas as np')`).
+    aliases = {} if patched or dynamic is not None else {name: next(iter(targets)) for name, targets in imports.items()
+                                                         if len(targets) == 1 and name not in other}
     patches = runs_with_target or library_patch(
         parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts) and n not in other},
         dynamic=dynamic is not None)
@@ -250,10 +257,12 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
                           written, _may_finalize(cells),
                           _literals(trees, names, kinds.count) if dynamic is None else {},
-                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset())
+                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
+                          kinds.surely_bound if dynamic is None else frozenset())
 
 
 _MAX_LITERAL = 10000
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Builtins that only iterate or show a list given to them: the list is the same afterwards.
 _READING_BUILTINS = {"len", "print", "sorted", "set", "frozenset", "list", "tuple", "enumerate", "zip", "min", "max"}
 
@@ -280,6 +289,11 @@ def _literals(trees: List[ast.AST], names: Set[str], bindings: Dict[str, int]) -
                     candidates[stmt.targets[0].id] = found
     reading = _READING_BUILTINS - names  # (a builtin some cell rebinds may be anything)
     for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and type(node.value) is str and candidates:
+                # (`df.eval('@lst.reverse()')`: pandas runs text as code)
+                for word in _IDENTIFIER.findall(node.value):
+                    candidates.pop(word, None)
         safe = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.For, ast.comprehension)):
@@ -314,7 +328,7 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
     found = set(so_far)
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
-            if _writes_unseen(node.attr):
+            if _writes_unseen(node.attr) or node.attr in _SETTING_BY_DATA:
                 return None
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 found.add(node.attr)
@@ -334,12 +348,15 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
             return None
         elif isinstance(node, ast.keyword) and node.arg is not None:
             # a keyword's name may become an attribute: `type('A', (B,), dict(load=f))`
-            if _writes_unseen(node.arg) or node.arg in _CLASS_NAMING:
-                return None
+            if _writes_unseen(node.arg) or node.arg in _CLASS_NAMING or node.arg == "namespace":
+                return None  # (`parse_args(namespace=obj)` sets attributes the parser's options name)
             found.add(node.arg)
     return frozenset(found)
 
 
+# Library calls that set attributes on an object they are given, named by data: argparse's parsers
+# (`parse_args(argv, obj)` sets each option's `dest`).
+_SETTING_BY_DATA = {"parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"}
 # A class body binding these names passes its class off as another module's (a recorded type
 # `keras.src.models.sequential.Sequential` may then be the notebook's own).
 _CLASS_NAMING = {"__module__", "__qualname__"}
@@ -436,9 +453,7 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
                     return f"an import of `{top}`, which may be a module of your own"
         if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
             return f"`{node.id}`"
-        if isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_ATTRS:
-            return f"`.{node.attr}`"
-        mention = _mention(node, _REACHING_ATTRS)
+        mention = _mention(node, _DYNAMIC_ATTRS) or _mention(node, _REACHING_ATTRS)
         if mention:
             return mention
         if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS \
@@ -621,8 +636,24 @@ def _quietening(node: ast.AST) -> bool:
 
 def _runs_with_target(tree: ast.AST) -> Optional[str]:
     quiet = {id(node.func) for node in ast.walk(tree) if _quietening(node)}
-    return next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree) if id(node) not in quiet)
-                 if m), None)
+    found = next((m for m in (_mention(node, _RUNS_WITH_TARGET) for node in ast.walk(tree) if id(node) not in quiet)
+                  if m), None)
+    if found is None and any(isinstance(node, ast.Call) and _magic_name(node) == "macro" for node in ast.walk(tree)):
+        return "the magic `%macro`"
+    if found is None and any(_gc_callbacks(node) for node in ast.walk(tree)):
+        # (the garbage collector's callbacks run at any allocation, in the middle of the target's lines)
+        return "`gc.callbacks`"
+    return found
+
+
+def _gc_callbacks(node: ast.AST) -> bool:
+    """`gc.callbacks` (`import gc as g` too) or `from gc import callbacks`."""
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "") == "gc" and any(a.name == "callbacks" for a in node.names)
+    if isinstance(node, ast.Import):
+        return any(a.name == "gc" and a.asname not in (None, "gc") for a in node.names)  # (an alias: not followed)
+    return isinstance(node, ast.Attribute) and node.attr == "callbacks" and isinstance(node.value, ast.Name) \
+        and node.value.id == "gc"
 
 
 def _expanded(node: ast.AST) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import __future__
 import keyword
+import re
 import sys
 import types
 from functools import lru_cache
@@ -49,6 +50,11 @@ class Prepared:
     # The shell displays expression values as they come (`ast_node_interactivity` "all", ...), and
     # displaying runs the value's own `__repr__` / `_repr_html_`: the reading stops at such a value.
     displays_values: bool = False
+    # The shell's compiler also parses with codeop's flags (`if x:` alone is then "incomplete input",
+    # a SyntaxError, not an IndentationError): used to name the error once a parse failed.
+    parse_flags: int = 0
+    # Top-level `await` compiles only while the shell's `autoawait` is on.
+    top_level_await: bool = True
 
     def __post_init__(self) -> None:
         if self.flags:
@@ -107,7 +113,20 @@ def static_transform(cell: str) -> Tuple[str, Any]:
     tree = _untouched(cell)
     if tree is not None:
         return cell, tree
+    if len(_SHELL_LINE.findall(cell)) > MAX_SHELL_LINES:
+        raise TransformTooLong(f"IPython's transformer would take too long on a cell of more than {MAX_SHELL_LINES} "
+                               "magic, `!` or help lines (it reads the cell again for each one)")
     return _transform(cell), None
+
+
+# Lines IPython's transformer rewrites one at a time, re-reading the whole cell after each: past a
+# few dozen, transforming the cell takes seconds (250 `!` lines: 3 s), in calls no alarm can cut.
+MAX_SHELL_LINES = 40
+_SHELL_LINE = re.compile(r"^[ \t]*[!%]|=[ \t]*[!%]|\?[ \t]*$", re.M)
+
+
+class TransformTooLong(Exception):
+    """The cell would take IPython's transformer longer than a check may."""
 
 
 @lru_cache(maxsize=256)
@@ -130,6 +149,10 @@ def _untouched(cell: str) -> Any:
         return None
     if not cell or cell[0] in " \t\r\n\f\v":
         return None
+    if _OTHER_LINE_BREAKS.search(cell) or _DOCTEST_PROMPT.search(cell):
+        # (IPython splits lines as str.splitlines does, and since IPython 9 strips `>>>` prompts
+        # from every line once any line starts with one)
+        return None
     first_two = cell.split("\n", 2)[:2]
     for stripper in (it2.classic_prompt, it2.ipython_prompt):
         for line in first_two:
@@ -142,6 +165,10 @@ def _untouched(cell: str) -> Any:
 
 
 _AST_ONLY = 0x400  # ast.PyCF_ONLY_AST
+_OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_DOCTEST_PROMPT = re.compile(r"^\s*>>>", re.M)
+# What IPython's compiler adds to the future flags: codeop's (no implied dedent, incomplete input).
+_CODEOP_FLAGS = 0x200 | 0x4000
 
 
 def _shell_dict(shell: Any, name: str) -> Any:
@@ -184,21 +211,68 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
     cls = type(shell)
     if InteractiveShell not in mro(cls):
         return "the shell is not IPython's"
-    for attr in ("transform_cell", "run_cell", "run_cell_async", "transform_ast", "run_ast_nodes"):
-        own = checked(InteractiveShell.__dict__).get(attr)
-        for klass in mro(cls):
-            if attr in class_dict(klass):
-                found = class_dict(klass)[attr]
-                if found is not own and not class_module(klass).startswith(("ipykernel.", "IPython.")):
-                    return "the shell's cell handling was replaced"
-                break
+    compiler = _trait(shell, "compile") or _shell_dict(shell, "compile")
+    pm = _trait(shell, "prefilter_manager")
+    parts = [(shell, _SHELL_METHODS), (compiler, _COMPILER_METHODS), (manager, _MANAGER_METHODS),
+             (pm, _PREFILTER_METHODS)]
+    parts += [(t, ("__call__",)) for t in _transforms(manager) if not isinstance(t, types.FunctionType)]
+    prefilter = _shell_dict(shell, "prefilter")  # (IPython sets it: the prefilter manager's own method)
+    if type(prefilter) is not types.MethodType or prefilter.__self__ is not pm or \
+            prefilter.__func__ is not lookup_static(type(pm), "prefilter_lines", None):
+        return "the shell's cell handling was replaced"
+    if not all(_genuine_methods(obj, names) for obj, names in parts) or \
+            not all(own(t, "IPython") for t in _transforms(manager) if isinstance(t, types.FunctionType)):
+        return "the shell's cell handling was replaced"
     return None
 
 
-# Packages whose own `pre_execute` / `pre_run_cell` callbacks are known to leave the namespace and
-# the libraries as they are (IPython's warning registry and display publisher, autoreload, the
-# kernel's, our recorder).
-_TRUSTED_HOOK_PACKAGES = ("IPython", "ipykernel", "crane_llm")
+# What runs a cell, in the shell and its helpers: each must be IPython's (or the kernel's) own code,
+# on the class and not shadowed on the instance (a replaced `run_code` may run the cell as `pass`).
+_SHELL_METHODS = ("transform_cell", "run_cell", "run_cell_async", "_run_cell", "transform_ast", "run_ast_nodes",
+                  "run_code", "should_run_async")
+_COMPILER_METHODS = ("ast_parse", "__call__", "cache", "format_code_name", "get_code_name", "extra_flags",
+                     "reset_compiler_flags")
+_MANAGER_METHODS = ("transform_cell", "do_one_token_transform", "do_token_transforms")
+_PREFILTER_METHODS = ("prefilter_lines", "prefilter_line", "prefilter_line_info", "find_handler", "transform_line",
+                      "get_handler_by_name")
+
+
+def _transforms(manager: Any) -> list:
+    out = []
+    for name in ("cleanup_transforms", "line_transforms"):
+        found = checked(manager.__dict__).get(name) if manager is not None else None
+        out.extend(found if type(found) is list else [])
+    return out
+
+
+def _genuine_methods(obj: Any, names: Tuple[str, ...]) -> bool:
+    """`obj`'s methods of these names are IPython's or ipykernel's own, none set on the instance."""
+    if obj is None:
+        return False
+    cls = type(obj)
+    for name in names:
+        if _shell_dict(obj, name) is not None:
+            return False
+        found = lookup_static(cls, name, None)
+        if found is None:
+            continue
+        if not (any(own(found, package) for package in ("IPython", "ipykernel", "codeop")) or _builtin_slot(found)):
+            return False
+    return True
+
+
+def _builtin_slot(found: Any) -> bool:
+    """`object`'s own slot wrappers (a class that defines no `__call__` of its own has none)."""
+    return type(found) in (types.WrapperDescriptorType, types.MethodDescriptorType, types.BuiltinFunctionType)
+
+
+# The `pre_execute` / `pre_run_cell` callbacks known to leave the namespace and the libraries as
+# they are: IPython's warning registry and display publisher, and our recorder. (autoreload's, which
+# reloads modules whose files changed, is not: nor is any other function of IPython's, such as
+# `get_ipython().reset`.)
+_TRUSTED_HOOKS = {("IPython", "InteractiveShell._clear_warning_registry"),
+                  ("IPython", "DisplayPublisher._on_pre_execute"),
+                  ("crane_llm", "Recorder.pre_run_cell")}
 
 
 def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
@@ -255,11 +329,22 @@ def _ipython_own_instance(obj: Any) -> bool:
                    or callable(lookup_static(cls, k)) for k, v in list(d.items()))
 
 
+def _own_runner(runner: Any) -> bool:
+    """The shell's loop runner for top-level `await` is IPython's or the kernel's (a notebook's may
+    never run the coroutine)."""
+    if type(runner) is types.FunctionType:
+        return own(runner, "IPython") or own(runner, "ipykernel")
+    return _ipython_own_instance(runner) and all(
+        own(lookup_static(type(runner), name), package) for name in ("__call__",)
+        for package in (class_module(type(runner)).split(".", 1)[0],))
+
+
 def _trusted_hook(hook: Any) -> bool:
     fn = hook.__func__ if type(hook) is types.MethodType else hook
     if type(fn) is not types.FunctionType:
         return False
-    return any(own(fn, package) for package in _TRUSTED_HOOK_PACKAGES)
+    name = fn.__qualname__
+    return any(name == known and own(fn, package) for package, known in _TRUSTED_HOOKS)
 
 
 def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: FrozenSet[str],
@@ -279,7 +364,8 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
     if ifun and type(namespace) is dict and ifun in namespace:
         obj = namespace[ifun]
         names = {class_name(k) for k in mro(type(obj))}
-        if names & {"Macro", "IPyAutocall"}:
+        if names & {"Macro", "IPyAutocall"} or lookup_static(type(obj), "__class__") is not _OBJECT_CLASS:
+            # (IPython asks isinstance(), which believes a class's own `__class__`)
             return f"IPython calls `{ifun}` automatically (a macro or an autocall object)"
     if info.the_rest and info.the_rest[0] in "=,":
         return None  # an assignment: IPython leaves it to Python
@@ -291,6 +377,9 @@ def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: Froz
             return None
         return f"IPython's %autocall may turn this line into a call of `{ifun}`"
     return None
+
+
+_OBJECT_CLASS = object.__dict__["__class__"]
 
 
 def _line_magic_names(shell: Any) -> Optional[FrozenSet[str]]:
@@ -346,10 +435,16 @@ def prepare_live(source: str, shell: Any, namespace: Any) -> Prepared:
     flags = getattr(compiler, "__dict__", {}).get("flags") if compiler is not None else None
     if type(flags) is not int:
         return Prepared(source, 0, reason or "the shell's compile flags are unknown")
-    flags &= FUTURE_FLAGS
+    if flags & ~(FUTURE_FLAGS | _CODEOP_FLAGS):
+        reason = reason or "the shell compiles with flags the checker does not follow"
+    parse_flags, flags = flags & _CODEOP_FLAGS, flags & FUTURE_FLAGS
     if reason:
         return Prepared(source, flags, reason)
+    autoawait = _trait(shell, "autoawait")
+    if type(autoawait) is not bool or not _own_runner(_trait(shell, "loop_runner")):
+        return Prepared(source, flags, "the shell's way of running `await` is unknown")
     code, tree = static_transform(source)
+    extra = dict(parse_flags=parse_flags, top_level_await=autoawait)
     if len(code.splitlines()) == 1:
         pm = _trait(shell, "prefilter_manager")
         why = _prefilter_state_unchanged(pm)
@@ -360,8 +455,8 @@ def prepare_live(source: str, shell: Any, namespace: Any) -> Prepared:
         if magic_names is None or type(automagic) is not bool or type(autocall) is not int:
             return Prepared(code, flags, "the shell's automagic settings are unknown")
         why = _prefilter_rewrites(code.rstrip("\n"), shell, namespace, magic_names, automagic, autocall)
-        return Prepared(code, flags, why, tree=tree, displays_values=_displays_values(shell))
-    return Prepared(code, flags, tree=tree, displays_values=_displays_values(shell))
+        return Prepared(code, flags, why, tree=tree, displays_values=_displays_values(shell), **extra)
+    return Prepared(code, flags, tree=tree, displays_values=_displays_values(shell), **extra)
 
 
 def _displays_values(shell: Any) -> bool:
@@ -391,8 +486,10 @@ def _prefilter_state_unchanged(pm: Any) -> Optional[str]:
         if enabled is not (name != "EmacsChecker"):
             return "the shell's prefilter settings differ from IPython's defaults"
     for hname, handler in handlers.items():
-        if class_module(type(handler)) != prefilter.__name__:
+        if class_module(type(handler)) != prefilter.__name__ or not _genuine_methods(handler, ("handle",)):
             return "the shell has its own prefilter"
+    if not all(_genuine_methods(checker, ("check",)) for checker in checkers):
+        return "the shell has its own prefilter"
     return None
 
 
@@ -413,17 +510,34 @@ def prepare_recorded(source: str, bound: Any) -> Prepared:
     code, tree = static_transform(source)
     head = automagic_head(code)
     rewritten = f"IPython runs this line as the magic `%{head}` (automagic)" if head and not bound(head) else None
+    called = _autocalled_head(code)
+    if called:
+        rewritten = f"IPython calls `{called}` itself on a line that starts with it (its autocall of `exit` and `quit`)"
     return Prepared(code, 0, rewritten, flags_known=False, tree=tree)
+
+
+def _autocalled_head(code: str) -> Optional[str]:
+    """`exit` or `quit` at the head of a one-line cell: IPython's prefilter calls these objects
+    whatever follows (`exit, x[3]` becomes `exit(, x[3])`), even with autocall off."""
+    info = _one_line_info(code)
+    return info.ifun if info is not None and info.ifun in ("exit", "quit") else None
+
+
+def _one_line_info(code: str) -> Any:
+    """IPython's split of a one-line cell (`ifun`, `the_rest`), or None for longer cells."""
+    if len(code.splitlines()) != 1:
+        return None
+    try:
+        return ipython_module("IPython.core.splitinput").LineInfo(code.rstrip("\n"), False)
+    except ImportError:
+        return None
 
 
 def automagic_head(code: str) -> Optional[str]:
     """The magic a default IPython kernel runs a one-line cell as (automagic: `pwd`, `rehashx`),
     unless a variable of that name exists; None when the cell is not such a line."""
-    if len(code.splitlines()) != 1:
-        return None
-    try:
-        info = ipython_module("IPython.core.splitinput").LineInfo(code.rstrip("\n"), False)
-    except ImportError:
+    info = _one_line_info(code)
+    if info is None:
         return None
     head = info.ifun.split(".", 1)[0]
     if not head or (info.the_rest and info.the_rest[0] in "=,"):
@@ -431,5 +545,5 @@ def automagic_head(code: str) -> Optional[str]:
     return head if head in default_line_magic_names() else None
 
 
-__all__ = ["running_ipython", "Prepared", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
+__all__ = ["running_ipython", "Prepared", "TransformTooLong", "prepare_live", "prepare_recorded", "static_transform", "FUTURE_FLAGS",
            "default_line_magic_names", "automagic_head"]

@@ -192,4 +192,12 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
     return checked(d) if type(d) is dict else default
 
 
-__all__ = ["loaded_module", "ipython_module", "one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict"]
+__all__ = ["loaded_module", "ipython_module", "one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict", "TRAPPED_BUILTINS"]
+
+
+# IPython's builtin trap (`BuiltinTrap.auto_builtins`) changes these builtins only while a cell runs:
+# it puts the shell's `get_ipython` in and takes `exit` and `quit` out (the namespace's own names
+# stand for them). What the builtins hold for them when the check reads them is not what the cell
+# finds, so a read that falls through to the builtins, or of the builtins module's attribute, is never
+# judged.
+TRAPPED_BUILTINS = frozenset({"get_ipython", "exit", "quit"})

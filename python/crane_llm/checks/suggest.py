@@ -13,7 +13,7 @@ from typing import Any, Iterable, Optional
 
 _MOVE = 2  # an insertion, deletion or substitution
 _CASE = 1  # a substitution that only changes the case
-_MAX_CANDIDATES = 5000
+_MAX_CANDIDATES = 750  # CPython's own bound: beyond it, a near-miss search costs seconds
 _MAX_LENGTH = 40
 
 
@@ -52,6 +52,10 @@ def closest(wrong: Any, candidates: Iterable[Any]) -> Optional[str]:
         if type(cand) is not str or cand == wrong or not cand or len(cand) > _MAX_LENGTH:
             continue
         limit = (len(wrong) + len(cand) + 3) * _MOVE // 6
+        if best_cost is not None:
+            limit = min(limit, best_cost - 1)  # (only a strictly closer one changes the answer)
+        if abs(len(wrong) - len(cand)) * _MOVE > limit:
+            continue
         cost = _distance(wrong, cand, limit)
         if cost <= limit and (best_cost is None or cost < best_cost):
             best, best_cost = cand, cost

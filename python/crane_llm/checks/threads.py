@@ -34,26 +34,42 @@ def _library_roots() -> Tuple[str, ...]:
     return tuple(sorted(r.rstrip("/") + "/" for r in roots if r))
 
 
-def _library_file(filename: Any) -> bool:
+def library_file(filename: Any) -> bool:
     return type(filename) is str and filename.startswith(_library_roots())
 
 
+# Library code that runs callables handed to it (a scheduler's queue, a pool's tasks, a server's
+# handlers, an event loop's callbacks): a thread in it, or started on it, runs the notebook's code
+# later, whatever file it is in now. (ipykernel's own threads run asyncio loops: only a thread
+# *started on* a loop's method counts, not one that is in loop code.)
+_DISPATCHING = ("/sched.py", "/concurrent/futures/", "/multiprocessing/pool.py", "/multiprocessing/dummy/",
+                "/socketserver.py", "/http/server.py", "/xmlrpc/server.py", "/wsgiref/")
+_DISPATCHING_TARGETS = _DISPATCHING + ("/asyncio/", "/tornado/", "/threading.py")
+
+
 def _library_callable(fn: Any) -> bool:
-    """A library's function or a bound method of one (None, a thread's own `run`, counts too)."""
+    """A library's function or a bound method of one that runs no callables handed to it (None, a
+    thread's own `run`, counts too)."""
     if fn is None:
         return True
     if type(fn) is types.MethodType:
         fn = fn.__func__
     if type(fn) is types.FunctionType:
-        return _library_file(fn.__code__.co_filename)
+        filename = fn.__code__.co_filename
+        return library_file(filename) and not _dispatching(filename, _DISPATCHING_TARGETS)
     return False
+
+
+def _dispatching(filename: Any, places: Tuple[str, ...]) -> bool:
+    return type(filename) is not str or any(p in filename for p in places)
 
 
 def _stack_in_libraries(frame: Any) -> bool:
     for _ in range(_MAX_DEPTH):
         if frame is None:
             return True
-        if not _library_file(frame.f_code.co_filename):
+        filename = frame.f_code.co_filename
+        if not library_file(filename) or _dispatching(filename, _DISPATCHING):
             return False
         frame = frame.f_back
     return False
@@ -78,7 +94,7 @@ def notebook_thread() -> Optional[str]:
         if own is None or not all(_library_callable(own.get(k)) for k in ("_target", "function")):
             return RUNNING
         run = lookup_static(type(thread), "run")
-        if type(run) is not types.FunctionType or not _library_file(run.__code__.co_filename):
+        if type(run) is not types.FunctionType or not library_file(run.__code__.co_filename):
             return RUNNING
     return None
 

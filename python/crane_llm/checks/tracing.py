@@ -7,11 +7,14 @@ a monitoring tool stays registered with its events set, only its callbacks are u
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any, List, Tuple
 
 from .. import interpreter_functions as _f
 
+# The collector's own list, as it was at import: rebinding `gc.callbacks` later hides nothing from us.
+_GC_CALLBACKS = gc.callbacks
 # Whether each enclosing check took one off (kernel/entry.py): the checks inside still know.
 TAKEN: List[bool] = []
 
@@ -57,11 +60,13 @@ def _monitoring_in_use() -> bool:
 
 
 def installed() -> bool:
-    """A trace or profile function or a monitoring tool is installed for the cell's thread."""
+    """A trace or profile function or a monitoring tool is installed for the cell's thread, or a
+    garbage-collector callback (which runs at any allocation, between any two lines)."""
     return (_f.gettrace() is not None or _f.getprofile() is not None or any(TAKEN)
-            or _monitoring_in_use())
+            or _monitoring_in_use() or len(_GC_CALLBACKS) > 0)
 
 
-TRACED = "a trace or profile function is installed: it runs with every line of the cell, and may change anything"
+TRACED = ("a trace, profile or garbage-collector callback is installed: it runs between the lines of the cell, "
+          "and may change anything")
 
 __all__ = ["installed", "TAKEN", "TRACED", "take_off_callbacks", "put_back_callbacks"]

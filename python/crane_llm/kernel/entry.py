@@ -7,9 +7,11 @@ Any failure inside becomes a `problem` in the reply, never a traceback in the us
 
 import json
 import platform
+from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .. import interpreter_functions as _f
+from .. import stdlib_untouched
 from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
@@ -69,16 +71,27 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
         _f.settrace(None)
     if profile is not None:
         _f.setprofile(None)
-    callbacks = tracing.take_off_callbacks()
-    tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
+    # No collection while the facts are gathered: a notebook's `gc.callbacks` run at every one
+    # (switched back on last, so no allocation of ours after it can start one).
+    collecting = _f.gc_isenabled()
+    _f.gc_disable()
     try:
-        if audit_sentinel.notebook_hook_added():
-            return _standing_aside(shell)  # (the magic's way in; the front end's is check())
-        with interpreters_builtins():
-            return _gather(request, namespace, shell)
+        callbacks = tracing.take_off_callbacks()
+        tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
+        try:
+            if audit_sentinel.notebook_hook_added():
+                return _standing_aside(shell, audit_sentinel.STANDS_ASIDE)  # (the magic's way in; the front end's is check())
+            changed = stdlib_untouched.changed()
+            if changed:
+                return _standing_aside(shell, stdlib_untouched.reason(changed))
+            with interpreters_builtins():
+                return _gather(request, namespace, shell)
+        finally:
+            tracing.TAKEN.pop()
+            tracing.put_back_callbacks(callbacks)
     finally:
-        tracing.TAKEN.pop()
-        tracing.put_back_callbacks(callbacks)
+        if collecting:
+            _f.gc_enable()
         if trace is not None:
             _f.settrace(trace)
         if profile is not None:
@@ -103,10 +116,14 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
     defined the name (`definedIn`) either way, so the verdict never waits for the log.
     """
     source = request["source"]
+    # (the environment read without `os.environ`'s methods, which a notebook may have patched)
+    environ = _f.environ_now()
+    home = Path(environ["HOME"]) if environ.get("HOME") else None
     # The administrator's ceiling holds here too, whatever the front end asked for.
     use_llm, include_runtime_info, _ = capped(
-        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True), current_policy())
-    budget = resolve_check_budget(request.get("budgetSeconds"))
+        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True),
+        current_policy(environ))
+    budget = resolve_check_budget(request.get("budgetSeconds"), environ=environ, home=home)
     deadline = Deadline(budget.seconds)
     cut: List[str] = []
     checks_on = checks_run(use_llm, include_runtime_info)
@@ -171,16 +188,17 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
     }
 
 
-def _standing_aside(shell: Any) -> Dict[str, Any]:
-    """The reply while a notebook's audit hook would run on every step (audit_sentinel.py): the
-    executed cells as plain text, for the model, and nothing else read, not even the settings
-    (reading a file is an audited event too)."""
+def _standing_aside(shell: Any, why: str) -> Dict[str, Any]:
+    """The reply while a notebook's code would run on every step (its audit hook, audit_sentinel.py,
+    or standard-library code it replaced, stdlib_untouched.py): the executed cells as plain text,
+    for the model, and nothing else read, not even the settings (reading a file is an audited
+    event too)."""
     try:
         log = execution_log(shell).code_only_json() if shell is not None else None
     except Exception:
         log = None
     return dict(_reply_without_facts(
-        {"ran": True, "crash": None, "stoppedAt": {"line": None, "reason": audit_sentinel.STANDS_ASIDE}, "elapsedMs": 0.0},
+        {"ran": True, "crash": None, "stoppedAt": {"line": None, "reason": why}, "elapsedMs": 0.0},
         log, None), logDeferred=None, definedIn=None)
 
 
@@ -255,7 +273,7 @@ def check(request_json: str, shell: Any = None) -> Reply:
     """Entry point for the front end: `crane_llm.kernel.entry.check('<CheckRequest JSON>')`, or the
     kernel channel's, which knows the shell (finding it reads module dicts, which `id()` audits)."""
     if audit_sentinel.notebook_hook_added():
-        return Reply(_standing_aside(shell if shell is not None else _shell()))
+        return Reply(_standing_aside(shell if shell is not None else _shell(), audit_sentinel.STANDS_ASIDE))
     with interpreters_builtins():  # (reading the request and building the reply call builtins too)
         return _check(request_json)
 

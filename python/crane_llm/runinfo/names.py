@@ -284,7 +284,7 @@ def cell_reads(source: str, shell: Any = None, namespace: Any = None, tree: Opti
                 return []
             tree = compile(prepared.code, "<cell>", "exec", flags=ast.PyCF_ONLY_AST | prepared.flags,
                            dont_inherit=True)
-        except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+        except Exception:  # (IPython's transformer gives up on some cells with RuntimeError)
             return None
     reads = _Reads()
     try:

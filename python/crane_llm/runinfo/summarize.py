@@ -20,6 +20,10 @@ from ..checks.library_namespace import numpy_untouched
 from ..checks.provenance import class_module, class_name, mro
 from ..checks.static_reads import is_static_type
 from .safe import cut, loaded, member, number, one_of, plain_type
+# (imported here, not when first needed: an import then would ask the notebook's `sys.meta_path` finders)
+from . import keras_info, torch_info
+from .frame_info import dataframe_summary, ndarray_summary, series_summary
+from .sklearn_info import estimator_summary, is_estimator
 
 _FUNCTION_TYPES = (
     types.FunctionType,
@@ -82,7 +86,6 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
         return {"kind": "unavailable", "reason": NUMPY_REPLACED}
     if np is not None:
         if t is np.ndarray or t is np.memmap:
-            from .frame_info import ndarray_summary
 
             return ndarray_summary(np, value, deadline)
         if np.generic in bases and class_module(t) == "numpy" and is_static_type(t):
@@ -94,17 +97,14 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
         if unreadable is not None:
             return {"kind": "unavailable", "reason": unreadable}
         if t is pd.DataFrame:
-            from .frame_info import dataframe_summary
 
             return dataframe_summary(np, pd, value, deadline)
         if t is pd.Series:
-            from .frame_info import series_summary
 
             return series_summary(np, pd, value, deadline)
 
     torch = loaded("torch")
     if torch is not None:
-        from . import torch_info
 
         if one_of(t, torch_info.tensor_types(torch)):
             return torch_info.tensor_summary(torch, value)
@@ -114,7 +114,6 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
     tf = loaded("tensorflow")
     if tf is not None or loaded("keras") is not None:
-        from . import keras_info
 
         if tf is not None and keras_info.is_tf_dataset(tf, value):
             return keras_info.tf_dataset_summary(value)
@@ -127,7 +126,6 @@ def _dispatch(value: Any, deadline: Deadline) -> Dict[str, Any]:
 
     sklearn_base = loaded("sklearn.base")
     if sklearn_base is not None:
-        from .sklearn_info import estimator_summary, is_estimator
 
         if is_estimator(sklearn_base, value):
             return estimator_summary(value)

@@ -5,13 +5,44 @@ warning naming it, and its settings are simply not found.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 # name -> (value, source, label): one variable as found in the environment or a .env file.
 Found = Dict[str, Tuple[str, str, str]]
+
+
+# Settings files larger than this are not read (a check reads the settings each time it runs).
+MAX_SETTINGS_FILE_BYTES = 1 << 20
+
+
+def read_small_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_SETTINGS_FILE_BYTES. Anything else raises OSError
+    with a reason, without blocking: a FIFO or a device in a file's place would hold a read forever."""
+    fd = os.open(str(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(0, "it is not a regular file")
+        if info.st_size > MAX_SETTINGS_FILE_BYTES:
+            raise OSError(0, "it is larger than %d KB" % (MAX_SETTINGS_FILE_BYTES >> 10))
+        chunks, left = [], MAX_SETTINGS_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > MAX_SETTINGS_FILE_BYTES:
+            raise OSError(0, "it is larger than %d KB" % (MAX_SETTINGS_FILE_BYTES >> 10))
+        return data
+    finally:
+        os.close(fd)
 
 
 def config_path(home: Optional[Path] = None) -> Path:
@@ -45,7 +76,7 @@ def _read_config(path: Path) -> Dict[str, Any]:
         raise ConfigUnreadable("%s %s: its settings are ignored (whoever controls it could send your API key to a "
                                "server of theirs)." % (path, foreign))
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_small_file(path).decode("utf-8")
     except OSError as exc:
         raise ConfigUnreadable("%s could not be read (%s): its settings are ignored." % (path, exc.strerror or exc))
     except UnicodeDecodeError:
@@ -114,14 +145,14 @@ def _dotenv_values(path: Path, warnings: List[str]) -> Mapping[str, Optional[str
     from dotenv import dotenv_values  # python-dotenv, only when a .env exists
 
     try:
-        path.read_bytes().decode("utf-8")
+        text = read_small_file(path).decode("utf-8")
     except UnicodeDecodeError:
         warnings.append("%s is not UTF-8 text: CRANE-LLM ignores its variables until it is saved as UTF-8." % path)
         return {}
     except OSError as exc:
         warnings.append("%s could not be read (%s): CRANE-LLM ignores its variables." % (path, exc.strerror or exc))
         return {}
-    return dotenv_values(path, encoding="utf-8")
+    return dotenv_values(stream=io.StringIO(text))
 
 
 def _kaggle_secret(name: str) -> Optional[str]:

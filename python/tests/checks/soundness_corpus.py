@@ -1118,6 +1118,118 @@ def torch_layouts_and_sizes() -> List[Dict]:
     return [_c(cell, setup) for setup, cell in cells]
 
 
+def numbers_labels_and_modules() -> List[Dict]:
+    """(third red team, 3 Dec) an int past the float range meets a float (OverflowError, before any
+    later line), True and 1 as one column key (pandas matches them), a label cast to a narrow row
+    index's dtype, attributes every module has from its type, and ints too long to compute with
+    inside a check's budget."""
+    bools = "import pandas as pd\ndf = pd.DataFrame([[1, 2, 3], [4, 5, 6]], columns=[True, 1, 'z'])\n"
+    huge = "z = ((7 ** 64) ** 64) ** 64\nv = z ** 4\nd = z ** 2 + 1\n"
+    cases = [
+        ("import json\n", "x = json.__dict__"), ("import json\n", "x = json.__class__"),
+        ("import numpy as np\n", "x = np.__sizeof__()"),
+        ("import numpy as np\nfrom sklearn.linear_model import Ridge\nX = np.zeros((5, 2))\ny = [1, 2, 3, 10 ** 400]\n",
+         "Ridge().fit(X, y)"),
+        ("import numpy as np\nfrom sklearn.tree import DecisionTreeRegressor\nX = np.zeros((5, 2))\n"
+         "y = [-10 ** 400, 1, 2, 3]\n", "DecisionTreeRegressor().fit(X, y)"),
+        ("", "x = 10 ** 400\ny = x + 0.5\ny + 'a'"), ("", "x = 10 ** 400\ny = x * 2.5\nz = 1 / 0"),
+        (bools, "d = df[[1]]\nd.iloc[:, 1]"), (bools, "g = df.groupby(1).sum()\n1 / 0"),
+        (bools, "s = df.sort_values(1)\n1 / 0"), (bools, "s = df.set_index(1)\ns.iloc[:, 1]"),
+        ("import pandas as pd\ndf = pd.DataFrame([[1, 2, 3]], columns=[0, False, 'z'])\n", "g = df.groupby(0).sum()\n1 / 0"),
+        ("import pandas as pd\ndf = pd.DataFrame({'c': [10, 11, 12]}, index=pd.Index([0, 1, 2], dtype='uint8'))\n",
+         "df2 = df.drop(257)"),
+        ("import pandas as pd\ndf = pd.DataFrame({'c': [10, 11]}, index=pd.Index([0, 1], dtype='uint16'))\n",
+         "df2 = df.drop(65537)"),
+        ("", "x = 7 ** 64\ny = x ** 64\nz = y ** 64\nw = z ** 24\n1 / 0"),
+        (huge, "q = v // d\n1 / 0"), (huge, "q = divmod(v, d)\n1 / 0"),
+    ]
+    # a garbage-collector callback runs between the target's lines (even one hidden by rebinding
+    # `gc.callbacks`): it may add the key the target reads
+    collected = ("import gc\nbox = {}\ndef _cb(phase, info):\n    box['k'] = 1\ngc.callbacks.append(_cb)\n"
+                 "gc.set_threshold(1)\n")
+    undo = "gc.callbacks.remove(_cb)\ngc.set_threshold(700, 10, 10)\n"
+    return [_c(cell, setup) for setup, cell in cases] + [
+        _c("t = [[1], [2]]\nbox['k']", collected, teardown=undo),
+        _c("t = [[1], [2]]\nbox['k']", collected + "_real = gc.callbacks\ngc.callbacks = []\n",
+           teardown="gc.callbacks = _real\n" + undo)]
+
+
+def shell_machinery() -> List[Dict]:
+    """(third red team, 3 Dec) the cell as IPython 9 really runs it: doctest prompts stripped from
+    every line once one line starts with `>>>`, str.splitlines' own line breaks, an unfinished
+    block ("incomplete input", a SyntaxError), `%autoawait False`, a loop runner or compile flags
+    of the notebook's, the shell's machinery replaced on the instance, its helpers or IPython's
+    classes, `__class__` passing an object off as a Macro, the builtins module's trapped names read
+    as attributes, the shell singleton cleared, `get_ipython().reset` as a hook, and autoreload
+    (last: its hooks stay until the teardown takes them out)."""
+    unload_autoreload = ("ip = get_ipython()\nfor ev in ('pre_run_cell', 'post_execute'):\n"
+                         "    for cb in list(ip.events.callbacks[ev]):\n"
+                         "        if type(getattr(cb, '__self__', None)).__module__ == 'IPython.extensions.autoreload':\n"
+                         "            ip.events.unregister(ev, cb)\n"
+                         "ip.extension_manager.loaded.discard('autoreload')\n")
+    return [
+        _c('import math\nmath.__dict__', DF),
+        _c("np.__dict__['zz']", DF),
+        _c("import math\nm = math.__dict__\nm['pi'] + 'a'", DF),
+        _c("import builtins\n__builtins__ = builtins.__dict__\nlen([1]) + 'a'", DF),
+        _c('import math\nmath.__class__', DF),
+        _c('import math\nmath.__repr__', DF),
+        _c('x = np.__dict__\nundefined_q', DF),
+        _c('x = 1\ny = 2\nd["\\\n>>> k"]', DF),
+        _c('x = 1\ny = 2\ns = """\n>>> k"""\nd[s.strip()]', DF),
+        _c('x = 1\ny = 2\ns = "\\\n>>> k"\nd[s]\nundefined_q', DF),
+        _c('x = 1\ny = 2\nd["\\\n... k"]\nz = "\\\n>>> "', DF),
+        _c('x = 1\ny = 2\ns = "\\\n>>> "\n... if undefined_q else 1', DF),
+        _c('x = 0  #\u2028In [1]: \nd["\\\nIn [2]: k"]', DF),
+        _c('x = 0  #\u2028   ...: \nd["\\\n   ...: k"]', DF),
+        _c('await undefined_aw', DF, shell='%autoawait False', teardown='get_ipython().autoawait = True'),
+        _c('x = 1\nawait undefined_aw', DF, shell='%autoawait False', teardown='get_ipython().autoawait = True'),
+        _c('def f():', DF),
+        _c('for i in lst:', DF),
+        _c('lst[9]\ndef f():', DF),
+        _c('while True:\n    # c', DF),
+        _c('fake; lst[9]', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
+        _c('fake + undefined_q', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
+        _c('fake lst[9]', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
+        _c('fa lst[9]', DF + 'from IPython.core.autocall import IPyAutocall\nclass FakeA:\n    __class__ = IPyAutocall\n    def set_ip(self, ip):\n        pass\n    def __call__(self, *a):\n        return 1\nfa = FakeA()\n'),
+        _c('fa; lst[9]', DF + 'from IPython.core.autocall import IPyAutocall\nclass FakeA:\n    __class__ = IPyAutocall\n    def set_ip(self, ip):\n        pass\n    def __call__(self, *a):\n        return 1\nfa = FakeA()\n'),
+        _c('lst[9]', DF, shell="get_ipython().transform_cell = lambda raw_cell: 'pass\\n'", teardown='del get_ipython().transform_cell'),
+        _c('undefined_q\nx = 1', DF, shell="import ast\nget_ipython().transform_ast = lambda node: ast.parse('pass')", teardown='del get_ipython().transform_ast'),
+        _c('lst[9]', DF, shell='async def _rc(code_obj, result=None, *, async_=False):\n    return False\nget_ipython().run_code = _rc', teardown='del get_ipython().run_code'),
+        _c('lst[9]', DF, shell="import ast\nget_ipython().compile.ast_parse = lambda *a, **k: ast.parse('pass')", teardown='del get_ipython().compile.ast_parse'),
+        _c('lst[9]', DF, shell="get_ipython().prefilter_manager.prefilter_lines = lambda lines, continue_prompt=False: 'pass'", teardown='del get_ipython().prefilter_manager.prefilter_lines'),
+        _c('lst[9]', DF, shell="get_ipython().input_transformer_manager.transform_cell = lambda cell: 'pass\\n'", teardown='del get_ipython().input_transformer_manager.transform_cell'),
+        _c('lst[9]', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_o = _IS.__dict__['transform_cell']\n_IS.transform_cell = lambda self, raw_cell: 'pass\\n'\n", teardown='_IS.transform_cell = _o\n'),
+        _c('undefined_q\nx = 1', DF + "import IPython.core.inputtransformer2 as it2\n_o = it2.TransformerManager.__dict__['transform_cell']\nit2.TransformerManager.transform_cell = lambda self, cell: 'pass\\n'\n", teardown='it2.TransformerManager.transform_cell = _o\n'),
+        _c('lst[9]', DF + "import IPython.core.inputtransformer2 as it2\n_c = it2.cell_magic.__code__\nit2.cell_magic.__code__ = (lambda lines: ['pass\\n']).__code__\n", teardown='it2.cell_magic.__code__ = _c\n'),
+        _c('lst[9]', DF + "from IPython.core.compilerop import CachingCompiler as _CC\nimport ast\n_o = _CC.__dict__['ast_parse']\n_CC.ast_parse = lambda self, source, filename='<unknown>', symbol='exec': ast.parse('pass')\n", teardown='_CC.ast_parse = _o\n'),
+        _c('lst[9]', DF, shell='from IPython.core.interactiveshell import InteractiveShell as _IS\n_orc = _IS.run_code\nasync def _rc(self, code_obj, result=None, *, async_=False):\n    return False\n_IS.run_code = _rc', teardown='_IS.run_code = _orc'),
+        _c('import builtins\nbuiltins.get_ipython', DF),
+        _c('__builtins__.get_ipython', DF),
+        _c('import builtins as b\nb.get_ipython\nundefined_q', DF),
+        _c('import builtins\nbuiltins.get_ipython + 1', DF),
+        _c('import builtins\nbuiltins.exit.eof[99]', DF),
+        _c('import builtins\nq = builtins.quit\nq.name + 1', DF),
+        _c('undefined_q', DF, shell='get_ipython().compile.flags |= 0x400'),
+        _c('lst[9]', DF, shell='get_ipython().compile.flags |= 0x400'),
+        _c('lst[9]\nimport asyncio\nawait asyncio.sleep(0)', DF, shell='from IPython.core.interactiveshell import ExecutionResult as _ER\n_olr = get_ipython().loop_runner\nget_ipython().loop_runner = lambda coro: (coro.close(), _ER(None))[1]', teardown='get_ipython().loop_runner = _olr'),
+        _c('ls', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\n_IS._instance = None\n", teardown='_IS._instance = _keep\n'),
+        _c('env HOME', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\n_IS._instance = None\n", teardown='_IS._instance = _keep\n'),
+        _c('pwd', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\nclass _Other(_IS):\n    pass\n_IS._instance = object.__new__(_Other)\n", teardown='_IS._instance = _keep\n'),
+        _c('s = """Example session:\nresult:\n>>> 42\n"""\nint(s.splitlines()[2])', DF),
+        _c('class A:\n', DF),
+        _c("with open('f'):", DF),
+        _c('match lst:\n    case 1:', DF),
+        _c('if True:\n    pass\nelse:', DF),
+        _c('lst[9]', DF, shell="get_ipython().prefilter_manager.get_handler_by_name('normal').handle = lambda line_info: 'pass'", teardown="del get_ipython().prefilter_manager.get_handler_by_name('normal').handle"),
+        _c('lst[9]', DF, shell="get_ipython().events.register('pre_execute', get_ipython().reset)", teardown="get_ipython().events.unregister('pre_execute', get_ipython().reset)"),
+        _c("zmod_ar.y", DF + "import sys\nsys.path.insert(0, '.')\nopen('zmod_ar.py', 'w').write('x = 1\\n')\nimport zmod_ar\n",
+           shell="%load_ext autoreload\n%autoreload 2\nimport os, time\nopen('zmod_ar.py', 'w').write('x = 1\\ny = [1, 2]\\n')\n"
+                 "_t = time.time() + 100\nos.utime('zmod_ar.py', (_t, _t))\n",
+           teardown=unload_autoreload),
+    ]
+
+
 def corpus() -> List[Dict]:
     return (ipython_rewriting() + future_flags() + scoping() + patched_libraries() + library_identity()
             + replaced_builtins() + ambiguous_keys()
@@ -1132,7 +1244,7 @@ def corpus() -> List[Dict]:
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()
             + metaclass_methods() + frame_flags_and_attrs() + estimator_parameters() + pyplot_state()
             + threads_beside_the_cell() + column_lookups() + pyplot_settings_and_labels()
-            + torch_functions_patched() + torch_layouts_and_sizes())
+            + torch_functions_patched() + torch_layouts_and_sizes() + numbers_labels_and_modules() + shell_machinery())
 
 
 __all__ = ["corpus", "HOSTILE", "DF"]

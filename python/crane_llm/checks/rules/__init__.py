@@ -485,6 +485,11 @@ def _result_may_be_large(label: str, owner: Any, vals: List[Any], kv: Dict[str, 
         label.endswith((".replace", ".join"))
 
 
+# Builtins that hash every item they are given, and how many non-text items they are given here.
+_HASHING = {"set", "frozenset", "dict"}
+_HASHED_ITEMS = 2000
+
+
 def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str, owner) -> Value:
     """A builtin that runs no user code on plain constants: run it for real; its exception is certain."""
     vals = [a.concrete() for a in args]
@@ -497,6 +502,13 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
             raise Stop(node.lineno, f"{label}() of a value the checker does not model")
         if type(v) in (str, bytes, tuple) and len(v) > _MAX_SIZE:
             raise Stop(node.lineno, f"{label}() of a large value")
+        if label in _HASHING and type(v) in (list, tuple) and len(v) > _HASHED_ITEMS and \
+                not all(type(x) is str for x in v):
+            # (ints are easy to make share a hash: 40,000 of them take `set()` 14 s, in one C call)
+            raise Stop(node.lineno, f"{label}() of many items that may share a hash")
+        if type(v) is int and v.bit_length() > operators.BIG_INT_BITS or \
+                type(v) is list and any(type(x) is int and x.bit_length() > operators.BIG_INT_BITS for x in v):
+            raise Stop(node.lineno, f"{label}() of a very large int")  # (`str(z)`, `divmod(v, d)`: seconds)
     if label == "str" and (len(vals) > 1 or kv):
         # str(b, encoding, errors) decodes through the codec registry and error handlers, which a
         # notebook can register (codecs.register, codecs.register_error): its own code would run.

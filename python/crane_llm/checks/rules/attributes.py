@@ -8,10 +8,11 @@ attribute that exists yields what the checker can know of it without running a p
 
 from __future__ import annotations
 
+import builtins as _BUILTINS_MODULE
 import types
 from dataclasses import dataclass
 
-from ..static_reads import checked
+from ..static_reads import TRAPPED_BUILTINS, checked
 from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
@@ -119,6 +120,8 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     obj = base.obj
     cls = type(obj)
     if cls is types.ModuleType:
+        if obj is _BUILTINS_MODULE and attr in TRAPPED_BUILTINS:
+            raise Stop(node.lineno, f"reading `builtins.{attr}`, which IPython changes while a cell runs")
         if attr not in checked(obj.__dict__):
             raise Stop(node.lineno, f"reading `.{attr}` on a module")
         return interp.unshadow(LiveValue(checked(obj.__dict__)[attr]))

@@ -44,11 +44,11 @@ def binding_error(fn: Any, n_positional: int, keywords: List[str], bound_self: b
     if type(fn) is not types.FunctionType:
         return None
     fn = validated_function(fn) or fn
+    if not plain_function_fields(fn):
+        return None
     code = fn.__code__
     defaults = fn.__defaults__ or ()
     kwdefaults = fn.__kwdefaults__ or {}
-    if type(defaults) is not tuple or type(kwdefaults) is not dict:
-        return None
     name = code.co_name
     argcount, posonly, kwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
     names = code.co_varnames
@@ -113,9 +113,19 @@ def validated_function(fn: types.FunctionType) -> Optional[types.FunctionType]:
             or inner_code.co_posonlyargcount:
         return None
     extra = instance_dict(inner)
-    if type(extra) is not dict or "__signature__" in extra or "__wrapped__" in extra:
+    if not plain_function_fields(inner) or type(extra) is not dict or "__signature__" in extra \
+            or "__wrapped__" in extra:
         return None  # (`inspect.signature` would read those instead of the code)
     return inner if _validation_path_own(fn.__globals__) else None
+
+
+def plain_function_fields(fn: types.FunctionType) -> bool:
+    """The fields `inspect.signature` and Python's own binding read are of their exact types: a
+    tuple or dict subclass in `__defaults__`, `__kwdefaults__` or `__annotations__` (which the
+    setters accept) would run the notebook's `__len__`, `get` or `keys` when read."""
+    none = type(None)
+    return type(fn.__defaults__) in (tuple, none) and type(fn.__kwdefaults__) in (dict, none) \
+        and type(fn.__annotations__) is dict
 
 
 def _validation_path_own(g: Dict[str, Any]) -> bool:

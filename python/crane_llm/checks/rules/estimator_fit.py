@@ -31,7 +31,7 @@ from ..static_reads import loaded_module, checked, class_module, class_name, is_
 from ..class_facts import pristine_pandas
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
-from ..provenance import audit, instance_dict, is_subclass, own_call
+from ..provenance import audit, instance_dict, is_subclass, own_call, own_type
 from ..probe_state import probe_state
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
@@ -395,8 +395,30 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
 
 def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list, np: Any) -> bool:
     pd = _pandas()
-    if pd is None:
+    rng = _global_random_state()
+    if pd is None or rng is None:
         return False
+    saved = rng.get_state()
+    try:
+        return _probe_names_with(pd, cls, params, attr, fitted, names, np)
+    finally:
+        rng.set_state(saved)  # (a probe fitted with `random_state=None` draws from NumPy's global generator)
+
+
+def _global_random_state() -> Any:
+    """NumPy's global RandomState, when it is NumPy's own with NumPy's own bit generator (a
+    notebook's subclass would run its methods when the probe draws from it), else None."""
+    mtrand = loaded_module("numpy.random.mtrand")
+    rng = checked(mtrand.__dict__).get("_rand") if type(mtrand) is types.ModuleType else None
+    if rng is None or type(rng) is not checked(mtrand.__dict__).get("RandomState") or \
+            not own_type(type(rng), "numpy"):
+        return None
+    bits = getattr(rng, "_bit_generator", None)
+    return rng if bits is not None and own_type(type(bits), "numpy") else None
+
+
+def _probe_names_with(pd: Any, cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list,
+                      np: Any) -> bool:
     try:
         train = pd.DataFrame(np.arange(20 * len(fitted), dtype=float).reshape(20, len(fitted)) % 7, columns=fitted)
         target = np.array([0, 1] * 10)

@@ -10,7 +10,6 @@ Only scikit-learn's own, non-meta estimators are judged (see live.estimator_fact
 
 from __future__ import annotations
 
-import inspect
 import types
 import warnings
 from typing import Any, Dict, List, Optional
@@ -23,6 +22,7 @@ from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
 from . import call_binding, displays, estimator_fit
+from .operators import FLOAT_INTS
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
@@ -34,10 +34,10 @@ def _names(*vals: Value) -> List[str]:
 
 def construct(interp, cls: type, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     """`LinearRegression(...)`: scikit-learn's constructors only store their parameters."""
-    try:
-        sig = inspect.signature(cls.__init__)
-        sig.bind(None, *args, **kwargs)
-    except (TypeError, ValueError):
+    # (read from the code object: `inspect.signature` would read a replaced `__annotations__`)
+    init = lookup_static(cls, "__init__", None)
+    if type(init) is not types.FunctionType or not call_binding.plain_function_fields(init) or \
+            call_binding.binding_error(init, len(args), list(kwargs), bound_self=True) is not None:
         raise Stop(node.lineno, f"constructing `{cls.__name__}` with arguments the checker cannot bind")
     values = [a.concrete() for a in args] + [v.concrete() for v in kwargs.values()]
     if all(is_simple_constant(v) for v in values):
@@ -272,7 +272,8 @@ def _plain_targets(y: Value) -> bool:
 
 
 def _plain_target(e: Any) -> bool:
-    return type(e) in (int, float, bool, str)
+    # (an int beyond the float range makes a regressor's float conversion raise OverflowError)
+    return type(e) in (float, bool, str) or (type(e) is int and -FLOAT_INTS < e < FLOAT_INTS)
 
 
 def _inner_binds(facts: EstimatorFacts, attr: str, args: List[Value], kwargs: Dict[str, Value]) -> bool:

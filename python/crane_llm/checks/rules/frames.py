@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import loaded_module, checked
 from ..class_facts import pandas_types, pristine_pandas
-from ..live_adapter import LiveValue, is_simple_constant
+from ..live_adapter import LiveValue, bools_among_numbers, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
 from .streams import stdout_is_plain
@@ -232,7 +232,7 @@ def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int,
 def _duplicated_columns(f: FrameFacts) -> bool:
     if f.columns is None:
         return True
-    return len(set(map(repr, f.columns))) != len(f.columns)
+    return len(set(map(repr, f.columns))) != len(f.columns) or bools_among_numbers(f.columns)
 
 
 def indexer_getitem(interp, indexer, index: Value, node) -> Value:

@@ -55,8 +55,10 @@ def _too_big(op: type, a: Any, b: Any) -> bool:
     """Operations whose result could be huge are not run, only typed. (A float power is one C call:
     it is run, and its OverflowError, `2.0 ** 10000`, is certain.)"""
     try:
+        if any(type(x) is int and x.bit_length() > BIG_INT_BITS for x in (a, b)):
+            return True  # (`v // d` of two million-bit ints is seconds of one C call the alarm cannot cut)
         if op is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool):
-            return abs(b) > 64 and abs(a) > 1
+            return abs(a) > 1 and (abs(b) > 64 or a.bit_length() * abs(b) > BIG_INT_BITS)
         if op is ast.LShift and isinstance(b, int):
             return b > 256
         if op is ast.Add and isinstance(a, (str, bytes, tuple)) and isinstance(b, (str, bytes, tuple)):
@@ -73,6 +75,9 @@ def _too_big(op: type, a: Any, b: Any) -> bool:
         return True
     return False
 
+
+# Ints longer than this are not computed with: one operation on them may take seconds.
+BIG_INT_BITS = 2 ** 16
 
 # Items (characters, tuple slots, bytes of an int) a result not computed is still taken to fit in
 # memory; beyond, making it may raise MemoryError (`'a' * 10 ** 13` does at once).
@@ -145,12 +150,27 @@ def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
             raise Stop(node.lineno, f"`{sym}` on values the checker does not know")
         if lk in NUMERIC and rk in NUMERIC and opt is not ast.Pow:
             kinds = (lk, rk)
+            if ("complex" in kinds or "float" in kinds) and not (_fits_float(a, lk) and _fits_float(b, rk)):
+                # (an int beyond the float range: `10**400 + 0.5` raises OverflowError)
+                raise Stop(node.lineno, f"`{sym}` of an int the checker does not know with a float")
             if "complex" in kinds:
                 return Opaque("complex")
             if "float" in kinds:
                 return Opaque("float")
-            return Opaque("int" if opt in (ast.Add, ast.Sub, ast.Mult, ast.LShift, ast.RShift) else None)
+            # (`1 << n` may raise OverflowError or MemoryError, whatever n is)
+            return Opaque("int" if opt in (ast.Add, ast.Sub, ast.Mult, ast.RShift) else None)
     raise Stop(node.lineno, f"`{sym}` on {lk or 'a value'} and {rk or 'a value'}, which the checker does not model")
+
+
+def _fits_float(c: Any, kind: str) -> bool:
+    """A number that converts to a float without OverflowError: not an int, or one known small."""
+    if kind not in ("int", "bool"):
+        return True
+    return type(c) in (int, bool) and -FLOAT_INTS < c < FLOAT_INTS
+
+
+# Ints below this in magnitude convert to a float (the largest float is just under 2**1024).
+FLOAT_INTS = 2 ** 1023
 
 
 def unaryop(interp, operand: Value, node) -> Value:

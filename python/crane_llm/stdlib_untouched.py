@@ -1,0 +1,104 @@
+"""The standard-library code a check runs itself (ast's visitors, contextlib's context managers,
+`warnings.catch_warnings`, re, enum, json, inspect, pathlib, ...), as it was when crane_llm was
+imported.
+
+A notebook that replaces a function or method there (`ast.NodeVisitor.visit = ...`,
+`contextlib._GeneratorContextManager.__enter__ = ...`), or sets a name in one of those modules that
+shadows a builtin they call, would have its code run by every check. `changed()` names the first
+such change; then no check runs and no runtime information is read (the reply says why). Only the
+modules' and their classes' own dictionaries are read, after their keys are found to be plain text.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+import types
+from typing import Any, Dict, List, Optional, Tuple
+
+from .checks.library_code import genuine
+from .checks.static_reads import plain_keys
+from .checks.threads import library_file
+
+_MODULES = ("ast", "contextlib", "warnings", "re", "re._compiler", "re._parser", "re._casefix", "enum", "functools",
+            "inspect", "json", "json.decoder", "json.scanner", "json.encoder", "os", "posixpath", "genericpath",
+            "pathlib", "types", "collections", "dataclasses", "typing", "tokenize", "token", "io", "keyword",
+            "copy", "operator", "abc", "weakref", "linecache", "codecs", "string", "stat", "fnmatch", "threading")
+
+_CALLABLE_TYPES = (types.FunctionType, type, staticmethod, classmethod, property)
+
+
+def _fields(value: Any) -> Tuple[Any, ...]:
+    """What a function runs and with what: replaced in place (`f.__code__ = ...`), it is another."""
+    if type(value) is types.FunctionType:
+        return (value.__code__, value.__defaults__, value.__kwdefaults__, value.__closure__)
+    if type(value) in (staticmethod, classmethod):
+        return (value.__func__,) + _fields(value.__func__)
+    if type(value) is property:
+        return (value.fget, value.fset, value.fdel)
+    return ()
+
+
+def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], frozenset, bool]]:
+    """(label, dictionary, {key: (value, fields)} for its code, its keys, whether it is a module's)
+    for each module and each class a module defines."""
+    taken = []
+    for name in _MODULES:
+        module = sys.modules.get(name)
+        if type(module) is not types.ModuleType or not plain_keys(module.__dict__):
+            continue
+        spaces = [(name, module.__dict__, True)]
+        for key, value in list(module.__dict__.items()):
+            if type(value) is type and value.__dict__.get("__module__") == name:
+                spaces.append((f"{name}.{key}", value.__dict__, False))
+        for label, space, is_module in spaces:
+            code = {k: (v, _fields(v)) for k, v in list(space.items()) if isinstance(v, _CALLABLE_TYPES)}
+            taken.append((label, space, code, frozenset(space), is_module))
+    return taken
+
+
+def _same(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _libraries(value: Any) -> bool:
+    """A function a library put there itself (torch replaces `inspect.getfile` when imported): code
+    from an installed package's file, as that file defines it."""
+    return type(value) is types.FunctionType and library_file(value.__code__.co_filename) and genuine(value)
+
+
+def _changed_in(label: str, space: Any, code: Dict[str, Tuple[Any, Tuple[Any, ...]]], keys: frozenset,
+                is_module: bool) -> Optional[str]:
+    if not plain_keys(space):
+        return label
+    for key, (value, fields) in code.items():
+        now = space.get(key)
+        if (now is not value or not _same(_fields(now), fields)) and not _libraries(now):
+            return f"{label}.{key}"
+    for key in space.keys() - keys:
+        # (a new module global named like a builtin shadows it for the module's own functions; a
+        # method set on a class may shadow one it inherits)
+        added = space[key]
+        if (not is_module or key in builtins.__dict__) and isinstance(added, _CALLABLE_TYPES) and not _libraries(added):
+            return f"{label}.{key}"
+    return None
+
+
+_TAKEN = _take()
+
+
+def changed() -> Optional[str]:
+    """The first standard-library function or class changed since crane_llm was imported, or None."""
+    for label, space, code, keys, is_module in _TAKEN:
+        found = _changed_in(label, space, code, keys, is_module)
+        if found:
+            return found
+    return None
+
+
+def reason(found: str) -> str:
+    return (f"the standard library's `{found}` was changed after CRANE-LLM was loaded: a check would run the new "
+            "code, so the built-in checks and the runtime information stand aside")
+
+
+__all__ = ["changed", "reason"]
