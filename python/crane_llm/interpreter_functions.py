@@ -25,7 +25,7 @@ from .checks.static_reads import plain_keys
 # module -> (the name its C functions give as their module, the functions taken)
 _WANTED: Tuple[Tuple[Any, Tuple[str, ...], Tuple[str, ...]], ...] = (
     (time, ("time",), ("monotonic", "perf_counter")),
-    (_signal, ("_signal",), ("signal", "getitimer", "setitimer")),
+    (_signal, ("_signal",), ("signal", "getitimer", "setitimer", "getsignal", "raise_signal", "valid_signals")),
     (gc, ("gc",), ("disable", "enable", "isenabled")),
     (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile", "_current_frames")),
 )
@@ -74,6 +74,10 @@ current_frames: Callable[[], Dict[int, Any]] = _TAKEN.get("_current_frames", dic
 set_signal = _TAKEN.get("signal") if GENUINE else None
 getitimer = _TAKEN.get("getitimer") if GENUINE else None
 setitimer = _TAKEN.get("setitimer") if GENUINE else None
+# Reading and raising signals, to hold a notebook's handlers back while a check runs (or None).
+getsignal = _TAKEN.get("getsignal") if GENUINE else None
+raise_signal = _TAKEN.get("raise_signal") if GENUINE else None
+valid_signals = _TAKEN.get("valid_signals") if GENUINE else None
 
 REPLACED = ("the kernel's clock, alarm, garbage-collector or trace functions (time, signal, gc, sys) "
             "were replaced before CRANE-LLM was loaded: its time budget could not be kept")

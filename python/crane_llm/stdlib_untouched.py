@@ -20,12 +20,24 @@ from .checks.library_code import genuine
 from .checks.static_reads import plain_keys
 from .checks.threads import library_file
 
+# Every standard-library module CRANE-LLM's kernel side imports, and the ones those call by name.
 _MODULES = ("ast", "contextlib", "warnings", "re", "re._compiler", "re._parser", "re._casefix", "enum", "functools",
             "inspect", "json", "json.decoder", "json.scanner", "json.encoder", "os", "posixpath", "genericpath",
-            "pathlib", "types", "collections", "dataclasses", "typing", "tokenize", "token", "io", "keyword",
-            "copy", "operator", "abc", "weakref", "linecache", "codecs", "string", "stat", "fnmatch", "threading")
+            "pathlib", "types", "collections", "collections.abc", "dataclasses", "typing", "tokenize", "token", "io",
+            "keyword", "copy", "operator", "abc", "_abc", "weakref", "linecache", "codecs", "string", "stat",
+            "fnmatch", "threading", "marshal", "sysconfig", "dis", "opcode", "math", "importlib", "importlib.util",
+            "importlib.machinery", "importlib._bootstrap", "importlib._bootstrap_external", "itertools", "datetime",
+            "decimal", "numbers", "platform", "shlex", "tempfile", "ipaddress", "urllib.parse", "errno", "textwrap",
+            "traceback", "reprlib", "heapq", "bisect", "struct", "_collections_abc")
+# (`time`, `signal`, `gc` and `sys`: a check calls the functions interpreter_functions.py took at import,
+# whatever the notebook rebinds there later)
 
-_CALLABLE_TYPES = (types.FunctionType, type, staticmethod, classmethod, property)
+# Hooks the standard library means to be replaced, and replaces itself: `catch_warnings(record=True)`
+# (pytest runs every test inside one) puts a list's `append` in `_showwarnmsg_impl`; IPython and
+# others replace `showwarning`. (Inside the checks' own `catch_warnings(record=True)` none is called.)
+_MEANT_TO_BE_REPLACED = {"warnings": {"showwarning", "_showwarnmsg_impl", "formatwarning", "_formatwarnmsg_impl"}}
+
+_CALLABLE_TYPES = (types.FunctionType, type, staticmethod, classmethod, property, types.BuiltinFunctionType)
 
 
 def _fields(value: Any) -> Tuple[Any, ...]:
@@ -51,9 +63,11 @@ def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], froz
         for key, value in list(module.__dict__.items()):
             if type(value) is type and value.__dict__.get("__module__") == name:
                 spaces.append((f"{name}.{key}", value.__dict__, False))
+        replaceable = _MEANT_TO_BE_REPLACED.get(name, set())
         for label, space, is_module in spaces:
-            code = {k: (v, _fields(v)) for k, v in list(space.items()) if isinstance(v, _CALLABLE_TYPES)}
-            taken.append((label, space, code, frozenset(space), is_module))
+            code = {k: (v, _fields(v)) for k, v in list(space.items())
+                    if isinstance(v, _CALLABLE_TYPES) and not (is_module and k in replaceable)}
+            taken.append((label, space, code, frozenset(space) | (replaceable if is_module else set()), is_module))
     return taken
 
 

@@ -91,7 +91,9 @@ def own_column_arrays(obj: Any) -> bool:
             if not _pandas_own_class(type(block)) or not is_subclass(type(block), block_cls):
                 return False
             t = type(values_of.__get__(block))
-            if t is not arr and not _pandas_own_class(t):
+            # (a pandas array class with a method the notebook replaced, `SparseArray.isna = ...`,
+            # would run it in any read of the column)
+            if t is not arr and not (_pandas_own_class(t) and audit().pristine(t, "pandas")):
                 return False
     except (TypeError, AttributeError):
         return False

@@ -78,6 +78,10 @@ def numpy_untouched() -> bool:
             continue
         if type(mod) is not types.ModuleType or not _clean(name, mod):
             return False
+    for name in NUMPY_HELPER_MODULES:
+        mod = loaded_module(name)
+        if mod is not None and (type(mod) is not types.ModuleType or not _clean_by(name, mod, _libraries_own)):
+            return False
     for name, keys in _NUMPY_HELPERS:
         mod = loaded_module(name)
         if mod is None:
@@ -239,16 +243,58 @@ _LRU_WRAPPER = type(functools.lru_cache()(lambda: None))
 _HOLDERS = (types.MethodType, staticmethod, classmethod, property, types.MethodWrapperType)
 
 
+# Modules the frame reads reach too, whose dicts hold functions under other names (decorated ones,
+# `nanmin = _nanminmax("min")`) and classes: judged only for holding the libraries' own code.
+PANDAS_HELPER_MODULES = ("pandas.core.nanops", "pandas.core.indexers.utils", "pandas.core.sorting",
+                         "pandas.core.arrays.masked", "pandas.core.arrays._mixins", "pandas.core.arrays.categorical",
+                         "pandas.core.arrays.string_", "pandas.core.arrays.base", "pandas.core.arrays.datetimelike",
+                         "pandas.core.arrays.interval", "pandas.core.arrays.sparse.array",
+                         "pandas.core.arrays.datetimes", "pandas.core.arrays.timedeltas",
+                         "pandas.compat.numpy.function", "pandas.util._validators")
+NUMPY_HELPER_MODULES = ("numpy._core.numerictypes", "numpy._core.multiarray", "numpy._core._ufunc_config")
+
+
 def pandas_untouched() -> bool:
     """None of PANDAS_MODULES (those loaded) holds a function of anyone else's, or one of a
-    library's under a name its module's file does not give it."""
-    for name in PANDAS_MODULES:
-        mod = loaded_module(name)
-        if mod is None:
-            continue
-        if type(mod) is not types.ModuleType or not _clean_by(name, mod, _pandas_value):
-            return False
+    library's under a name its module's file does not give it; none of PANDAS_HELPER_MODULES
+    holds anyone else's."""
+    for names, judge in ((PANDAS_MODULES, _pandas_value), (PANDAS_HELPER_MODULES, _libraries_own)):
+        for name in names:
+            mod = loaded_module(name)
+            if mod is None:
+                continue
+            if type(mod) is not types.ModuleType or not _clean_by(name, mod, judge):
+                return False
     return True
+
+
+def _libraries_own(mod: types.ModuleType, key: Any, value: Any) -> bool:
+    """Like `_pandas_value`, without the names: a function only has to be the libraries' own code
+    (its defaults may be objects the library made, `dtype=np.dtype(np.float64)`, which the file's
+    text alone cannot confirm); a C object, anything but a holder of someone's function."""
+    t = type(value)
+    if type(key) is not str:
+        return False
+    if t is types.FunctionType:
+        return _library_function(value) or _own_code_library_defaults(value)
+    if t is types.BuiltinFunctionType:
+        return True
+    if is_static_type(t) and t is not type:
+        return not any(t is k for k in _HOLDERS)
+    return _pandas_value(mod, key, value)
+
+
+def _own_code_library_defaults(fn: types.FunctionType, depth: int = 0) -> bool:
+    mod = library_module(fn)
+    if depth > 2 or mod is None or fn.__closure__ is not None or same_code(fn, mod) is None:
+        return False
+    kwdefaults = fn.__kwdefaults__
+    if type(fn.__defaults__) not in (tuple, type(None)) or type(kwdefaults) not in (dict, type(None)):
+        return False
+    given = tuple(fn.__defaults__ or ()) + tuple((kwdefaults or {}).values())
+    return all(_library_made(type(d), _PACKAGES) and is_static_type(type(d)) or is_static_type(type(d)) and
+               class_module(type(d)) == "builtins" and type(d) not in _HOLDERS or
+               (type(d) is types.FunctionType and _own_code_library_defaults(d, depth + 1)) for d in given)
 
 
 def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:

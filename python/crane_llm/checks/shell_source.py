@@ -201,7 +201,7 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
             hooks = _shell_dict(shell, name)
         if type(hooks) is not list or hooks:
             return "the shell has its own input transformers"
-    why = _pre_run_hooks_unknown(shell) or _display_unknown(shell)
+    why = _pre_run_hooks_unknown(shell) or _display_unknown(shell) or _globals_elsewhere(shell)
     if why:
         return why
     try:
@@ -270,9 +270,10 @@ def _builtin_slot(found: Any) -> bool:
 # they are: IPython's warning registry and display publisher, and our recorder. (autoreload's, which
 # reloads modules whose files changed, is not: nor is any other function of IPython's, such as
 # `get_ipython().reset`.)
-_TRUSTED_HOOKS = {("IPython", "InteractiveShell._clear_warning_registry"),
-                  ("IPython", "DisplayPublisher._on_pre_execute"),
-                  ("crane_llm", "Recorder.pre_run_cell")}
+# Each is a method, bound to the shell itself, to its display publisher, or to our recorder.
+_TRUSTED_HOOKS = {("IPython", "InteractiveShell._clear_warning_registry"): lambda shell: shell,
+                  ("IPython", "DisplayPublisher._on_pre_execute"): lambda shell: _trait(shell, "display_pub"),
+                  ("crane_llm", "Recorder.pre_run_cell"): None}
 
 
 def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
@@ -287,9 +288,24 @@ def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
         if type(hooks) is not list:
             return "the shell's event callbacks are unknown"
         for hook in hooks:
-            if not _trusted_hook(hook):
+            if not _trusted_hook(hook, shell):
                 return f"a `{event}` callback of the notebook's runs before the cell"
     return None
+
+
+def _globals_elsewhere(shell: Any) -> Optional[str]:
+    """IPython runs a cell as `exec(code, user_module.__dict__, user_ns)`: names the checks look up
+    in `user_ns` are all the cell finds only while the two are one dictionary."""
+    module, ns = _shell_dict(shell, "user_module"), _shell_dict(shell, "_user_ns")
+    if type(module) is not types.ModuleType and class_module(type(module)) != "IPython.core.interactiveshell":
+        return "the shell's module is not a plain module"
+    if not all(own(lookup_static(type(shell), name, None), "IPython") for name in ("user_ns", "user_global_ns")):
+        return "the shell's namespaces are not IPython's own"
+    try:
+        globals_ = object.__getattribute__(module, "__dict__")
+    except Exception:
+        return "the shell's module is not a plain module"
+    return None if globals_ is ns else "the shell runs cells with globals other than its namespace"
 
 
 def _display_unknown(shell: Any) -> Optional[str]:
@@ -339,12 +355,18 @@ def _own_runner(runner: Any) -> bool:
         for package in (class_module(type(runner)).split(".", 1)[0],))
 
 
-def _trusted_hook(hook: Any) -> bool:
-    fn = hook.__func__ if type(hook) is types.MethodType else hook
-    if type(fn) is not types.FunctionType:
+def _trusted_hook(hook: Any, shell: Any) -> bool:
+    """One of `_TRUSTED_HOOKS`, bound to what it belongs to (IPython's own method bound to an object
+    of the notebook's would read that object's attributes)."""
+    if type(hook) is not types.MethodType or type(hook.__func__) is not types.FunctionType:
         return False
-    name = fn.__qualname__
-    return any(name == known and own(fn, package) for package, known in _TRUSTED_HOOKS)
+    fn, owner = hook.__func__, hook.__self__
+    for (package, name), expected in _TRUSTED_HOOKS.items():
+        if fn.__qualname__ == name and own(fn, package):
+            if expected is not None:
+                return owner is expected(shell)
+            return class_module(type(owner)).startswith("crane_llm.") and class_name(type(owner)) == "Recorder"
+    return False
 
 
 def _prefilter_rewrites(line: str, shell: Any, namespace: Any, magic_names: FrozenSet[str],

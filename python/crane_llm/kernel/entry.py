@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional
 
 from .. import interpreter_functions as _f
 from .. import stdlib_untouched
+from .held_signals import held_signals
 from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks, tracing
 from ..checks.outcome import CheckStop, Outcome
@@ -76,19 +77,20 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     collecting = _f.gc_isenabled()
     _f.gc_disable()
     try:
-        callbacks = tracing.take_off_callbacks()
-        tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
-        try:
-            if audit_sentinel.notebook_hook_added():
-                return _standing_aside(shell, audit_sentinel.STANDS_ASIDE)  # (the magic's way in; the front end's is check())
-            changed = stdlib_untouched.changed()
-            if changed:
-                return _standing_aside(shell, stdlib_untouched.reason(changed))
-            with interpreters_builtins():
-                return _gather(request, namespace, shell)
-        finally:
-            tracing.TAKEN.pop()
-            tracing.put_back_callbacks(callbacks)
+        with held_signals():  # (the notebook's signal handlers run once the facts are gathered)
+            callbacks = tracing.take_off_callbacks()
+            tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
+            try:
+                if audit_sentinel.notebook_hook_added():
+                    return _standing_aside(shell, audit_sentinel.STANDS_ASIDE)  # (the magic's way in)
+                changed = stdlib_untouched.changed()
+                if changed:
+                    return _standing_aside(shell, stdlib_untouched.reason(changed))
+                with interpreters_builtins():
+                    return _gather(request, namespace, shell)
+            finally:
+                tracing.TAKEN.pop()
+                tracing.put_back_callbacks(callbacks)
     finally:
         if collecting:
             _f.gc_enable()

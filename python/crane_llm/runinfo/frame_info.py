@@ -214,6 +214,10 @@ def _dtype_printer_own(np: Any, dt: Any) -> bool:
 def ndarray_summary(np: Any, a: Any, deadline: Deadline) -> Dict[str, Any]:
     if not numpy_getattr_own():
         return {"kind": "unavailable", "reason": NUMPY_GETATTR}
+    if file_backed(np, a):
+        # (reading values of a file-mapped array reads the file: gigabytes, in one uninterruptible call)
+        return {"kind": "ndarray", "shape": [int(d) for d in a.shape], "dtype": dtype_text(np, a.dtype),
+                "hasNaN": None, "min": None, "max": None}
     lo, hi, has_nan, sampled = array_min_max_nan(np, a)
     out: Dict[str, Any] = {
         "kind": "ndarray",
@@ -231,12 +235,25 @@ def ndarray_summary(np: Any, a: Any, deadline: Deadline) -> Dict[str, Any]:
     return out
 
 
+def file_backed(np: Any, a: Any) -> bool:
+    """The array's memory maps a file (`np.memmap`, `np.load(..., mmap_mode='r')`, a view of one, or
+    an array over an `mmap.mmap`): its base chain, read through the C `base` slot."""
+    memmap = checked(np.__dict__).get("memmap")
+    for _ in range(32):
+        if a is None:
+            return False
+        if (memmap is not None and type(a) is memmap) or class_module(type(a)) == "mmap":
+            return True
+        a = getattr(a, "base", None) if is_static_type(type(a)) or type(a) is memmap else None
+    return True
+
+
 def _numpy_backed(np: Any, series: Any) -> Optional[Any]:
     """The Series' own ndarray (no copy) when its dtype is a plain numpy dtype."""
     if not _numpy_dtype(np, series.dtype):  # (a notebook's dtype may define __class__)
         return None
     arr = series.to_numpy(copy=False)
-    return arr if type(arr) is np.ndarray else None
+    return arr if type(arr) is np.ndarray and not file_backed(np, arr) else None
 
 
 def _missing(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadline, share: float = 1.0) -> Tuple[Optional[bool], bool]:
@@ -442,6 +459,12 @@ def column_summary(np: Any, pd: Any, label: Any, series: Any, deadline: Deadline
     return out, has_nan, nan_approx
 
 
+# Columns past the shown ones scanned for missing values whatever the time left; beyond, only while
+# the rest fits in the budget at about this cost each (pandas' per-column overhead, measured here).
+FRAME_NAN_COLUMNS = 1000
+_SECONDS_PER_COLUMN = 2e-5
+
+
 def dataframe_summary(np: Any, pd: Any, frame: Any, deadline: Deadline) -> Dict[str, Any]:
     if not numpy_getattr_own():
         return {"kind": "unavailable", "reason": NUMPY_GETATTR}
@@ -459,6 +482,12 @@ def dataframe_summary(np: Any, pd: Any, frame: Any, deadline: Deadline) -> Dict[
             summary, has_nan, approx = column_summary(np, pd, frame.columns[i], series, deadline, 1.0 / (cols - i),
                                                       frame_budget)
             columns.append(summary)
+        elif frame_budget.passed() or (i >= FRAME_NAN_COLUMNS and not any_nan and i % 64 == 0
+                                        and deadline.left() < (cols - i) * _SECONDS_PER_COLUMN):
+            # (each column costs pandas a Series of its own: 200,000 tiny columns would take the
+            # budget of every variable after this one; the rest of them are not looked at)
+            nan_unknown = True
+            break
         else:  # unlisted columns still count towards "has NaN"
             has_nan, approx = _missing(np, pd, series, _numpy_backed(np, series), deadline, 1.0 / (cols - i))
         if has_nan:

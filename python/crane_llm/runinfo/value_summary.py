@@ -396,8 +396,9 @@ def array_distinct(np: Any, a: Any, lo: Any, hi: Any, deadline: Any = None) -> T
         present = [v for v, here in ((False, not bool(seen.all())), (True, bool(seen.any()))) if here]
         return len(present), huge, present
     affordable = deadline is None or deadline.left() > n * BINCOUNT_SECONDS_PER_ELEMENT + 0.005
+    # (each chunk's count array is hi + 1 long: past a few chunks' length, counting costs chunks x hi)
     if kind in "iu" and n > EXACT_DISTINCT_MAX and affordable and lo is not None and 0 <= int(lo) \
-            and int(hi) < min(4 * n, 50_000_000):
+            and int(hi) < min(4 * n, 4 * BINCOUNT_CHUNK):
         distinct, listed = _bincount_distinct(np, a, int(hi))
         return distinct, False, listed
     if n <= EXACT_DISTINCT_MAX:

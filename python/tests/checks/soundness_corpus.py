@@ -1167,7 +1167,23 @@ def shell_machinery() -> List[Dict]:
                          "        if type(getattr(cb, '__self__', None)).__module__ == 'IPython.extensions.autoreload':\n"
                          "            ip.events.unregister(ev, cb)\n"
                          "ip.extension_manager.loaded.discard('autoreload')\n")
-    return [
+    # IPython's own warning-registry hook bound to an object of the notebook's, which answers the
+    # names IPython asks it about by defining one; a user module whose globals are not `user_ns`
+    fake_hook = ("import types\nfrom IPython.core.interactiveshell import InteractiveShell\n"
+                 "class _NS(dict):\n    def __contains__(self, key):\n        get_ipython().user_ns['sneaky'] = 1\n"
+                 "        return False\nclass _Fake:\n    user_global_ns = _NS()\n"
+                 "_hook = types.MethodType(InteractiveShell._clear_warning_registry, _Fake())\n"
+                 "get_ipython().events.register('pre_execute', _hook)\n")
+    other_globals = ("import types\n_m = types.ModuleType('__main__')\n_m.__dict__['ghost'] = 5\n"
+                     "_m.__dict__['__builtins__'] = __builtins__\n_old_mod = get_ipython().user_module\n"
+                     "get_ipython().user_module = _m\n")
+    hooked = [
+        _c("sneaky\n1/0", DF + fake_hook, teardown="get_ipython().events.unregister('pre_execute', _hook)\n"),
+        _c("print(sneaky)", DF + fake_hook, teardown="get_ipython().events.unregister('pre_execute', _hook)\n"),
+        _c("ghost\n1/0", DF + other_globals, teardown="get_ipython().user_module = _old_mod\n"),
+        _c("print(ghost)", DF + other_globals, teardown="get_ipython().user_module = _old_mod\n"),
+    ]
+    return hooked + [
         _c('import math\nmath.__dict__', DF),
         _c("np.__dict__['zz']", DF),
         _c("import math\nm = math.__dict__\nm['pi'] + 'a'", DF),

@@ -86,3 +86,29 @@ def test_a_replaced_sklearn_base_function_is_not_called(shell, name):
         setattr(sklearn.base, name, real)
     assert calls == []
     assert answer["problem"] is None and answer["checks"]["crash"] is None
+
+
+# (each reached by the summary of `f` when nothing guards it: measured against the unguarded lists)
+@pytest.mark.parametrize("module, name, setup", [
+    ("pandas.core.array_algos.masked_reductions", "min", "f = pd.DataFrame({'a': pd.array([1, 2], dtype='Int64')})"),
+    ("pandas.core.array_algos.take", "_take_nd_ndarray", "f = pd.DataFrame({'a': pd.Categorical(['x', 'y'])})"),
+    ("numpy._core._dtype", "_name_get", "f = pd.DataFrame({'a': np.array([1.0, 2.0], dtype=np.dtype([('x', 'f8')]))})"),
+    ("numpy.ma.core", "getmask", "f = pd.DataFrame({'a': [1.0, 2.0]})"),
+])
+def test_replaced_pandas_and_numpy_helpers_are_not_called(shell, module, name, setup):
+    """Helpers the summaries reach by module global (third red team, 3 Dec)."""
+    import importlib
+    mod = importlib.import_module(module)
+    real, calls = getattr(mod, name), []
+
+    def notebooks(*args, **kwargs):
+        calls.append(name)
+        return real(*args, **kwargs)
+
+    shell.run_cell(setup)
+    setattr(mod, name, notebooks)
+    try:
+        ask("f.sum()", use_llm=True)
+    finally:
+        setattr(mod, name, real)
+    assert calls == [], calls

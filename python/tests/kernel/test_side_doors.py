@@ -124,3 +124,52 @@ def test_set_of_many_ints_is_not_built_by_the_checker(shell):
     assert reply["checks"]["crash"] is None and "share a hash" in reply["checks"]["stoppedAt"]["reason"]
     shell.user_ns["keys"] = list(range(100))
     assert gather(shell, "s = set(keys)\nd['zz']")["checks"]["crash"]["exception"] == "KeyError"
+
+
+def test_a_notebooks_signal_handler_runs_after_the_gathering_not_during_it(shell):
+    import signal
+    hits = []
+
+    def handler(signum, frame):
+        hits.append(time.monotonic())
+
+    old = signal.signal(signal.SIGPROF, handler)
+    signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+    try:
+        started = time.monotonic()
+        gather(shell, "df.describe()\nd['zz']")
+        ended = time.monotonic()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+    assert not [t for t in hits if started < t < ended - 0.001], (started, ended, hits[:5])
+
+
+@pytest.mark.parametrize("module, name", [("marshal", "loads"), ("math", "isnan"), ("sysconfig", "get_paths"),
+                                          ("dis", "get_instructions")])
+def test_replaced_standard_library_functions_written_in_c_count_too(shell, monkeypatch, module, name):
+    """(fourth red team, 3 Dec) the checker reads compiled library files with `marshal.loads`, compares
+    constants with `math.isnan`, finds library roots with `sysconfig.get_paths`."""
+    import importlib
+    mod = importlib.import_module(module)
+    real, calls = getattr(mod, name), []
+    monkeypatch.setattr(mod, name, lambda *a, **k: calls.append(1) or real(*a, **k))
+    reply = gather(shell, "df['zz']")
+    assert calls == [] and module in reply["checks"]["stoppedAt"]["reason"], (calls, reply["checks"])
+
+
+def test_a_builtin_as_signal_handler_is_held_back_too(shell, monkeypatch):
+    """`breakpoint` as a handler calls `sys.breakpointhook`, which may be the notebook's."""
+    import signal
+    hits = []
+    monkeypatch.setattr(sys, "breakpointhook", lambda *a, **k: hits.append(time.monotonic()))
+    old = signal.signal(signal.SIGPROF, breakpoint)
+    signal.setitimer(signal.ITIMER_PROF, 0.0005, 0.0005)
+    try:
+        started = time.monotonic()
+        gather(shell, "df.describe()\nd['zz']")
+        ended = time.monotonic()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+    assert not [t for t in hits if started < t < ended - 0.001], (started, ended, hits[:5])
