@@ -23,25 +23,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.server)
 
 
-# The local OpenAI-compatible server (python/crane_llm_testing), one for the whole run.
 # Every variable a setting reads (the settings table's), so no test sees the machine's settings.
 from crane_llm.settings import ENV_NAMES as SETTINGS_VARIABLES  # noqa: E402
 
 
-@pytest.fixture(scope="session")
-def fake_openai_server():
+@pytest.fixture
+def fake_openai():
+    """The local OpenAI-compatible server (python/crane_llm_testing), one per test: its serving
+    thread ends with the test (a server thread alive in the test process is one the built-in
+    checks rightly stop for: it runs handlers whenever a request comes)."""
     from crane_llm_testing.fake_openai import FakeOpenAI
 
     with FakeOpenAI() as server:
         yield server
-
-
-@pytest.fixture
-def fake_openai(fake_openai_server):
-    """The local server, emptied of scripted replies and recorded requests for each test."""
-    fake_openai_server.reset()
-    yield fake_openai_server
-    fake_openai_server.reset()
 
 
 @pytest.fixture

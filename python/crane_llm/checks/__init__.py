@@ -25,7 +25,7 @@ import os
 import sys
 import types
 from dataclasses import dataclass, replace
-from typing import Any, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .. import interpreter_functions as _f
 from .. import stdlib_untouched
@@ -395,12 +395,10 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     set_attrs = written if kernel is not None else frozenset()
     values = {name: fact_value(name, f, written, set_attrs) for name, f in facts.items()}
     unsure = set(maybe_defined)
-    sure: FrozenSet[str] = frozenset()
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))
     if kernel is not None:
         unsure |= kernel.names
-        sure = kernel.surely_bound
         # (a cell that binds names out of sight may have put them in the builtins, which no facts list)
         names_complete = kernel.dynamic is None
         for name, target in kernel.aliases.items():
@@ -418,10 +416,12 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         found = values.get(name)
         if found is None and name.startswith("__") and name.endswith("__"):
             return None  # Python's own names (`__annotations__`, ...) may be missing: the reading stops
-        if found is None and (name in _IPYTHON_NAMES or name in sure):
-            return Opaque()  # what IPython puts in every kernel's namespace, or an executed cell surely bound
+        if found is None and name in _IPYTHON_NAMES:
+            return Opaque()  # what IPython puts in every kernel's namespace
         if found is None and (name in unsure or _never_claimed(name)):
-            return MAYBE_BOUND  # (bound in a function, under a branch, before a `del`, or not at all)
+            # (an executed cell binds it, but the facts do not have it: it may be bound in a function,
+            # under a branch, before a `del`, in a cell that raised first, or not at all)
+            return MAYBE_BOUND
         return found
 
     def known(name: str) -> bool:

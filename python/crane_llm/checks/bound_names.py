@@ -83,39 +83,6 @@ class BindingKinds:
         self.code = frozenset((defined | imported) - data)
         self.modules = frozenset(imported - defined - data)
         self.bound = frozenset(defined | imported | data)
-        self.surely_bound = frozenset(_top_level_bindings(trees) - _unbound_anywhere(trees))
-
-
-def _top_level_bindings(trees: Iterable[ast.AST]) -> Set[str]:
-    """Names a cell binds by a statement of its own body, which runs whenever the cell runs through:
-    a plain assignment, an import, a def or a class (not under a branch, a loop, a `try` or a `with`)."""
-    out: Set[str] = set()
-    for tree in trees:
-        for stmt in getattr(tree, "body", []):
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                out.add(stmt.name)
-            elif isinstance(stmt, ast.Import) or (isinstance(stmt, ast.ImportFrom) and
-                                                  all(a.name != "*" for a in stmt.names)):
-                out.update(a.asname or a.name.split(".")[0] for a in stmt.names)
-            elif isinstance(stmt, ast.Assign):
-                out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
-                out.add(stmt.target.id)
-    return out
-
-
-def _unbound_anywhere(trees: Iterable[ast.AST]) -> Set[str]:
-    """Names some code may unbind: `del`, or an `except ... as name` (Python deletes it after the handler)."""
-    out: Set[str] = set()
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
-                out.add(node.id)
-            elif isinstance(node, ast.ExceptHandler) and node.name:
-                out.add(node.name)
-            elif isinstance(node, (ast.Global, ast.Nonlocal)):
-                out.update(node.names)  # (a function may `del` it by a name this walk cannot pair)
-    return out
 
 
 def every_identifier(source: str) -> Set[str]:

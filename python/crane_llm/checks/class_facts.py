@@ -11,8 +11,9 @@ from typing import Any, Optional
 
 from .library_code import plain_data
 from .library_namespace import pandas_untouched
-from .static_reads import loaded_module, checked, held_by_its_module
-from .provenance import audit, class_dict, class_module, instance_dict, is_subclass, lookup_static, plain_class
+from .static_reads import loaded_module, checked, held_by_its_module, is_static_type
+from .provenance import (TRUSTED_BASES, audit, class_dict, class_module, instance_dict, is_subclass, lookup_static,
+                         mro, own, plain_class)
 
 _MISSING = object()
 # Data descriptors of these types always succeed when read on their own class's instances.
@@ -93,11 +94,34 @@ def own_column_arrays(obj: Any) -> bool:
             t = type(values_of.__get__(block))
             # (a pandas array class with a method the notebook replaced, `SparseArray.isna = ...`,
             # would run it in any read of the column)
-            if t is not arr and not (_pandas_own_class(t) and audit().pristine(t, "pandas")):
+            if t is not arr and not (_pandas_own_class(t) and _array_class_own(t)):
                 return False
     except (TypeError, AttributeError):
         return False
     return all(_own_index(axis, arr, 0) for axis in axes)
+
+
+def _array_class_own(cls: Any) -> bool:
+    """Every function, property and method of a pandas array class (and its bases) is pandas' own
+    code, whatever name it sits under (`DatetimeArray._is_recognized_dtype` is a lambda); once per
+    check per class."""
+    a = audit()
+    hit = a.facts.get(("array-class", id(cls)))
+    if hit is not None and hit[0] is cls:
+        return hit[1]
+    ok = plain_class(cls)
+    for klass in mro(cls) if ok else ():
+        if klass is object or is_static_type(klass):
+            continue
+        top = class_module(klass).split(".", 1)[0]
+        if top not in ("pandas", "numpy") and top not in TRUSTED_BASES:
+            ok = False
+            break
+        if not all(type(k) is str and own(v, top) for k, v in class_dict(klass).items()):
+            ok = False
+            break
+    a.facts[("array-class", id(cls))] = (cls, ok)
+    return ok
 
 
 def _own_index(index: Any, arr: Any, depth: int) -> bool:

@@ -281,7 +281,15 @@ def _libraries_own(mod: types.ModuleType, key: Any, value: Any) -> bool:
         return True
     if is_static_type(t) and t is not type:
         return not any(t is k for k in _HOLDERS)
+    if issubclass(t, type) and plain_class(value) and class_module(value).split(".", 1)[0] in _STDLIB_CLASS_HOMES:
+        return True  # (`from pathlib import Path` in a pandas module)
     return _pandas_value(mod, key, value)
+
+
+# Standard-library modules whose classes pandas' modules import by name.
+_STDLIB_CLASS_HOMES = frozenset({"pathlib", "typing", "collections", "enum", "abc", "numbers", "decimal", "datetime",
+                                 "functools", "io", "os", "re", "warnings", "contextlib", "dataclasses", "csv",
+                                 "textwrap", "operator", "itertools"})
 
 
 def _own_code_library_defaults(fn: types.FunctionType, depth: int = 0) -> bool:

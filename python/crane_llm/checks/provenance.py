@@ -460,7 +460,7 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
             continue
         mod = class_module(klass)
         top = mod.split(".", 1)[0]
-        if top != package and top not in _TRUSTED_BASES:
+        if top != package and top not in TRUSTED_BASES:
             return False
         pkg = top if top != package else package
         if pkg == "pandas" and not _class_data_own(klass):
@@ -472,7 +472,7 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
 
 
 # Standard-library modules library classes inherit from (their own functions live there).
-_TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib",
+TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib",
                   "io"}
 
 

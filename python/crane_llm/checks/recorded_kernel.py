@@ -148,9 +148,6 @@ class RecordedKernel:
     finalizers: bool = False
     literals: Dict[str, Any] = field(default_factory=dict)
     unnamed_index: FrozenSet[str] = frozenset()
-    # Names certainly bound when the target runs (a top-level statement of an executed cell binds
-    # them and nothing unbinds them); the other `names` may or may not be.
-    surely_bound: FrozenSet[str] = frozenset()
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -257,8 +254,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
                           written, _may_finalize(cells),
                           _literals(trees, names, kinds.count) if dynamic is None else {},
-                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
-                          kinds.surely_bound if dynamic is None else frozenset())
+                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset())
 
 
 _MAX_LITERAL = 10000

@@ -296,10 +296,12 @@ def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
 def _globals_elsewhere(shell: Any) -> Optional[str]:
     """IPython runs a cell as `exec(code, user_module.__dict__, user_ns)`: names the checks look up
     in `user_ns` are all the cell finds only while the two are one dictionary."""
-    module, ns = _shell_dict(shell, "user_module"), _shell_dict(shell, "_user_ns")
+    module = _shell_dict(shell, "user_module")
+    ns = _shell_dict(shell, "_user_ns") or _shell_dict(shell, "user_ns")  # (IPython 9 keeps it behind a property)
     if type(module) is not types.ModuleType and class_module(type(module)) != "IPython.core.interactiveshell":
         return "the shell's module is not a plain module"
-    if not all(own(lookup_static(type(shell), name, None), "IPython") for name in ("user_ns", "user_global_ns")):
+    if not all(found is None or own(found, "IPython") for found in
+               (lookup_static(type(shell), name, None) for name in ("user_ns", "user_global_ns"))):
         return "the shell's namespaces are not IPython's own"
     try:
         globals_ = object.__getattribute__(module, "__dict__")

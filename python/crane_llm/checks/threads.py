@@ -38,13 +38,14 @@ def library_file(filename: Any) -> bool:
     return type(filename) is str and filename.startswith(_library_roots())
 
 
-# Library code that runs callables handed to it (a scheduler's queue, a pool's tasks, a server's
-# handlers, an event loop's callbacks): a thread in it, or started on it, runs the notebook's code
-# later, whatever file it is in now. (ipykernel's own threads run asyncio loops: only a thread
+# Library code that runs callables handed to it at a later time (a scheduler's delayed events, a
+# server's handlers, an event loop's callbacks): a thread in it, or started on it, runs the
+# notebook's code later, whatever file it is in now. (ipykernel's own threads run asyncio loops: only a thread
 # *started on* a loop's method counts, not one that is in loop code.)
-_DISPATCHING = ("/sched.py", "/concurrent/futures/", "/multiprocessing/pool.py", "/multiprocessing/dummy/",
-                "/socketserver.py", "/http/server.py", "/xmlrpc/server.py", "/wsgiref/")
-_DISPATCHING_TARGETS = _DISPATCHING + ("/asyncio/", "/tornado/", "/threading.py")
+# (An idle pool worker, `concurrent.futures` or `multiprocessing.pool`'s, waits for tasks only running
+# code can hand it, and a busy one runs the notebook's code, which its stack shows: neither is here.)
+_DISPATCHING = ("/sched.py", "/socketserver.py", "/http/server.py", "/xmlrpc/server.py", "/wsgiref/")
+_DISPATCHING_TARGETS = _DISPATCHING + ("/asyncio/", "/tornado/")
 
 
 def _library_callable(fn: Any) -> bool:

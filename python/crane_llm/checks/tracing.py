@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import types
 from typing import Any, List, Tuple
 
 from .. import interpreter_functions as _f
@@ -63,7 +64,24 @@ def installed() -> bool:
     """A trace or profile function or a monitoring tool is installed for the cell's thread, or a
     garbage-collector callback (which runs at any allocation, between any two lines)."""
     return (_f.gettrace() is not None or _f.getprofile() is not None or any(TAKEN)
-            or _monitoring_in_use() or len(_GC_CALLBACKS) > 0)
+            or _monitoring_in_use() or not all(_library_callback(cb) for cb in list(_GC_CALLBACKS)))
+
+
+def _library_callback(cb: Any) -> bool:
+    """A garbage-collector callback a library registered (ipykernel 6 cleans its threads' frames in
+    one): its own method, bound to an object of its own class, or its own function."""
+    from .provenance import class_module, own  # (provenance imports this module's neighbours)
+    from .threads import library_file
+
+    if type(cb) is types.MethodType:
+        fn, package = cb.__func__, class_module(type(cb.__self__)).split(".", 1)[0]
+    elif type(cb) is types.FunctionType:
+        home = cb.__globals__.get("__name__")
+        fn, package = cb, home.split(".", 1)[0] if type(home) is str else ""
+    else:
+        return False
+    return type(fn) is types.FunctionType and package not in ("", "builtins", "__main__") \
+        and library_file(fn.__code__.co_filename) and own(fn, package)
 
 
 TRACED = ("a trace, profile or garbage-collector callback is installed: it runs between the lines of the cell, "

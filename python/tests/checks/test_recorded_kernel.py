@@ -195,7 +195,9 @@ def test_replay_leaves_version_dependent_library_behaviour_alone():
     assert o.crash is None
     # A long-standing check (an unsupported solver / penalty pair) is taken across versions.
     cells.append("from sklearn.linear_model import LogisticRegression")
-    o = run_checks_on_facts("LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)", {},
+    # (X and y recorded: a name an executed cell binds but the facts do not have may not exist)
+    facts = {"X": {"type": "<class 'int'>", "value": 1}, "y": {"type": "<class 'int'>", "value": 2}}
+    o = run_checks_on_facts("LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)", facts,
                             executed=cells)
     assert o.crash is not None and o.crash.exception == "ValueError"
 

@@ -156,3 +156,14 @@ def test_twins_keep_their_claims():
         assert r["raised"] is not None and r["raised"]["exception"] == exception, (case, r)
         assert r["replay_claim"] is not None and r["replay_claim"]["exception"] == exception \
             and r["replay_claim"]["line"] == line, (case, r)
+
+
+def test_a_name_an_executed_cell_binds_after_it_raised_is_not_taken_as_bound():
+    """(fourth red team, 3 Dec) An executed cell may have raised before its binding ran: a name the
+    facts do not hold stops the reading, whichever statement binds it."""
+    from crane_llm.checks import run_checks_on_facts
+    for cells, target in ((["1/0\nx = 1"], "x\n1/0"), (["x = undefined_name_zz"], "x\n1/0"),
+                          (["def x(): pass\n1/0\nclass y: pass"], "y\n1/0")):
+        outcome = run_checks_on_facts(target, {}, executed=cells)
+        assert outcome.crash is None and outcome.stopped_at is not None, (cells, target, outcome)
+    assert run_checks_on_facts("undefined_q\n1/0", {}, executed=["x = 1"]).crash.exception == "NameError"

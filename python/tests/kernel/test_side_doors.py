@@ -52,7 +52,7 @@ def test_the_environment_is_read_without_os_environs_methods(shell, monkeypatch)
                             lambda self, *a, _real=real, _name=name: calls.append(_name) or _real(self, *a))
     monkeypatch.setenv("CRANE_LLM_CHECK_BUDGET", "3")
     calls.clear()
-    reply = gather(shell, "df['zz']")
+    reply = gather(shell, "d['zz']")
     assert calls == [] and reply["budget"]["seconds"] == 3.0, calls
     assert reply["checks"]["crash"]["exception"] == "KeyError"
 
@@ -93,12 +93,12 @@ def test_replaced_standard_library_code_makes_the_gathering_stand_aside(shell, m
     visits = []
     real = ast.NodeVisitor.visit
     monkeypatch.setattr(ast.NodeVisitor, "visit", lambda self, node: visits.append(1) or real(self, node))
-    reply = gather(shell, "df['zz']")
+    reply = gather(shell, "d['zz']")
     assert visits == [] and reply["runtimeInfo"] is None and reply["checks"]["crash"] is None
     assert "ast.NodeVisitor.visit" in reply["checks"]["stoppedAt"]["reason"]
     monkeypatch.undo()
     assert stdlib_untouched.changed() is None
-    assert gather(shell, "df['zz']")["checks"]["crash"]["exception"] == "KeyError"
+    assert gather(shell, "d['zz']")["checks"]["crash"]["exception"] == "KeyError"
 
 
 def test_a_cell_of_many_shell_lines_is_not_given_to_ipythons_transformer(shell):
@@ -154,7 +154,7 @@ def test_replaced_standard_library_functions_written_in_c_count_too(shell, monke
     mod = importlib.import_module(module)
     real, calls = getattr(mod, name), []
     monkeypatch.setattr(mod, name, lambda *a, **k: calls.append(1) or real(*a, **k))
-    reply = gather(shell, "df['zz']")
+    reply = gather(shell, "d['zz']")
     assert calls == [] and module in reply["checks"]["stoppedAt"]["reason"], (calls, reply["checks"])
 
 
