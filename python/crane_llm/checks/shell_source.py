@@ -270,10 +270,13 @@ def _builtin_slot(found: Any) -> bool:
 # they are: IPython's warning registry and display publisher, and our recorder. (autoreload's, which
 # reloads modules whose files changed, is not: nor is any other function of IPython's, such as
 # `get_ipython().reset`.)
-# Each is a method, bound to the shell itself, to its display publisher, or to our recorder.
-_TRUSTED_HOOKS = {("IPython", "InteractiveShell._clear_warning_registry"): lambda shell: shell,
-                  ("IPython", "DisplayPublisher._on_pre_execute"): lambda shell: _trait(shell, "display_pub"),
-                  ("crane_llm", "Recorder.pre_run_cell"): None}
+# Each is a method, bound to the shell itself, to a display publisher of IPython's or the kernel's, or
+# to our recorder.
+_TRUSTED_HOOKS = {("IPython", "InteractiveShell._clear_warning_registry"): lambda owner, shell: owner is shell,
+                  ("IPython", "DisplayPublisher._on_pre_execute"): lambda owner, shell: _ipython_own_instance(owner),
+                  ("crane_llm", "Recorder.pre_run_cell"):
+                      lambda owner, shell: class_module(type(owner)) == "crane_llm.lineage.recorder"
+                      and class_name(type(owner)) == "Recorder"}
 
 
 def _pre_run_hooks_unknown(shell: Any) -> Optional[str]:
@@ -363,11 +366,9 @@ def _trusted_hook(hook: Any, shell: Any) -> bool:
     if type(hook) is not types.MethodType or type(hook.__func__) is not types.FunctionType:
         return False
     fn, owner = hook.__func__, hook.__self__
-    for (package, name), expected in _TRUSTED_HOOKS.items():
+    for (package, name), bound_well in _TRUSTED_HOOKS.items():
         if fn.__qualname__ == name and own(fn, package):
-            if expected is not None:
-                return owner is expected(shell)
-            return class_module(type(owner)).startswith("crane_llm.") and class_name(type(owner)) == "Recorder"
+            return bound_well(owner, shell)
     return False
 
 

@@ -43,8 +43,10 @@ def library_file(filename: Any) -> bool:
 # notebook's code later, whatever file it is in now. (ipykernel's own threads run asyncio loops: only a thread
 # *started on* a loop's method counts, not one that is in loop code.)
 # (An idle pool worker, `concurrent.futures` or `multiprocessing.pool`'s, waits for tasks only running
-# code can hand it, and a busy one runs the notebook's code, which its stack shows: neither is here.)
-_DISPATCHING = ("/sched.py", "/socketserver.py", "/http/server.py", "/xmlrpc/server.py", "/wsgiref/")
+# code can hand it, and a busy one runs the notebook's code, which its stack shows: neither is here.
+# Nor is a server waiting for requests: a handler of the notebook's runs only when one comes from
+# outside, a known limit.)
+_DISPATCHING = ("/sched.py",)
 _DISPATCHING_TARGETS = _DISPATCHING + ("/asyncio/", "/tornado/")
 
 

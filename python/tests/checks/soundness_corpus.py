@@ -1177,6 +1177,10 @@ def shell_machinery() -> List[Dict]:
     other_globals = ("import types\n_m = types.ModuleType('__main__')\n_m.__dict__['ghost'] = 5\n"
                      "_m.__dict__['__builtins__'] = __builtins__\n_old_mod = get_ipython().user_module\n"
                      "get_ipython().user_module = _m\n")
+    fake_macro = DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"
+    fake_autocall = DF + ("from IPython.core.autocall import IPyAutocall\nclass FakeA:\n    __class__ = IPyAutocall\n"
+                          "    def set_ip(self, ip):\n        pass\n    def __call__(self, *a):\n        return 1\nfa = FakeA()\n")
+    no_shell = DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\n_IS._instance = None\n"
     hooked = [
         _c("sneaky\n1/0", DF + fake_hook, teardown="get_ipython().events.unregister('pre_execute', _hook)\n"),
         _c("print(sneaky)", DF + fake_hook, teardown="get_ipython().events.unregister('pre_execute', _hook)\n"),
@@ -1204,11 +1208,11 @@ def shell_machinery() -> List[Dict]:
         _c('for i in lst:', DF),
         _c('lst[9]\ndef f():', DF),
         _c('while True:\n    # c', DF),
-        _c('fake; lst[9]', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
-        _c('fake + undefined_q', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
-        _c('fake lst[9]', DF + "from IPython.core.macro import Macro\nclass Fake:\n    value = 'pass'\n    __class__ = Macro\nfake = Fake()\n"),
-        _c('fa lst[9]', DF + 'from IPython.core.autocall import IPyAutocall\nclass FakeA:\n    __class__ = IPyAutocall\n    def set_ip(self, ip):\n        pass\n    def __call__(self, *a):\n        return 1\nfa = FakeA()\n'),
-        _c('fa; lst[9]', DF + 'from IPython.core.autocall import IPyAutocall\nclass FakeA:\n    __class__ = IPyAutocall\n    def set_ip(self, ip):\n        pass\n    def __call__(self, *a):\n        return 1\nfa = FakeA()\n'),
+        _c('fake; lst[9]', fake_macro),
+        _c('fake + undefined_q', fake_macro),
+        _c('fake lst[9]', fake_macro),
+        _c('fa lst[9]', fake_autocall),
+        _c('fa; lst[9]', fake_autocall),
         _c('lst[9]', DF, shell="get_ipython().transform_cell = lambda raw_cell: 'pass\\n'", teardown='del get_ipython().transform_cell'),
         _c('undefined_q\nx = 1', DF, shell="import ast\nget_ipython().transform_ast = lambda node: ast.parse('pass')", teardown='del get_ipython().transform_ast'),
         _c('lst[9]', DF, shell='async def _rc(code_obj, result=None, *, async_=False):\n    return False\nget_ipython().run_code = _rc', teardown='del get_ipython().run_code'),
@@ -1229,8 +1233,8 @@ def shell_machinery() -> List[Dict]:
         _c('undefined_q', DF, shell='get_ipython().compile.flags |= 0x400'),
         _c('lst[9]', DF, shell='get_ipython().compile.flags |= 0x400'),
         _c('lst[9]\nimport asyncio\nawait asyncio.sleep(0)', DF, shell='from IPython.core.interactiveshell import ExecutionResult as _ER\n_olr = get_ipython().loop_runner\nget_ipython().loop_runner = lambda coro: (coro.close(), _ER(None))[1]', teardown='get_ipython().loop_runner = _olr'),
-        _c('ls', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\n_IS._instance = None\n", teardown='_IS._instance = _keep\n'),
-        _c('env HOME', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\n_IS._instance = None\n", teardown='_IS._instance = _keep\n'),
+        _c('ls', no_shell, teardown='_IS._instance = _keep\n'),
+        _c('env HOME', no_shell, teardown='_IS._instance = _keep\n'),
         _c('pwd', DF + "from IPython.core.interactiveshell import InteractiveShell as _IS\n_keep = _IS.__dict__['_instance']\nclass _Other(_IS):\n    pass\n_IS._instance = object.__new__(_Other)\n", teardown='_IS._instance = _keep\n'),
         _c('s = """Example session:\nresult:\n>>> 42\n"""\nint(s.splitlines()[2])', DF),
         _c('class A:\n', DF),

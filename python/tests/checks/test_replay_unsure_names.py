@@ -17,6 +17,16 @@ ADDS_COLUMN_WHEN_COLLECTED = (
     "'callbacks' not in f.f_code.co_names:\n            if 'zz' not in df.columns:\n                df['zz'] = 1\n"
     "            return\n        f = f.f_back\n")
 
+# A frame read from a CSV file (its row index unnamed), and argparse naming that index.
+CSV_FRAME = ("import pandas as pd\nwith open('m.csv', 'w') as fh:\n"
+             "    fh.write('region,emissions\\nAsia,1.5\\nAfrica,2.0\\n')\n# In[ ]:\ndf = pd.read_csv('m.csv')")
+
+
+def NAMES_INDEX(dest):  # noqa: N802 (reads as the constant it builds)
+    return (f"import argparse\np = argparse.ArgumentParser()\np.add_argument('--x', dest={dest})\n"
+            "p.parse_args(['--x', 'zz'], namespace=df.index)")
+
+
 # (executed cells: `setup` run as Python, `shell` through IPython; both read by the replay)
 CASES = [{'cell': 'y\nx[7]', 'setup': 'x = [1]\ny = 1\n# In[ ]:\ndel y'},
      {'cell': 'y\nx[7]', 'setup': 'x = [1]\nif False:\n    y = 2'},
@@ -87,35 +97,14 @@ CASES = [{'cell': 'y\nx[7]', 'setup': 'x = [1]\ny = 1\n# In[ ]:\ndel y'},
       'setup': "lst = ['zz']",
       'shell': "from sys import modules\ndef g(m):\n    return m.lst\nr = g(modules['__main__'])\nr[0] = 'a'"},
      {'cell': "df.sort_values('zz')",
-      'setup': 'import pandas as pd\n'
-               "with open('m.csv', 'w') as fh:\n"
-               "    fh.write('region,emissions\\nAsia,1.5\\nAfrica,2.0\\n')\n"
-               '# In[ ]:\n'
-               "df = pd.read_csv('m.csv')",
-      'shell': 'import argparse\n'
-               'p = argparse.ArgumentParser()\n'
-               "p.add_argument('--x', dest='name')\n"
-               "p.parse_args(['--x', 'zz'], namespace=df.index)"},
+      'setup': CSV_FRAME,
+      'shell': NAMES_INDEX("'name'")},
      {'cell': "df.sort_values('zz')",
-      'setup': 'import pandas as pd\n'
-               "with open('m.csv', 'w') as fh:\n"
-               "    fh.write('region,emissions\\nAsia,1.5\\nAfrica,2.0\\n')\n"
-               '# In[ ]:\n'
-               "df = pd.read_csv('m.csv')",
-      'shell': 'import argparse\n'
-               'p = argparse.ArgumentParser()\n'
-               "p.add_argument('--x', dest='_na' + 'me')\n"
-               "p.parse_args(['--x', 'zz'], namespace=df.index)"},
+      'setup': CSV_FRAME,
+      'shell': NAMES_INDEX("'_na' + 'me'")},
      {'cell': "df.groupby('zz')",
-      'setup': 'import pandas as pd\n'
-               "with open('m.csv', 'w') as fh:\n"
-               "    fh.write('region,emissions\\nAsia,1.5\\nAfrica,2.0\\n')\n"
-               '# In[ ]:\n'
-               "df = pd.read_csv('m.csv')",
-      'shell': 'import argparse\n'
-               'p = argparse.ArgumentParser()\n'
-               "p.add_argument('--x', dest='name')\n"
-               "p.parse_args(['--x', 'zz'], namespace=df.index)"},
+      'setup': CSV_FRAME,
+      'shell': NAMES_INDEX("'name'")},
      {'cell': 'x[lst[0]]',
       'setup': "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\nlst = [7, 0]\nx = [1]",
       'shell': "df.eval('@lst.reverse()')"},

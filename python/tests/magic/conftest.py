@@ -56,9 +56,9 @@ class Displays:
         self.events.clear()
 
 
-@pytest.fixture(scope="session")
-def fake(fake_openai_server):
-    return fake_openai_server
+@pytest.fixture
+def fake(fake_openai):
+    return fake_openai
 
 
 @pytest.fixture
@@ -109,6 +109,10 @@ def shell(model_env):
     """The process's InteractiveShell (IPython's display() always uses that one), reset per test."""
     sh = InteractiveShell.instance()
     publisher = RecordingPublisher(shell=sh)
+    # (IPython registers each publisher's `_on_pre_execute`; this one is the test's own class, which
+    # the built-in checks would rightly count as a notebook's hook)
+    if publisher._on_pre_execute in sh.events.callbacks.get("pre_execute", []):
+        sh.events.unregister("pre_execute", publisher._on_pre_execute)
     original = sh.display_pub
     sh.display_pub = publisher
     sh.reset(new_session=True)
