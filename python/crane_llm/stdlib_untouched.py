@@ -12,6 +12,7 @@ modules' and their classes' own dictionaries are read, after their keys are foun
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
@@ -51,9 +52,9 @@ def _fields(value: Any) -> Tuple[Any, ...]:
     return ()
 
 
-def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], frozenset, bool]]:
-    """(label, dictionary, {key: (value, fields)} for its code, its keys, whether it is a module's)
-    for each module and each class a module defines."""
+def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], frozenset, bool, "_Fast"]]:
+    """(label, dictionary, {key: (value, fields)} for its code, its keys, whether it is a module's,
+    its fast check) for each module and each class a module defines."""
     taken = []
     for name in _MODULES:
         module = sys.modules.get(name)
@@ -67,8 +68,29 @@ def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], froz
         for label, space, is_module in spaces:
             code = {k: (v, _fields(v)) for k, v in list(space.items())
                     if isinstance(v, _CALLABLE_TYPES) and not (is_module and k in replaceable)}
-            taken.append((label, space, code, frozenset(space) | (replaceable if is_module else set()), is_module))
+            taken.append((label, space, code, frozenset(space) | (replaceable if is_module else set()), is_module,
+                          _Fast(space)))
     return taken
+
+
+class _Fast:
+    """What a dictionary held at import, for a check made in C (`map(operator.is_, ...)`): the same
+    values in the same order, and its functions' same code, defaults and closures. Only when this
+    fails is the dictionary read entry by entry (a library's own replacement passes there)."""
+
+    def __init__(self, space: Any):
+        self.values = tuple(space.values())
+        self.functions = tuple(v for v in self.values if type(v) is types.FunctionType)
+        self.parts = tuple(tuple(map(getter, self.functions)) for getter in _FUNCTION_PARTS)
+
+    def holds(self, space: Any) -> bool:
+        return (len(space) == len(self.values) and all(map(operator.is_, space.values(), self.values))
+                and all(all(map(operator.is_, map(getter, self.functions), parts))
+                        for getter, parts in zip(_FUNCTION_PARTS, self.parts)))
+
+
+_FUNCTION_PARTS = tuple(operator.attrgetter(name) for name in ("__code__", "__defaults__", "__kwdefaults__",
+                                                                  "__closure__"))
 
 
 def _same(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
@@ -83,19 +105,32 @@ def _libraries(value: Any) -> bool:
 
 def _changed_in(label: str, space: Any, code: Dict[str, Tuple[Any, Tuple[Any, ...]]], keys: frozenset,
                 is_module: bool) -> Optional[str]:
-    if not plain_keys(space):
-        return label
+    if len(space) != len(keys) and not plain_keys(space):
+        return label  # (a key of the notebook's hashing: any lookup could run its `__eq__`)
+    get = space.get
     for key, (value, fields) in code.items():
-        now = space.get(key)
-        if (now is not value or not _same(_fields(now), fields)) and not _libraries(now):
+        now = get(key)
+        if now is value and _unchanged(now, fields):
+            continue
+        if not _libraries(now):
             return f"{label}.{key}"
-    for key in space.keys() - keys:
-        # (a new module global named like a builtin shadows it for the module's own functions; a
-        # method set on a class may shadow one it inherits)
-        added = space[key]
-        if (not is_module or key in builtins.__dict__) and isinstance(added, _CALLABLE_TYPES) and not _libraries(added):
-            return f"{label}.{key}"
+    if len(space) != len(keys):
+        for key in space.keys() - keys:
+            # (a new module global named like a builtin shadows it for the module's own functions; a
+            # method set on a class may shadow one it inherits)
+            added = space[key]
+            if (not is_module or key in builtins.__dict__) and isinstance(added, _CALLABLE_TYPES) \
+                    and not _libraries(added):
+                return f"{label}.{key}"
     return None
+
+
+def _unchanged(fn: Any, fields: Tuple[Any, ...]) -> bool:
+    """The same function still runs the same code with the same defaults (read without a tuple)."""
+    if type(fn) is types.FunctionType:
+        return (fn.__code__ is fields[0] and fn.__defaults__ is fields[1] and fn.__kwdefaults__ is fields[2]
+                and fn.__closure__ is fields[3])
+    return _same(_fields(fn), fields)
 
 
 _TAKEN = _take()
@@ -103,10 +138,14 @@ _TAKEN = _take()
 
 def changed() -> Optional[str]:
     """The first standard-library function or class changed since crane_llm was imported, or None."""
-    for label, space, code, keys, is_module in _TAKEN:
+    for i, (label, space, code, keys, is_module, fast) in enumerate(_TAKEN):
+        if fast.holds(space):
+            continue
         found = _changed_in(label, space, code, keys, is_module)
         if found:
             return found
+        # (changed only by a library's own code: what the next check compares with at C speed)
+        _TAKEN[i] = (label, space, code, keys, is_module, _Fast(space))
     return None
 
 
