@@ -210,7 +210,8 @@ def _prepare(make) -> Tuple[Optional[Prepared], Optional[Outcome]]:
 
 
 def _syntax_crash(exc: SyntaxError) -> Outcome:
-    name = type(exc).__name__
+    # (Python 3.13's `_IncompleteInputError` is the SyntaxError users see: its first public class)
+    name = next((k.__name__ for k in type(exc).__mro__ if not k.__name__.startswith("_")), type(exc).__name__)
     line = exc.lineno
     msg = exc.msg or "invalid syntax"
     where = f" at line {line}" if line else ""

@@ -117,11 +117,21 @@ def _array_class_own(cls: Any) -> bool:
         if top not in ("pandas", "numpy") and top not in TRUSTED_BASES:
             ok = False
             break
-        if not all(type(k) is str and own(v, top) for k, v in class_dict(klass).items()):
+        if not all(type(k) is str and (own(v, top) or _library_c_data(v)) for k, v in class_dict(klass).items()):
             ok = False
             break
     a.facts[("array-class", id(cls))] = (cls, ok)
     return ok
+
+
+def _library_c_data(value: Any) -> bool:
+    """An object of pandas' or NumPy's compiled types held as class data (`pd.NA`, a dtype): it
+    runs no one's code but theirs."""
+    t = type(value)
+    home = class_module(t)
+    compiled = is_static_type(t) or (home.startswith("pandas._libs.") and plain_class(t) and
+                                      not any(type(v) is types.FunctionType for v in class_dict(t).values()))
+    return compiled and not callable(value) and home.split(".", 1)[0] in ("pandas", "numpy")
 
 
 def _own_index(index: Any, arr: Any, depth: int) -> bool:

@@ -77,10 +77,10 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     collecting = _f.gc_isenabled()
     _f.gc_disable()
     try:
-        with held_signals():  # (the notebook's signal handlers run once the facts are gathered)
-            callbacks = tracing.take_off_callbacks()
-            tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
-            try:
+        callbacks = tracing.take_off_callbacks()
+        tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
+        try:
+            with held_signals():  # (the notebook's signal handlers run once the facts are gathered)
                 if audit_sentinel.notebook_hook_added():
                     return _standing_aside(shell, audit_sentinel.STANDS_ASIDE)  # (the magic's way in)
                 changed = stdlib_untouched.changed()
@@ -88,9 +88,9 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
                     return _standing_aside(shell, stdlib_untouched.reason(changed))
                 with interpreters_builtins():
                     return _gather(request, namespace, shell)
-            finally:
-                tracing.TAKEN.pop()
-                tracing.put_back_callbacks(callbacks)
+        finally:
+            tracing.TAKEN.pop()
+            tracing.put_back_callbacks(callbacks)
     finally:
         if collecting:
             _f.gc_enable()

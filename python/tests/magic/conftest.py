@@ -111,8 +111,9 @@ def shell(model_env):
     publisher = RecordingPublisher(shell=sh)
     # (IPython registers each publisher's `_on_pre_execute`; this one is the test's own class, which
     # the built-in checks would rightly count as a notebook's hook)
-    if publisher._on_pre_execute in sh.events.callbacks.get("pre_execute", []):
-        sh.events.unregister("pre_execute", publisher._on_pre_execute)
+    hook = getattr(publisher, "_on_pre_execute", None)  # (IPython 9's)
+    if hook is not None and hook in sh.events.callbacks.get("pre_execute", []):
+        sh.events.unregister("pre_execute", hook)
     original = sh.display_pub
     sh.display_pub = publisher
     sh.reset(new_session=True)
