@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .class_facts import class_has_attr, safe_class_property
+from .class_facts import class_has_attr, pandas_index_types, safe_class_property
 from .torch_facts import TensorFacts
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
@@ -38,8 +38,9 @@ def _member(index: Any, label: Any) -> Optional[bool]:
     element-wise (no hash table), a long one of other labels only when they are all text."""
     try:
         kind = index.dtype.kind
-        if type(index).__name__ == "RangeIndex" and type(index).__module__.startswith("pandas."):
-            return bool(label in index)  # (arithmetic on its start, stop and step)
+        if type(index).__name__ == "RangeIndex" and type(index) in pandas_index_types():
+            # (pandas' own RangeIndex: arithmetic on its start, stop and step)
+            return bool(label in index)
         if kind in "iuf" and len(index) > _HASHED_LABELS:
             if type(label) is bool or (type(label) is float and label != label):
                 return None  # (pandas' own rules for True and NaN are not those of `==`)

@@ -34,6 +34,14 @@ def pandas_types():
     return checked(pd.__dict__).get("DataFrame"), checked(pd.__dict__).get("Series"), pd
 
 
+def pandas_index_types() -> tuple:
+    """pandas' `Index` and `RangeIndex` (none while pandas is not loaded)."""
+    pd = _module("pandas")
+    if type(pd) is not types.ModuleType:
+        return ()
+    return tuple(c for c in (checked(pd.__dict__).get("Index"), checked(pd.__dict__).get("RangeIndex")) if c is not None)
+
+
 def pristine_pandas(cls: Any) -> bool:
     """`cls` is one of pandas' classes and nothing in it or its bases was replaced, nor in the core
     classes every DataFrame operation goes through (Series, Index, the block managers), nor in the

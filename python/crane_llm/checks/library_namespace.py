@@ -300,9 +300,18 @@ def _own_code_library_defaults(fn: types.FunctionType, depth: int = 0) -> bool:
     if type(fn.__defaults__) not in (tuple, type(None)) or type(kwdefaults) not in (dict, type(None)):
         return False
     given = tuple(fn.__defaults__ or ()) + tuple((kwdefaults or {}).values())
-    return all(_library_made(type(d), _PACKAGES) and is_static_type(type(d)) or is_static_type(type(d)) and
-               class_module(type(d)) == "builtins" and type(d) not in _HOLDERS or
-               (type(d) is types.FunctionType and _own_code_library_defaults(d, depth + 1)) for d in given)
+    return all(_plain_default(d, depth) for d in given)
+
+
+def _plain_default(value: Any, depth: int) -> bool:
+    """A default a library function may hold without running anyone's code: a value of a library's
+    own static type, a builtin that holds nothing, or another such function."""
+    t = type(value)
+    if t is types.FunctionType:
+        return _own_code_library_defaults(value, depth + 1)
+    if not is_static_type(t):
+        return False
+    return _library_made(t, _PACKAGES) or (class_module(t) == "builtins" and t not in _HOLDERS)
 
 
 def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:

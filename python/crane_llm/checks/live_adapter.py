@@ -19,7 +19,8 @@ from .static_reads import TRAPPED_BUILTINS, checked
 from .provenance import (audit, class_dict, class_module, class_name, instance_dict, is_subclass, lookup_static, mro, own,
                          own_module_function, plain_class)
 from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value, attrs_plain,
-                          ndarray_type, own_column_arrays, pandas_types, pristine_pandas, safe_class_property)
+                          ndarray_type, own_column_arrays, pandas_index_types, pandas_types, pristine_pandas,
+                          safe_class_property)
 from .torch_facts import live_tensor_facts
 from .probe_state import class_data
 from .dtypes import dtype_category
@@ -31,13 +32,6 @@ _BUILTIN_KINDS = {
     bytes: "bytes", list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "frozenset",
     range: "range",
 }
-
-
-def pandas_index_types() -> tuple:
-    pd = _module("pandas")
-    if type(pd) is not types.ModuleType:
-        return ()
-    return tuple(c for c in (checked(pd.__dict__).get("Index"), checked(pd.__dict__).get("RangeIndex")) if c is not None)
 
 
 def plain_label(x: Any) -> bool:

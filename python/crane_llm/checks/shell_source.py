@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from .static_reads import checked, ipython_module, loaded_module, lookup_static
-from .provenance import class_dict, class_module, class_name, mro, notebook_builtins, own
+from .provenance import class_module, class_name, mro, notebook_builtins, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
@@ -355,9 +355,7 @@ def _own_runner(runner: Any) -> bool:
     never run the coroutine)."""
     if type(runner) is types.FunctionType:
         return own(runner, "IPython") or own(runner, "ipykernel")
-    return _ipython_own_instance(runner) and all(
-        own(lookup_static(type(runner), name), package) for name in ("__call__",)
-        for package in (class_module(type(runner)).split(".", 1)[0],))
+    return _ipython_own_instance(runner) and _genuine_methods(runner, ("__call__",))
 
 
 def _trusted_hook(hook: Any, shell: Any) -> bool:

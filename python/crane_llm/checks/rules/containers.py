@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
-from ..class_facts import pristine_pandas
+from ..class_facts import pandas_index_types, pristine_pandas
 from ..static_reads import checked
-from ..live_adapter import LiveValue, is_simple_constant, pandas_index_types
+from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, FactValue, Opaque, Value
 
