@@ -25,7 +25,7 @@ import os
 import sys
 import types
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Iterable, Mapping, Optional, Sequence, Set, Tuple
 
 from .. import interpreter_functions as _f
 from .. import stdlib_untouched
@@ -37,7 +37,7 @@ from .interpreter import DELETED, MAYBE_BOUND, Interpreter, builtin_names, real_
 from .live_adapter import LiveValue
 from .outcome import CertainCrash, CheckStop, Crash, Outcome, Stop
 from .provenance import builtins_untouched, new_audit
-from .recorded_kernel import read_executed
+from .recorded_kernel import RecordedKernel, read_executed
 from .replay import ReplayValue, fact_value, literal_value, parse_runinfo
 from .shell_source import Prepared, TransformTooLong, prepare_live, prepare_recorded, running_ipython
 from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
@@ -108,17 +108,37 @@ def _note_unnamed_index(values: Mapping[str, Any], names: Iterable[str]) -> None
 
 
 def imported_value(target) -> Optional[Any]:
-    """The installed module or object an executed `import` bound, when this process has the module."""
+    """The installed module or object an executed `import` bound, when this process has the module.
+    As Python binds it: `import a.b as m` and `from a import b` read `b` from `a` first, and take
+    the module `a.b` only when `a` holds no such name."""
     module_name, attr = target
+    if attr is None and "." in module_name:
+        parent, _, attr = module_name.rpartition(".")
+        found = imported_value((parent, attr))
+        return found if found is not None else (Opaque("module") if loaded_module(module_name) is None else None)
     module = loaded_module(module_name)
     if type(module) is not types.ModuleType:
         return Opaque("module") if attr is None else None
     if attr is None:
         return LiveValue(module)
-    if attr in checked(module.__dict__):
-        return LiveValue(checked(module.__dict__)[attr])
+    d = checked(module.__dict__)
+    if attr in d:
+        return LiveValue(d[attr])
+    if "__getattr__" in d:
+        return None  # (the module's own `__getattr__` answers first)
     sub = loaded_module(f"{module_name}.{attr}")
     return LiveValue(sub) if type(sub) is types.ModuleType else None
+
+
+def _surely_imported(kernel: RecordedKernel, facts: Mapping[str, Any]) -> Set[str]:
+    """The modules the recorded kernel surely loaded: those of an import whose name the facts hold
+    (an import that failed, or never ran because its cell raised first, bound nothing)."""
+    surely = set()
+    for name, (module, _) in kernel.aliases.items():
+        if name in facts:
+            parts = module.split(".")
+            surely.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return surely
 
 
 __all__ = ["read_cell", "ReadCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
@@ -402,8 +422,10 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         unsure |= kernel.names
         # (a cell that binds names out of sight may have put them in the builtins, which no facts list)
         names_complete = kernel.dynamic is None
+        # (only the imports that surely ran: a name the facts do not hold stays maybe bound)
+        kernel = replace(kernel, modules=_surely_imported(kernel, facts))
         for name, target in kernel.aliases.items():
-            found = imported_value(target)
+            found = imported_value(target) if name in facts else None
             if found is not None:
                 values[name] = found.named(name)
         for name, literal in kernel.literals.items():

@@ -568,6 +568,7 @@ class Interpreter:
         if isinstance(value, LiveValue):
             self.keepalive.append(value.obj)
             self.shadow[id(value.obj)] = facts
+            facts.stands_for = value.obj  # (the same object: what it holds beside the facts still counts)
 
     def _names_known(self, node: ast.AST) -> bool:
         for sub in ast.walk(node):

@@ -59,7 +59,11 @@ _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "
                   "load_source", "load_module", "exec_module", "load_extension", "extension_manager",
                   "get_type_hints", "runsource", "runcode", "run_docstring_examples", "testmod", "runctx",
                   # a builtin function's own module (`print.__self__` is `builtins`)
-                  "__self__"}
+                  "__self__",
+                  # library functions that write attributes into what they are given, a module too:
+                  # `update_wrapper(np, obj)` copies `obj.__dict__`, `parse_args(argv, np)` sets options
+                  "update_wrapper", "wraps", "parse_args", "parse_known_args", "parse_intermixed_args",
+                  "parse_known_intermixed_args"}
 # Standard modules that run code given as text or by module name: imported at all, they leave
 # every name unknown (`from importlib import import_module`, `timeit.timeit(text)`).
 _CODE_RUNNING_MODULES = {"importlib", "runpy", "imp", "code", "codeop", "timeit", "cProfile", "profile",
@@ -92,6 +96,11 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
                      "seterrcall", "errstate", "set_int_max_str_digits",
                      # threads keep running beside the target and may change what it reads
                      "Thread", "Timer", "start_new_thread", "ThreadPoolExecutor", "ProcessPoolExecutor",
+                     # and so do code a pool's result thread calls back, a signal handler on a timer,
+                     # and callbacks the kernel's event loop runs between cells
+                     "Pool", "ThreadPool", "apply_async", "map_async", "starmap_async", "signal", "setitimer",
+                     "alarm", "call_later", "call_at", "call_soon", "call_soon_threadsafe", "ensure_future",
+                     "create_task", "run_coroutine_threadsafe", "add_done_callback",
                      # a compile flag the shell keeps for later cells (`!=` is then a SyntaxError), and
                      # IPython macros, whose name at the head of a line runs their text instead
                      "barry_as_FLUFL", "Macro", "define_macro"}
@@ -154,7 +163,8 @@ class RecordedKernel:
 # index of intervals (a label inside several of them is InvalidIndexError, inside one drops that
 # interval), `attrs` whose copy may fail the first time only, a frame refusing `inplace=True`
 # (`allows_duplicate_labels`).
-_ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|\w*[Ii]nterval\w*|q?cut)\b")
+_ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|\w*[Ii]nterval\w*|q?cut|bins|"
+                                 r"from_breaks|from_tuples|read_parquet|read_feather|read_orc|read_hdf)\b")
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -315,14 +325,17 @@ def _may_finalize(cells: Iterable[str]) -> bool:
 
 def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Optional[FrozenSet[str]]:
     """`so_far` plus the attribute names `tree` may set: every attribute stored or deleted and every
-    string literal (a name given to `setattr` & co.); None when it may set one out of sight: a
+    string literal but a subscript's key (a name given to `setattr` & co.); None when it may set one out of sight: a
     dunder named (`__setattr__`, `__dict__`, `__setstate__`, `__class__`, ... as attribute, name or
     string), the interpreter's back doors (`gc.get_referents(obj)[0]` is the instance dict) or
     unpickling (a crafted pickle sets any instance attribute)."""
     if so_far is None:
         return None
     found = set(so_far)
+    keys = _subscript_keys(tree)
     for node in ast.walk(tree):
+        if id(node) in keys:
+            continue
         if isinstance(node, ast.Attribute):
             if _writes_unseen(node.attr) or node.attr in _SETTING_BY_DATA:
                 return None
@@ -348,6 +361,17 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
                 return None  # (`parse_args(namespace=obj)` sets attributes the parser's options name)
             found.add(node.arg)
     return frozenset(found)
+
+
+def _subscript_keys(tree: ast.AST) -> Set[int]:
+    """The string literals that are only a subscript's key (`df['Salary']`, `df[['a', 'b']]`): an
+    item, never an attribute name (`setattr` & co. take theirs as arguments)."""
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            parts = node.slice.elts if isinstance(node.slice, (ast.List, ast.Tuple)) else [node.slice]
+            keys.update(id(p) for p in parts if isinstance(p, ast.Constant) and type(p.value) is str)
+    return keys
 
 
 # Library calls that set attributes on an object they are given, named by data: argparse's parsers
@@ -470,14 +494,45 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
 # logging handler's class, a matplotlib backend) or unpickle a file (which runs whatever it names).
 _IMPORTING_ATTRS = {"dictConfig", "fileConfig", "read_pickle", "load_backend"}
 _UNPICKLING_MODULES = {"joblib", "torch", "cloudpickle", "dill", "pickle"}
+_UNPICKLERS = {"load", "loads", "Unpickler", "_load", "_loads"}
+
+
+def _unpickler_from(module: str, name: str) -> bool:
+    """`from joblib import load`, or a submodule of an unpickling library (`from joblib import
+    numpy_pickle`, `from torch import hub`, whose `load` is then called by a name the scan does not
+    know)."""
+    if module.split(".")[0] not in _UNPICKLING_MODULES:
+        return False
+    if name in _UNPICKLERS or name in ("numpy_pickle", "numpy_pickle_compat", "serialization", "hub", "_pickle"):
+        return True
+    # (torch's other submodules, `nn` and the like, load nothing)
+    return module.split(".")[0] != "torch" and f"{module}.{name}" in sys.modules
+
+
+def _unpickler_imported(alias: ast.alias) -> bool:
+    """`import joblib as jl`, `import joblib.numpy_pickle`, `import torch as T`, `import torch.hub`:
+    a name the loaders are reached by that is not the library's own (`import torch.nn as nn`
+    reaches none)."""
+    top = alias.name.split(".")[0]
+    if top not in _UNPICKLING_MODULES or alias.name == top and not alias.asname:
+        return False
+    return top != "torch" or alias.name in ("torch", "torch.serialization", "torch.hub")
+
+
+def _root_name(node: ast.AST) -> Optional[str]:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 _PLOT_BACKENDS = {"matplotlib", "plotly", "hvplot", "holoviews", "pandas_bokeh", "bokeh", "altair"}
 
 
 def _runs_code_by_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.ImportFrom) and any(
-            a.name in _IMPORTING_ATTRS or (a.name == "load" and (node.module or "").split(".")[0] in _UNPICKLING_MODULES)
-            for a in node.names):
+            a.name in _IMPORTING_ATTRS or _unpickler_from(node.module or "", a.name) for a in node.names):
         return f"an import of `{node.module}`'s loaders, which unpickle or import what they are given"
+    if isinstance(node, ast.Import) and any(_unpickler_imported(a) for a in node.names):
+        # (`import joblib as jl`: its loaders are then called by a name the scan does not know)
+        return "an unpickling library imported under another name or by a submodule"
     if isinstance(node, ast.Attribute) and node.attr in _IMPORTING_ATTRS:
         return f"`.{node.attr}`, which imports or unpickles what a string or a file names"
     if isinstance(node, ast.Attribute) and node.attr == "backend" and isinstance(node.ctx, ast.Store):
@@ -490,9 +545,9 @@ def _runs_code_by_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.keyword) and node.arg == "backend" and not (
             isinstance(node.value, ast.Constant) and node.value.value in _PLOT_BACKENDS):
         return "a plotting backend named by a string, which pandas imports"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "load" and \
-            isinstance(node.func.value, ast.Name) and node.func.value.id in _UNPICKLING_MODULES:
-        return f"`{node.func.value.id}.load`, which unpickles what a file holds"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _UNPICKLERS and \
+            _root_name(node.func.value) in _UNPICKLING_MODULES:
+        return f"`{_root_name(node.func.value)}` ... `.{node.func.attr}`, which unpickles what it is given"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "use" and \
             isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "style" and any(
                 not (isinstance(a, ast.Constant) and type(a.value) is str and "." not in a.value) for a in node.args):

@@ -36,6 +36,15 @@ REMOVED = {
     ("numpy", "complex"): _NUMPY_ALIAS.format("complex"),
     ("numpy", "str"): _NUMPY_ALIAS.format("str"),
 }
+# Every public DataFrame attribute a pandas release since 0.20 had and the installed one may lack: in
+# the kernel that recorded a replay's facts, `df.last` may have been the method, not the column.
+FRAME_ATTRIBUTES_OF_PAST_PANDAS = frozenset({
+    "ix", "irow", "icol", "iget_value", "sort", "sortlevel", "as_matrix", "get_value", "set_value", "ftypes",
+    "get_ftype_counts", "get_dtype_counts", "get_values", "select", "convert_objects", "consolidate", "is_copy",
+    "compound", "clip_upper", "clip_lower", "to_panel", "to_sparse", "to_dense", "to_msgpack", "reindex_axis",
+    "from_items", "from_csv", "blocks", "as_blocks", "combineAdd", "combineMult", "lookup", "mad", "tshift",
+    "slice_shift", "append", "iteritems", "applymap", "backfill", "bool", "first", "last", "pad", "swapaxes", "to_gbq",
+})
 _LIBRARIES = {"keras": "keras", "tensorflow": "keras", "tf_keras": "keras", "pandas": "pandas", "numpy": "numpy"}
 
 

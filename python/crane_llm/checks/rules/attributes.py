@@ -17,8 +17,9 @@ from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
-from . import accessors, estimators, tensors
-from ..removed_api import removed_note
+from . import accessors, estimators, frames, tensors
+from ..removed_api import FRAME_ATTRIBUTES_OF_PAST_PANDAS, removed_note
+from ..replay import ReplayValue
 from ..suggest import closest, correct, hint_for
 from ..abstract_values import NOTHING, ArrayFacts, BoundMethod, FactValue, Facts, Opaque, Value
 
@@ -55,6 +56,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
         raise Crash(crash)
     if has is None or (has and base.kind() == "estimator"):
         estimators.unfitted_attribute(base, attr, node)
+    if has is None and column_attribute(base, attr):
+        return frames.getitem(interp, base, LiveValue(attr), node)
     if has is None:
         raise Stop(node.lineno, f"reading `.{attr}` on {owner}, which may run code the checker cannot see")
     if base.kind() == "tensor":
@@ -86,6 +89,44 @@ def read(interp, base: Value, attr: str, node) -> Value:
                 "confusion-display"):
         return BoundMethod(base, attr)
     raise Stop(node.lineno, f"reading `.{attr}` on {owner}")
+
+
+def column_attribute(base: Value, attr: str) -> bool:
+    """`df.attr` is the column `attr`, as pandas' own `NDFrame.__getattr__` hands it out: nothing of
+    that name on the frame or its class, the name not one pandas keeps for itself, and the columns a
+    flat Index of text labels (pandas looks names up only in such an Index). In a replay, the name
+    also must not be one an older pandas had (`df.last` was a method) nor one an executed cell set."""
+    frame = base.frame()
+    if base.kind() != "frame" or frame is None or not frame.flat or frame.columns is None \
+            or not all(type(c) is str for c in frame.columns) or frame.has_column(attr) is not True:
+        return False
+    frame_cls, _, _ = pandas_types()
+    if frame_cls is None or not pristine_pandas(frame_cls) or _kept_by_pandas(frame_cls, attr) \
+            or lookup_static(frame_cls, attr, _MISSING) is not _MISSING:
+        return False
+    # (a frame the cell changed in place is still the kernel's object: its own attributes count)
+    obj = base.obj if isinstance(base, LiveValue) else getattr(base, "stands_for", None)
+    if obj is not None:
+        inst = instance_dict(obj)
+        if type(obj) is not frame_cls or type(inst) is not dict or attr in inst:
+            return False
+    if isinstance(base, LiveValue):
+        return True
+    if isinstance(base, ReplayValue) and (base.set_attrs is None or attr in base.set_attrs):
+        return False
+    return base.facts.cls is frame_cls and attr not in FRAME_ATTRIBUTES_OF_PAST_PANDAS
+
+
+def _kept_by_pandas(frame_cls: type, attr: str) -> bool:
+    """Names `NDFrame.__getattr__` never looks up among the columns (its internal names, metadata
+    and accessors), read from the class as plain sets and lists of text; unknown counts as kept."""
+    if attr.startswith("_"):
+        return True
+    for name in ("_internal_names_set", "_metadata", "_accessors"):
+        held = lookup_static(frame_cls, name, _MISSING)
+        if type(held) not in (set, frozenset, list) or not all(type(x) is str for x in held) or attr in held:
+            return True
+    return False
 
 
 def _attribute_names(base: Value):

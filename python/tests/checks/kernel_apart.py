@@ -1,0 +1,71 @@
+"""A stand-in for the notebook's kernel in a process of its own, as in JunoBench: the replay runs in
+the test's process, whose libraries are not the kernel's (a library an executed cell patched there
+is unpatched here).
+
+`record_and_run(executed, target, pause)` runs the executed cells through IPython's `run_cell` (a
+cell may raise, as in a notebook), records the facts of the namespace as the paper's extractor
+would, waits `pause` seconds (the user reading the verdict), then runs the target. Returns the
+facts and what the target raised: {"facts", "executed_errors", "raised": {"exception", "line"} | None}.
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List
+
+HERE = Path(__file__).resolve().parent
+
+
+def record_and_run(executed: List[str], target: str, pause: float = 0.0, timeout: float = 120) -> Dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        spec, out = Path(tmp) / "spec.pickle", Path(tmp) / "out.pickle"
+        spec.write_bytes(pickle.dumps({"executed": executed, "target": target, "pause": pause}))
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), str(spec), str(out)], cwd=tmp,
+                              capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"the kernel stand-in failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        return pickle.loads(out.read_bytes())
+
+
+def _cell_line(exc: BaseException) -> Any:
+    line, tb = None, exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith("<ipython-input-"):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _main(spec_path: str, out_path: str) -> None:
+    import time
+    import warnings
+
+    sys.path.insert(0, str(HERE))
+    warnings.simplefilter("ignore")
+    from IPython.core.interactiveshell import InteractiveShell
+    from paper_facts import record_namespace
+
+    spec = pickle.loads(Path(spec_path).read_bytes())
+    shell = InteractiveShell.instance()
+    shell.showtraceback = lambda *a, **k: None
+    shell.showsyntaxerror = lambda *a, **k: None
+    pristine = set(shell.user_ns)
+    errors = []
+    for cell in spec["executed"]:
+        r = shell.run_cell(cell, store_history=True)
+        e = r.error_in_exec or r.error_before_exec
+        errors.append(type(e).__name__ if e else None)
+    facts = record_namespace({k: v for k, v in shell.user_ns.items() if k not in pristine})
+    time.sleep(spec["pause"])
+    r = shell.run_cell(spec["target"], store_history=True)
+    exc = r.error_in_exec or r.error_before_exec
+    raised = {"exception": type(exc).__name__, "line": _cell_line(exc)} if exc is not None else None
+    Path(out_path).write_bytes(pickle.dumps({"facts": facts, "executed_errors": errors, "raised": raised}))
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1], sys.argv[2])
