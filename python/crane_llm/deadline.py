@@ -59,6 +59,17 @@ def _alarm_usable() -> bool:
         and type(_SIGALRM) is int and type(_ITIMER_REAL) is int
 
 
+# When each hard stop in force ends, innermost last.
+_ENDS: list = []
+
+
+def after_foreign_code() -> None:
+    """Called after running code that is not ours (a dataset's `__getitem__`): it may have caught the
+    hard stop's OutOfTime and gone on, so past the moment, it is raised again here."""
+    if _ENDS and _f.monotonic() >= _ENDS[-1]:
+        raise OutOfTime("the time ran out in code that caught the hard stop")
+
+
 @contextmanager
 def hard_stop(seconds: Optional[float]) -> Iterator[None]:
     """Raise OutOfTime inside the block once `seconds` pass (where the platform allows).
@@ -85,10 +96,12 @@ def hard_stop(seconds: Optional[float]) -> Iterator[None]:
         yield
         return
     started = _f.monotonic()
+    _ENDS.append(started + seconds)
     _f.setitimer(_ITIMER_REAL, seconds)
     try:
         yield
     finally:
+        _ENDS.pop()
         try:
             _f.setitimer(_ITIMER_REAL, 0)
         finally:  # even when the alarm fires on the way out, the handler and timer are put back

@@ -27,7 +27,8 @@ _WANTED: Tuple[Tuple[Any, Tuple[str, ...], Tuple[str, ...]], ...] = (
     (time, ("time",), ("monotonic", "perf_counter")),
     (_signal, ("_signal",), ("signal", "getitimer", "setitimer", "getsignal", "raise_signal", "valid_signals")),
     (gc, ("gc",), ("disable", "enable", "isenabled")),
-    (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile", "_current_frames")),
+    (sys, ("sys",), ("gettrace", "settrace", "getprofile", "setprofile", "_current_frames", "getrecursionlimit",
+                     "setrecursionlimit")),
 )
 
 
@@ -70,6 +71,8 @@ settrace = _TAKEN.get("settrace", _nothing)
 getprofile = _TAKEN.get("getprofile", _nothing)
 setprofile = _TAKEN.get("setprofile", _nothing)
 current_frames: Callable[[], Dict[int, Any]] = _TAKEN.get("_current_frames", dict)
+getrecursionlimit: Callable[[], int] = _TAKEN.get("getrecursionlimit", lambda: 1000)
+setrecursionlimit = _TAKEN.get("setrecursionlimit", _nothing)
 # The hard stop's alarm, or None where it cannot be used (another platform, or not genuine).
 set_signal = _TAKEN.get("signal") if GENUINE else None
 getitimer = _TAKEN.get("getitimer") if GENUINE else None

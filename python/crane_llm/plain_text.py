@@ -25,3 +25,29 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u
 
 def without_terminal_controls(text: str) -> str:
     return _CONTROLS.sub("", _SEQUENCES.sub("", text))
+
+
+def escaped_controls(json_text: str) -> str:
+    """JSON text with every control character above ASCII's (C1, the bidirectional ones) written as
+    a `\\uXXXX` escape, as JSON's own writer does only for those below 0x20: the same data, and
+    nothing a terminal acts on (they only occur inside strings)."""
+    return _CONTROLS.sub(lambda m: "\\u%04x" % ord(m.group(0)), json_text)
+
+
+# A secret quoted in part (`sk-proj-abc...xyz`, "Incorrect API key provided: sk-ab****yz89") still
+# gives it away: a word sharing this many characters in a row with a secret is masked whole.
+_SHARED_RUN = 8
+_WORDS = re.compile(r"[^\s\"'`,;()\[\]{}<>]+")
+
+
+def without_secrets(text: str, secrets: "list[str]") -> str:
+    """`text` with every word that holds a secret, or a run of 8 of its characters, written `***`."""
+    runs = {secret[i:i + _SHARED_RUN] for secret in secrets if secret and len(secret) >= _SHARED_RUN
+            for i in range(len(secret) - _SHARED_RUN + 1)}
+    if not runs or not text:
+        return text
+    return _WORDS.sub(lambda m: "***" if _holds_run(m.group(0), runs) else m.group(0), text)
+
+
+def _holds_run(word: str, runs: "set[str]") -> bool:
+    return len(word) >= _SHARED_RUN and any(word[i:i + _SHARED_RUN] in runs for i in range(len(word) - _SHARED_RUN + 1))

@@ -31,6 +31,7 @@ def _simple_label(label: Any) -> bool:
 # Labels a live Index is asked about by hashing only up to this length: pandas builds a hash table of
 # all of them first, and labels made to share a hash (ints are easy to make so) take it seconds.
 _HASHED_LABELS = 2000
+_HASHED_CHARS = 1_000_000  # characters of text labels hashed; past them, labels are compared one by one
 
 
 def _member(index: Any, label: Any) -> Optional[bool]:
@@ -47,8 +48,14 @@ def _member(index: Any, label: Any) -> Optional[bool]:
             if type(label) is int and not -2 ** 63 <= label < 2 ** 63 or type(label) not in (int, float):
                 return None
             return bool((index.to_numpy(copy=False) == label).any())
-        if len(index) > _HASHED_LABELS and kind == "O" and not all(type(x) is str for x in index):
-            return None
+        if kind == "O":
+            texts = all(type(x) is str for x in index)
+            if len(index) > _HASHED_LABELS and not texts:
+                return None
+            if texts and sum(map(len, index)) > _HASHED_CHARS:
+                # (equal labels hash alike, and the table compares each such pair whole: duplicated
+                # long labels cost their length times their number, in one call)
+                return any(x == label for x in index) if type(label) is str and len(label) <= 1000 else None
         return bool(label in index)
     except Exception:
         return None

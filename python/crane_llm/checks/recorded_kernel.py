@@ -164,7 +164,7 @@ class RecordedKernel:
 # interval), `attrs` whose copy may fail the first time only, a frame refusing `inplace=True`
 # (`allows_duplicate_labels`).
 _ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|\w*[Ii]nterval\w*|q?cut|bins|"
-                                 r"from_breaks|from_tuples|read_parquet|read_feather|read_orc|read_hdf)\b")
+                                 r"from_breaks|read_parquet|read_feather|read_orc|read_hdf)\b")
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:

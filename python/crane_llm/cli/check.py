@@ -19,7 +19,7 @@ import sys
 from typing import Any, Dict, List, Optional, TextIO
 
 from ..lineage.slice import slice_runs
-from ..plain_text import without_terminal_controls
+from ..plain_text import escaped_controls, without_terminal_controls
 from ..present import (CHECKER_RAN_FIRST, badge_of, budget_detail, certain_crash_verdict_of, headline_of, nothing_certain_verdict,
                        token_usage, usage_line)
 from ..prompt.from_check import executed_cells
@@ -58,7 +58,7 @@ class Progress:
     def cell(self, position: int, total: int, cell: Any) -> None:
         first = (cell.source.strip().splitlines() or [""])[0]
         first = first if len(first) <= 50 else first[:47] + "..."
-        text = "Running cell %d (%d of %d): %s" % (cell.number, position, total, first)
+        text = "Running cell %d (%d of %d): %s" % (cell.number, position, total, without_terminal_controls(first))
         if self.tty:
             self.stream.write("\r\033[K" + text)
             self.open = True
@@ -68,7 +68,7 @@ class Progress:
 
     def say(self, text: str) -> None:
         self.done()
-        self.stream.write(text + "\n")
+        self.stream.write(without_terminal_controls(text) + "\n")
         self.stream.flush()
 
     def done(self) -> None:
@@ -199,7 +199,7 @@ def _write(stream: TextIO, text: str) -> None:
 
 def _emit(report: Dict[str, Any], as_json: bool, out: TextIO, err: TextIO) -> None:
     if as_json:
-        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        out.write(escaped_controls(json.dumps(report, indent=2, ensure_ascii=False)) + "\n")
         return
     if report["verdict"] is None:
         _write(err, "crane-llm: %s\n" % report["problem"]["message"])

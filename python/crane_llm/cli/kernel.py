@@ -141,7 +141,10 @@ class NotebookKernel:
         the kernel, and the cell then fails with DeadKernelError, which would read as a kernel failure)."""
         self._catch_sigint()
         try:
-            return await self.run(*args)
+            result = await self.run(*args)
+            if self.interrupted:  # (a Ctrl-C while the kernel started: the start-up swallowed the cancel)
+                raise KeyboardInterrupt
+            return result
         except BaseException:
             if self.interrupted:
                 raise KeyboardInterrupt from None
@@ -155,6 +158,17 @@ class NotebookKernel:
     def _catch_sigint(self) -> None:
         """Ctrl-C: remember it and cancel the run. Installed again once nbclient has installed its own."""
         task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+
+        def quiet_after_ctrl_c(loop: Any, context: Dict[str, Any]) -> None:
+            # nbclient's own Ctrl-C handler (in place while the kernel starts) runs a clean-up task
+            # that may fail on its way out of the cancelled start: no news for the user, the kernel
+            # is shut down regardless.
+            coro = getattr(context.get("future"), "get_coro", lambda: None)()
+            if not self.interrupted and getattr(coro, "__qualname__", "") != "NotebookClient._async_cleanup_kernel":
+                loop.default_exception_handler(context)
+
+        loop.set_exception_handler(quiet_after_ctrl_c)
 
         def on_sigint() -> None:
             self.interrupted = True
@@ -176,6 +190,7 @@ class NotebookKernel:
             except RuntimeError as exc:
                 raise RuntimeError("the kernel (%s) could not load crane_llm: %s" % (sys.executable, exc))
             for position, cell in enumerate(cells, start=1):
+                self._go_on()
                 on_cell(position, len(cells), cell)
                 node = await self.client.async_execute_cell(cell.node, self._index(cell))
                 failure = _failure_of(cell.number, node)
@@ -183,8 +198,14 @@ class NotebookKernel:
                     failures.append(failure)
                     if stop_on_error:
                         return {"facts": None, "failures": failures, "stoppedAfter": cell.number}
+            self._go_on()
             facts = await asyncio.wait_for(self._ask(check_expression(request)), FACTS_TIMEOUT_SECONDS)
         return {"facts": facts, "failures": failures, "stoppedAfter": None}
+
+    def _go_on(self) -> None:
+        """Stop here after a Ctrl-C whose cancel something on the way swallowed (the kernel's start)."""
+        if self.interrupted:
+            raise asyncio.CancelledError
 
     def _index(self, cell: Any) -> int:
         for i, node in enumerate(self.client.nb.cells):
@@ -219,6 +240,10 @@ def run_and_gather(nb: Any, cwd: str, cells: List[Any], request: Dict[str, Any],
     kernel = NotebookKernel(nb, cwd, timeout)
     try:
         return asyncio.run(kernel.run_interruptible(cells, request, on_cell, stop_on_error))
+    except asyncio.CancelledError:
+        # Only a Ctrl-C cancels the run; one that came before our handler was in place is asyncio's
+        # own, which hands back the cancel rather than KeyboardInterrupt when the cancel was caught.
+        raise KeyboardInterrupt from None
     except Exception as exc:
         tail = kernel.log_tail()
         raise RuntimeError("%s: %s%s" % (type(exc).__name__, exc, "\nThe kernel's own output ended with:\n" + tail if tail else ""))

@@ -34,6 +34,9 @@ class CodeCell:
     index: int = 0
 
 
+MAX_NOTEBOOK_BYTES = 512 * 2**20  # (outputs make notebooks large; past this it is not one a person reads)
+
+
 def load_notebook(path: str) -> Any:
     """The notebook as an nbformat v4 node; CliError for a missing or unreadable file."""
     import nbformat
@@ -43,6 +46,10 @@ def load_notebook(path: str) -> Any:
         raise CliError("No such file: %s" % path)
     if p.is_dir():
         raise CliError("%s is a directory, not a notebook file (.ipynb)." % path)
+    if not p.is_file():  # (a FIFO or a device, /dev/zero, would be read forever)
+        raise CliError("%s is not a regular file, so crane-llm does not read it as a notebook." % path)
+    if p.stat().st_size > MAX_NOTEBOOK_BYTES:
+        raise CliError("%s is larger than %d MB, more than crane-llm reads as a notebook." % (path, MAX_NOTEBOOK_BYTES // 2**20))
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -38,6 +38,7 @@ _PYTHON_VERSION = platform.python_version()  # (read once: `platform` may open f
 CELL_CHARS_PER_SECOND = 50_000
 CELL_CHARS_MIN = 100_000
 _TOO_LONG = "the cell (%d characters) is too long to read within the check's budget"
+OWN_RECURSION_LIMIT = 2000  # (Python's default is 1000; the kernel's own frames come on top)
 
 
 class Reply:
@@ -76,6 +77,10 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     # (switched back on last, so no allocation of ours after it can start one).
     collecting = _f.gc_isenabled()
     _f.gc_disable()
+    # A limit of our own: the notebook's may be so high that compiling a deep cell overflows the C
+    # stack (CPython's compiler derives its guard from it), or so low that reading it fails.
+    limit = _f.getrecursionlimit()
+    _f.setrecursionlimit(OWN_RECURSION_LIMIT)
     try:
         callbacks = tracing.take_off_callbacks()
         tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
@@ -92,6 +97,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
             tracing.TAKEN.pop()
             tracing.put_back_callbacks(callbacks)
     finally:
+        _f.setrecursionlimit(limit)
         if collecting:
             _f.gc_enable()
         if trace is not None:

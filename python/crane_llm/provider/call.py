@@ -9,13 +9,15 @@ and turns every failure into a message from `describe_failure`. Never raises for
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional
 
+from ..plain_text import without_secrets
 from ..prompt.parse import cut_verdict, parse_verdict
 from ..prompt.request import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, request_body
-from ..settings.urls import OPENAI_URL, host_of
+from ..settings.urls import OPENAI_URL, host_of, url_password
 from .errors import describe_failure, rejected_parameter
 
 DEFAULT_TIMEOUT_SECONDS = 300.0  # reasoning models can think for minutes before the first token
@@ -142,10 +144,14 @@ def _stream_text(
         stream = client.responses.create(**body)
     else:
         stream = client.chat.completions.create(**body)
+    # A provider that trickles bytes (keep-alive comments, half lines) yields no event to check the
+    # deadline at, and each read stays within its own timeout: closing the stream at the deadline
+    # ends the read that waits.
+    watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), _close_quietly, (stream,))
+    watchdog.daemon = True
+    watchdog.start()
     try:
-        for event in stream:
-            if time.monotonic() > deadline:
-                raise _Failure({"transport": "timeout", "status": None, "code": None, "message": ""})
+        for event in _until_closed(stream, watchdog, deadline):
             piece = None
             if api_kind == "responses":
                 kind = getattr(event, "type", "")
@@ -169,10 +175,35 @@ def _stream_text(
                 answer.chunks.append(piece)
                 on_text(piece)
     finally:
-        close = getattr(stream, "close", None)
+        watchdog.cancel()
+        _close_quietly(stream)
+    return answer
+
+
+def _until_closed(stream: Any, watchdog: threading.Timer, deadline: float) -> Any:
+    """The stream's events, up to the deadline: past it, or once the watchdog closed the stream
+    under a waiting read, a timeout failure."""
+    try:
+        for event in stream:
+            if time.monotonic() > deadline:
+                break
+            yield event
+        else:
+            if not watchdog.finished.is_set() or time.monotonic() <= deadline:
+                return
+    except Exception:
+        if time.monotonic() <= deadline:
+            raise
+    raise _Failure({"transport": "timeout", "status": None, "code": None, "message": ""})
+
+
+def _close_quietly(stream: Any) -> None:
+    close = getattr(stream, "close", None)
+    try:
         if close:
             close()
-    return answer
+    except Exception:  # (closing twice, or under a read the watchdog already ended)
+        pass
 
 
 def _adapted(options: BodyOptions, api_kind: str, info: Dict[str, Any]) -> Optional[BodyOptions]:
@@ -276,6 +307,8 @@ def call_model(
                 retries += 1
                 time.sleep(wait)
                 continue
+            # (a provider may quote the key, or the base_url's password, back in its error)
+            info["message"] = without_secrets(info.get("message") or "", [api_key or "", url_password(base_url)])
             info.update(
                 {
                     "host": host,

@@ -9,7 +9,7 @@ from ..checks.library_namespace import numpy_untouched
 from ..checks.provenance import class_module, class_name, instance_dict, mro
 from ..checks.static_reads import held_by_its_module
 from .pandas_guard import unreadable_pandas
-from .safe import NAME_MAX, cut, loaded, member, number, one_of, plain_type, short_text
+from .safe import NAME_MAX, cut, int_text, loaded, member, number, one_of, plain_type, short_text
 from .value_summary import list_values
 
 DICT_ENTRIES_SHOWN = 5
@@ -24,7 +24,7 @@ def scalar_summary(value: Any) -> Dict[str, Any]:
     if t is bool:
         return {"kind": "bool", "value": value}
     if t is int:
-        return {"kind": "int", "value": str(value)}  # text: JSON numbers lose digits past 2**53
+        return {"kind": "int", "value": int_text(value)}  # text: JSON numbers lose digits past 2**53
     if t is float:
         return {"kind": "float", "value": number(value)}
     # The prompt shows at most STR_SHOWN characters: the reply carries no more (the length says the rest).

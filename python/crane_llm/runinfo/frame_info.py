@@ -42,6 +42,7 @@ HEAD_SCAN = 1000  # rows read from the top for a column's example values
 CODES_SECONDS_PER_ELEMENT = 3e-9
 HASH_SECONDS_PER_ELEMENT = 1e-7  # pandas hashing of object/string values, measured here
 ALWAYS_EXACT = 20_000  # below this an exact count costs a couple of milliseconds at most
+TEXT_HASHED_MAX = 20_000_000  # characters of text counted distinct at once (a few ms of comparing at worst)
 NAN_CHUNK = 1 << 17  # elements per missing-value pass over an object column
 DTYPE_TEXT_MAX = 200  # characters of a dtype's text (a structured dtype's can run to megabytes)
 FIELDS_MAX = 1_000  # fields of a structured dtype read to judge it; more and it is named by count
@@ -333,6 +334,8 @@ def _distinct(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadl
     if n <= ALWAYS_EXACT or (n <= EXACT_DISTINCT_MAX and deadline.left() > n * HASH_SECONDS_PER_ELEMENT):
         if not _hashable_without_user_code(arr):
             return None, False, []
+        if _text_heavy(series, arr):
+            return None, False, []
         if n <= HASH_EXACT_MAX or _hash_linear(series, arr):
             uniques = series.dropna().unique()
             return len(uniques), False, list(uniques[: LISTED_MAX + 1])
@@ -345,6 +348,8 @@ def _distinct(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadl
     if len(positions) > HASH_EXACT_MAX and not _hash_linear(series, arr, positions):
         # (a subset of the positions just checked: every value hashed had its type read)
         positions = positions[::-(-len(positions) // HASH_EXACT_MAX)]
+    if _text_heavy(series, arr, positions):
+        return None, False, []
     sample = series.iloc[positions]
     counts = sample.value_counts(dropna=True)
     return estimate_distinct(counts.to_numpy(), int(sample.notna().sum()) or 1, n), True, counts.index[: LISTED_MAX + 1].tolist()
@@ -371,6 +376,23 @@ def _sorted_distinct(arr: Optional[Any]) -> Optional[List[Any]]:
         return None
     found = counted([x for x in values if x is not None and x == x], True, True)
     return found[1] if found is not None else None
+
+
+def _text_heavy(series: Any, arr: Optional[Any], positions: Any = None) -> bool:
+    """The texts among these values (all, or those at `positions`) hold more than TEXT_HASHED_MAX
+    characters: a hash table compares equal texts whole, so equal long ones (in distinct objects)
+    cost their length each time they come again, in one call no alarm can cut."""
+    if arr is not None:
+        values = arr.reshape(-1) if positions is None else arr.reshape(-1)[positions]
+        if values.dtype.kind == "U":
+            return values.dtype.itemsize // 4 * values.size > TEXT_HASHED_MAX
+        return values.dtype.kind == "O" and sum(len(x) for x in values if type(x) in (str, bytes)) > TEXT_HASHED_MAX
+    pd = loaded("pandas")
+    string = member(pd, "StringDtype")
+    if type(string) is not type or type(series.dtype) is not string:
+        return False
+    texts = series if positions is None else series.iloc[positions]
+    return float(texts.str.len().sum()) > TEXT_HASHED_MAX
 
 
 def _hash_linear(series: Any, arr: Optional[Any], positions: Any = None) -> bool:

@@ -149,6 +149,19 @@ def number(value: Any) -> Any:
 
 _BUILTIN_SCALARS = (int, float, str, bool, type(None), complex, bytes)
 
+# Ints no wider than this always have a decimal text, whatever digit limit the notebook set (640 is
+# the least `sys.set_int_max_str_digits` takes), and it is quick to make.
+_INT_TEXT_BITS = 2000
+
+
+def int_text(value: int) -> str:
+    """The decimal text of an int, or how many digits it has when it is too long to write out (a
+    million digits take seconds, and may be past the interpreter's limit)."""
+    bits = value.bit_length()
+    if bits <= _INT_TEXT_BITS:
+        return int.__repr__(value)
+    return f"<int of about {int(bits * 0.30103) + 1} digits>"
+
 
 def short_text(value: Any, limit: int) -> str:
     """A repr of `value` at most `limit` characters, built only from builtin types' own code.
@@ -167,6 +180,8 @@ def short_text(value: Any, limit: int) -> str:
     def walk(v: Any, depth: int) -> bool:
         t = type(v)
         if one_of(t, _BUILTIN_SCALARS):
+            if t is int:
+                return emit(int_text(v))
             if t is str and len(v) > limit + 2:
                 return emit(repr(v[: limit + 2]))
             if t is bytes and len(v) > limit + 2:

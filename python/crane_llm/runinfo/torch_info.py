@@ -24,6 +24,7 @@ from ..checks.provenance import is_subclass, own_call
 from ..checks.static_reads import (checked, class_dict, class_module, class_name, instance_dict, is_static_type,
                                    loaded_module, lookup_static)
 from ..checks.torch_facts import _parameter_meta_own, own_type_loose, tensor_class
+from ..deadline import after_foreign_code
 from .rng_state import NotOwn, rng_keepers, rng_preserved
 from .safe import NAME_MAX, cut, loaded, member, one_of, plain_type, type_name
 
@@ -306,6 +307,7 @@ def _length(torch: Any, ds: Any) -> Optional[int]:
         return None
     length = lookup_static(type(ds), "__len__")
     n = length(ds) if length is not None else None
+    after_foreign_code()
     return n if type(n) is int and n >= 0 else None
 
 
@@ -412,7 +414,10 @@ def data_summary(torch: Any, obj: Any) -> Dict[str, Any]:
         return out
     getitem, base, positions = plan
     with rng_preserved(keepers):
-        samples = [getitem(base, i) for i in positions]
+        samples = []
+        for i in positions:
+            samples.append(getitem(base, i))
+            after_foreign_code()
         out["sampleShapes"] = [structure(s) for s in samples]
         # (torch's default collate only on plain samples; the loader's own collate_fn takes anything)
         if samples and callable(collate) and (not default or _plain_sample(samples)):

@@ -13,9 +13,11 @@ time at most (n colliding values cost a set n*n/2 comparisons).
 
 from __future__ import annotations
 
+import array
 import datetime
 import itertools
 import math
+import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -433,6 +435,10 @@ def array_values(np: Any, a: Any, lo: Any, hi: Any, range_approx: bool = False) 
 # -- flat lists ---------------------------------------------------------------------------------
 
 LIST_SCAN_MAX = 2_000_000  # elements scanned exactly; longer lists are read at an even stride
+# The size of an int of about 300 decimal digits: past it (or any element of a list that also holds
+# ints and other things), a list's values are not summarised.
+WIDE_INT_BYTES = 160
+TEXT_COUNTED_MAX = 20_000_000  # characters of a list's texts sorted and counted at once
 
 
 def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
@@ -452,6 +458,10 @@ def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
     if not plain_scalars(scanned(), builtin_only=True):
         return None, None
     types_ = set(map(type, scanned()))  # now only builtin scalar types: hashing them is type's own
+    if int in types_ and _wide_ints(types_, items if stride == 1 else list(scanned())):
+        return None, None  # (comparing, sorting and hashing ints of millions of digits takes as long as their digits)
+    if str in types_ and _text_chars(types_, scanned()) > TEXT_COUNTED_MAX:
+        return None, None  # (equal long texts in distinct objects are compared whole each time they meet)
     numeric = _numeric(types_)
     clean = _has_missing(types_, scanned())
     lo = hi = None
@@ -481,6 +491,24 @@ def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
     listed = distinct if len(distinct) <= LISTED_MAX + 1 else []
     summary = describe(estimate, True, listed, numeric, lo, hi, range_approx=stride > 1)
     return summary, (True if clean else None)
+
+
+def _text_chars(types_: set, items: Any) -> int:
+    if types_ == {str}:
+        return sum(map(len, items))
+    return sum(len(x) for x in items if type(x) is str)
+
+
+def _wide_ints(types_: set, items: list) -> bool:
+    """An int among `items` too wide for a float (ints of a float's range compare and hash in a few
+    steps). Only numbers: one C pass converting them all to doubles; else each element's size."""
+    if types_ <= {int, float}:
+        try:
+            array.array("d", items)
+        except OverflowError:
+            return True
+        return False
+    return max(map(sys.getsizeof, items)) > WIDE_INT_BYTES
 
 
 def _numeric(types_: set) -> bool:

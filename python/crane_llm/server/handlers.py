@@ -21,7 +21,9 @@ from jupyter_server.utils import url_path_join
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.httputil import HTTPHeaders
 
+from ..plain_text import without_secrets
 from ..settings import Settings, resolve_settings
+from ..settings.urls import url_password
 from .upstream import UpstreamClient
 
 # The only upstream paths the proxy serves: the two APIs a check uses, and the model list.
@@ -35,6 +37,7 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 # What a provider's answer may be to reach the browser: JSON and server-sent events, nothing a
 # page could render (an HTML login page of a captive portal, a script).
 PASSED_CONTENT_TYPES = ("application/json", "text/event-stream")
+MAX_ERROR_BYTES = 64 * 1024  # of a provider's error answer: its message, not a page
 
 
 def _proxy_timeout() -> float:
@@ -154,9 +157,15 @@ class ProxyHandler(APIHandler):
 
         def on_chunk(chunk: bytes) -> None:
             start()
-            if state["redirect"] is None and state["refused"] is None:
-                self.write(chunk)
-                self.flush()
+            if state["redirect"] is not None or state["refused"] is not None:
+                return
+            if (state["status"] or 502) >= 400:
+                # An error is held whole and passed on without the key: a provider may quote it back.
+                held = state.setdefault("held", bytearray())
+                held.extend(chunk[: max(0, MAX_ERROR_BYTES - len(held))])
+                return
+            self.write(chunk)
+            self.flush()
 
         request = HTTPRequest(
             upstream,
@@ -212,6 +221,9 @@ class ProxyHandler(APIHandler):
                 % (host, state["refused"]),
             )
             return
+        if "held" in state:
+            said = state["held"].decode("utf-8", "replace")
+            self.write(without_secrets(said, [settings.api_key.value or "", url_password(settings.endpoint)]))
         self.finish(set_content_type=state["headers"].get("Content-Type"))
 
 

@@ -24,6 +24,15 @@ def _parse_base_url(text: str) -> str:
     return text
 
 
+def _parse_api_key(text: str) -> str:
+    # (the key travels in an HTTP header, which cannot hold a line break or a non-ASCII character:
+    # tornado and httpx would fail with the key in their error text)
+    if any(not ("!" <= ch <= "~") for ch in text):
+        raise ValueError("it holds a space, a line break or a character outside ASCII, which an HTTP header cannot "
+                         "carry; set it again as the provider shows it")
+    return text
+
+
 def _parse_api(text: str) -> str:
     choice = text.strip().lower()
     if choice not in API_CHOICES:
@@ -75,7 +84,7 @@ def _default_on(_resolved: Mapping[str, Setting]) -> Setting:
 
 
 SPECS: Tuple[Spec, ...] = (
-    Spec("api_key", "apiKey", ("CRANE_LLM_API_KEY", "OPENAI_API_KEY"), secret=True),
+    Spec("api_key", "apiKey", ("CRANE_LLM_API_KEY", "OPENAI_API_KEY"), parse=_parse_api_key, secret=True),
     Spec("base_url", "baseUrl", ("CRANE_LLM_BASE_URL", "OPENAI_BASE_URL"), parse=_parse_base_url,
          show=lambda url: without_credentials(url) if url else url),
     Spec("model", "model", ("CRANE_LLM_MODEL",), default=_default_model),

@@ -27,6 +27,14 @@ def without_credentials(url: str) -> str:
     return scheme + "***@" + rest.rpartition("@")[2]
 
 
+def url_password(url: Optional[str]) -> str:
+    """The user-info of a base_url (`user:secret` of `http://user:secret@host`), "" when none: what
+    no message may quote back."""
+    scheme = _SCHEME.match(url or "").group(0)
+    rest = (url or "")[len(scheme):]
+    return rest.rpartition("@")[0] if "@" in rest else ""
+
+
 def host_of(url: Optional[str]) -> str:
     """Host and port of a base_url (OpenAI without one), never the user-info, never raising."""
     url = without_credentials(url or OPENAI_URL)  # (parsed after masking: a secret may hold a `/`)
@@ -64,11 +72,17 @@ def base_url_problem(url: str) -> Optional[str]:
     except ValueError:  # (urlsplit itself refuses only unbalanced or invalid IPv6 brackets)
         return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
     try:
-        parts.port  # raises on a port that is not a number in range
+        port = parts.port  # raises on a port that is not a number in range
     except ValueError:
+        return "its port is not a number from 1 to 65535"
+    if port == 0:
         return "its port is not a number from 1 to 65535"
     if not parts.hostname:
         return "it names no host, e.g. https://openrouter.ai/api/v1"
+    for endpoint in ("/chat/completions", "/responses"):
+        if parts.path.rstrip("/").endswith(endpoint):
+            return ("it ends with %s, which CRANE-LLM adds itself: leave it out, e.g. %s"
+                    % (endpoint, without_credentials(url).rstrip("/")[: -len(endpoint)]))
     if "[" in parts.netloc and not _is_ipv6(parts.hostname):  # Python < 3.11 does not check brackets
         return "its host is not a valid IPv6 address (write one in brackets, e.g. http://[::1]:8000/v1)"
     return None

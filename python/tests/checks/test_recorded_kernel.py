@@ -44,7 +44,8 @@ CLAIMED = [
     (["def f():\n    local_only = 1\n    return local_only"], "print(local_only_typo)"),
     ([], "t = torch.zeros(3)"),
     (["import numpy as np"], "import numpy as np\nr = np.random.randint(0, len(src_images))"),
-    (["from collections import OrderedDict"], "d = OrderedDict\nprint(missing)"),
+    # (an imported name counts as bound when the facts hold it, as the paper's recording does)
+    (["from collections import OrderedDict"], "d = OrderedDict\nprint(missing)", {"OrderedDict": {"type": "<class 'type'>"}}),
     # IPython's display helpers and matplotlib's toolkits bind nothing else
     (["from IPython.display import Image, display\nfrom IPython.display import FileLink as link",
       "from mpl_toolkits import mplot3d"], "print(y)"),
@@ -97,10 +98,10 @@ RUNS_WITH_TARGET = [
 ]
 
 
-@pytest.mark.parametrize("cells,target", CLAIMED)
-def test_a_name_no_executed_cell_binds_is_a_certain_name_error(cells, target):
+@pytest.mark.parametrize("cells,target,facts", [case if len(case) == 3 else (*case, {}) for case in CLAIMED])
+def test_a_name_no_executed_cell_binds_is_a_certain_name_error(cells, target, facts):
     assert _run(cells, target) == "NameError"
-    o = run_checks_on_facts(target, {}, executed=cells)
+    o = run_checks_on_facts(target, facts, executed=cells)
     assert o.crash is not None and o.crash.exception == "NameError", o
 
 
@@ -177,10 +178,13 @@ def test_a_module_the_recorded_kernel_loaded_imports_again_without_being_known()
     assert "somepkg_not_here" in k.modules
     assert k.dynamic is not None  # an unknown module may be the user's own ...
     known = ["import cv2"]  # ... a well-known library is not
-    o = run_checks_on_facts("import cv2\nimg = cv2.imread(path_missing)", {}, executed=known)
+    ran = {"cv2": {"type": "<class 'module'>"}}  # (the facts show the import ran: it bound the name)
+    o = run_checks_on_facts("import cv2\nimg = cv2.imread(path_missing)", ran, executed=known)
     assert o.crash is None  # `cv2.imread` is unknown: the reading stops before `path_missing`
-    o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=known)
+    o = run_checks_on_facts("import cv2\nprint(path_missing)", ran, executed=known)
     assert o.crash is not None and o.crash.exception == "NameError" and o.crash.line == 2
+    o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=known)
+    assert o.crash is None  # (without it, the import may have failed: it may fail again)
     o = run_checks_on_facts("import cv2\nprint(path_missing)", {}, executed=["x = 1"])
     assert o.crash is None  # never imported before: the import itself may fail
 
@@ -196,7 +200,8 @@ def test_replay_leaves_version_dependent_library_behaviour_alone():
     # A long-standing check (an unsupported solver / penalty pair) is taken across versions.
     cells.append("from sklearn.linear_model import LogisticRegression")
     # (X and y recorded: a name an executed cell binds but the facts do not have may not exist)
-    facts = {"X": {"type": "<class 'int'>", "value": 1}, "y": {"type": "<class 'int'>", "value": 2}}
+    facts = {"X": {"type": "<class 'int'>", "value": 1}, "y": {"type": "<class 'int'>", "value": 2},
+             "LogisticRegression": {"type": "<class 'type'>"}}
     o = run_checks_on_facts("LogisticRegression(solver='liblinear', penalty='elasticnet').fit(X, y)", facts,
                             executed=cells)
     assert o.crash is not None and o.crash.exception == "ValueError"

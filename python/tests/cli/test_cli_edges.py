@@ -116,3 +116,55 @@ def test_an_unusable_base_url_is_said_before_any_kernel_starts(settings_from_fak
     err = capsys.readouterr().err
     assert code == 2 and 'The base_url "ftp://***@host/v1" from environment variable CRANE_LLM_BASE_URL' in err
     assert "hunter2" not in err and "Running cell" not in err and settings_from_fake.requests() == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the kernel through /proc")
+def test_ctrl_c_while_the_kernel_starts_still_interrupts(tmp_path):
+    # (the kernel's start-up swallowed the cancel: the run went on to a verdict, exit 1)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import time\ntime.sleep(30)"), nbformat.v4.new_code_cell("x")]
+    nbformat.write(nb, str(tmp_path / "slow.ipynb"))
+    marker = "crane-early-ctrl-c-%s" % uuid.uuid4().hex
+    env = dict(os.environ, CRANE_TEST_MARKER=marker, PYTHONPATH=SOURCE)
+    err_path = tmp_path / "stderr.txt"
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "crane_llm.cli", "check", "slow.ipynb", "--cell", "2", "--no-llm"],
+                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _processes_with(marker.encode())[1:]:  # (the kernel process exists: it is starting)
+            assert proc.poll() is None and time.monotonic() < deadline, err_path.read_text()
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err_text = err_path.read_text()
+    assert proc.returncode == EXIT_INTERRUPTED, err_text
+    assert err_text.splitlines()[-1] == "crane-llm: interrupted." and "Traceback" not in err_text, err_text
+    assert out == b""
+
+
+def test_a_notebook_path_that_is_no_regular_file_is_refused_at_once(tmp_path, capsys):
+    fifo = tmp_path / "fifo.ipynb"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    for path in (str(fifo), "/dev/zero"):
+        code = main(["check", path, "--cell", "1", "--no-llm"])
+        err = capsys.readouterr().err
+        assert code == 2 and "is not a regular file" in err, err
+    assert time.monotonic() - started < 5
+
+
+def test_progress_lines_never_pass_escape_sequences_to_the_terminal(tmp_path, capsys):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1  # \x1b]0;PWNED\x07\x1b[2J\x1b]52;c;aGk=\x07\u202e"),
+                nbformat.v4.new_code_cell("x + undefined_q")]
+    nbformat.write(nb, str(tmp_path / "esc.ipynb"))
+    code = main(["check", str(tmp_path / "esc.ipynb"), "--cell", "2", "--no-llm", "--json"])
+    captured = capsys.readouterr()
+    assert code == 1 and "Running cell 1 (1 of 1): x = 1  # " in captured.err, captured.err
+    for stream in (captured.err, captured.out):
+        assert "\x1b" not in stream and "\x07" not in stream and "\u202e" not in stream
+    assert json.loads(captured.out)["verdict"]["exception"] == "NameError"

@@ -78,3 +78,77 @@ def test_patched_pandas_helpers_and_array_classes_are_not_called(shell, patch, r
         assert shell.user_ns["hits"] == []
     finally:
         shell.run_cell(restore)
+
+
+def test_lists_of_equal_huge_ints_are_not_compared_digit_by_digit(shell):
+    # Two equal ints of 33 million bits, in distinct objects: each comparison walks every digit,
+    # and min/max/sort of 200,000 such references took 53 s in one C call.
+    a = (1 << 33_000_000) - 1
+    shell.user_ns.update(big=[a, a * 1] * 100_000, mixed=[a, a * 1, None] * 1000, small=[3, 1, 2, 2])
+    started = time.perf_counter()
+    got = summaries(gather(shell, "big, mixed, small"))
+    assert time.perf_counter() - started < 2.0
+    assert got["big"]["length"] == 200_000 and "values" not in got["big"]
+    assert "values" not in got["mixed"]
+    assert got["small"]["values"]["values"] == [1, 2, 3]  # (the twin: a list of small ints is read)
+
+
+def test_an_int_too_long_to_write_out_says_how_many_digits_it_has(shell):
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # (the notebook lifted the limit: writing it out would take minutes)
+    try:
+        shell.user_ns.update(n=10 ** 2_000_000, d={"k": 10 ** 5000}, m=12345)
+        started = time.perf_counter()
+        got = summaries(gather(shell, "n + m, d"))
+        assert time.perf_counter() - started < 2.0
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert got["n"]["value"] == "<int of about 2000001 digits>" and got["m"]["value"] == "12345"
+    assert "10000" not in str(got["d"])
+
+
+# Equal long texts in distinct objects: every hash-table or sort comparison of two of them reads
+# them whole, inside one C call no alarm can cut (fifth red team, 3 Dec: 70 s to 300 s and more).
+LONG_TEXTS = ("a = 'x' * 30_000_000\nb = 'x' * 30_000_000\n"
+              "s = pd.Series([a, b] * 1000, dtype=object)\n"
+              "df = pd.DataFrame(np.zeros((1, 1000)), columns=pd.Index([a, b] * 500, dtype=object))\n"
+              "l = [a, b] * 50_000\n")
+
+
+@pytest.mark.parametrize("cell, claimed", [
+    ("s.head()", None),
+    ("df['y']", "KeyError"),  # (labels compared one by one with the short label asked for)
+    ("y = sorted(l)\nundefined_zz", None),
+    ("y = set(l)\nundefined_zz", None),
+])
+def test_equal_long_texts_are_never_compared_in_one_call(shell, cell, claimed):
+    shell.run_cell("import numpy as np\nimport pandas as pd\n" + LONG_TEXTS)
+    try:
+        started = time.perf_counter()
+        reply = gather(shell, cell)
+        took = time.perf_counter() - started
+    finally:
+        shell.run_cell("del a, b, s, df, l")
+    assert took < 1.5 and not reply["budget"]["ranOut"], (took, reply["budget"])
+    crash = reply["checks"].get("crash")
+    assert (crash or {}).get("exception") == claimed, reply["checks"]
+
+
+def test_a_dataset_that_catches_the_hard_stop_is_stopped_after_its_sample(shell):
+    pytest.importorskip("torch")
+    shell.run_cell(
+        "import time\nimport torch\nfrom torch.utils.data import Dataset, DataLoader\n"
+        "class Stubborn(Dataset):\n    def __len__(self):\n        return 100\n"
+        "    def __getitem__(self, i):\n        t = time.time()\n        while time.time() - t < 1.5:\n"
+        "            try:\n                time.sleep(0.1)\n            except BaseException:\n                pass\n"
+        "        return torch.zeros(3)\n"
+        "dl = DataLoader(Stubborn(), batch_size=4)")
+    started = time.perf_counter()
+    reply = gather(shell, "for xb in dl:\n    pass")
+    took = time.perf_counter() - started
+    shell.run_cell("del dl")
+    # (it swallows the first OutOfTime and finishes its sample; no second sample is read: 10 of
+    # them took 15 s)
+    assert took < 4.0 and reply["budget"]["ranOut"] is True, (took, reply["budget"])

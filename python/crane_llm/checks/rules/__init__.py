@@ -488,6 +488,29 @@ def _result_may_be_large(label: str, owner: Any, vals: List[Any], kv: Dict[str, 
 # Builtins that hash every item they are given, and how many non-text items they are given here.
 _HASHING = {"set", "frozenset", "dict"}
 _HASHED_ITEMS = 2000
+_TEXT_WEIGHT = 1_000_000  # characters (and items) a builtin is run on, nested ones included
+
+
+def _light(value) -> bool:
+    """No int in `value` (or the lists, tuples and frozensets it holds) past BIG_INT_BITS, and no
+    more than _TEXT_WEIGHT characters and items in all."""
+    left, stack = _TEXT_WEIGHT, [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        left -= 1
+        if t is int and v.bit_length() > operators.BIG_INT_BITS:
+            return False
+        if t is str or t is bytes:
+            left -= len(v)
+        elif t is list or t is tuple or t is frozenset:
+            left -= len(v)
+            if left < 0:
+                return False
+            stack.extend(v)
+        if left < 0:
+            return False
+    return True
 
 
 def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str, owner) -> Value:
@@ -506,9 +529,10 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
                 not all(type(x) is str for x in v):
             # (ints are easy to make share a hash: 40,000 of them take `set()` 14 s, in one C call)
             raise Stop(node.lineno, f"{label}() of many items that may share a hash")
-        if type(v) is int and v.bit_length() > operators.BIG_INT_BITS or \
-                type(v) is list and any(type(x) is int and x.bit_length() > operators.BIG_INT_BITS for x in v):
-            raise Stop(node.lineno, f"{label}() of a very large int")  # (`str(z)`, `divmod(v, d)`: seconds)
+        if not _light(v):
+            # (`str(z)`, `divmod(v, d)` of a huge int: seconds; `sorted` / `set` of equal long texts
+            # compare them whole, again and again: minutes, in one C call)
+            raise Stop(node.lineno, f"{label}() of a very large int or of much text")
     if label == "str" and (len(vals) > 1 or kv):
         # str(b, encoding, errors) decodes through the codec registry and error handlers, which a
         # notebook can register (codecs.register, codecs.register_error): its own code would run.

@@ -1,0 +1,52 @@
+"""Cells whose reading costs more than their length says (fifth red team, 3 Dec): a deep expression
+compiled under a recursion limit the notebook raised (CPython's compiler takes its C-stack guard
+from it: the kernel died), and a long cell with many magic lines (IPython re-reads the whole cell
+for each: 8.6 s)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from IPython.core.interactiveshell import InteractiveShell
+
+from crane_llm.kernel import entry
+
+PYTHON_DIR = Path(__file__).resolve().parents[2]
+
+DEEP = """
+import sys
+sys.path.insert(0, {python!r})
+from IPython.core.interactiveshell import InteractiveShell
+sh = InteractiveShell.instance()
+sh.run_cell("import sys; sys.setrecursionlimit(10**6); a = 1")
+from crane_llm.kernel import entry
+for cell in ["sys.setrecursionlimit(3000)\\nx = " + "+".join(["a"] * 45000), "x = " + ".".join(["a"] + ["b"] * 40000)]:
+    reply = entry.gather({{"protocol": 1, "source": cell, "useLlm": True, "includeRuntimeInfo": True}}, sh.user_ns, sh)
+    print(reply["checks"]["stoppedAt"]["reason"])
+print(sys.getrecursionlimit())
+"""
+
+
+def test_a_deep_cell_under_a_raised_recursion_limit_is_a_clean_stop():
+    proc = subprocess.run([sys.executable, "-c", DEEP.format(python=str(PYTHON_DIR))], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]  # (it was -11: a segmentation fault)
+    lines = proc.stdout.splitlines()
+    assert lines[:2] == ["the cell could not be compiled (RecursionError)"] * 2, proc.stdout
+    assert lines[2] == str(10 ** 6)  # (the notebook's own limit is back)
+
+
+def test_a_long_cell_with_many_magic_lines_is_not_transformed():
+    sh = InteractiveShell.instance()
+    sh.user_ns["l"] = [1, 2]
+    cell = "!a\n" * 39 + "x = (1,2,3,4,5,6,7,8,9)\n" * 4000 + "l[5]"
+    started = time.perf_counter()
+    reply = entry.gather({"protocol": 1, "source": cell, "useLlm": True, "includeRuntimeInfo": True}, sh.user_ns, sh)
+    assert time.perf_counter() - started < 1.0
+    assert "IPython's transformer would take too long" in reply["checks"]["stoppedAt"]["reason"]
+    short = "!echo hi\n" * 3 + "l[5]"  # (the twin: a few magic lines in a short cell are transformed and read)
+    reply = entry.gather({"protocol": 1, "source": short, "useLlm": True, "includeRuntimeInfo": True}, sh.user_ns, sh)
+    assert reply["checks"]["crash"]["exception"] == "IndexError"

@@ -1,0 +1,65 @@
+"""A provider that misbehaves on purpose, on a real local socket: it answers every request in one
+of these ways (the `mode`):
+
+- "trickle": 200 with an event-stream, then one SSE comment byte a tenth of a second, never an event;
+- "echo": 400 whose error message quotes the Authorization header it was sent.
+
+`requests` counts the requests it read.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+
+class MisbehavingProvider:
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.requests = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base_url = "http://127.0.0.1:%d/v1" % self.listener.getsockname()[1]
+        self._stopped = False
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while not self._stopped:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        with conn:
+            received = b""
+            while b"\r\n\r\n" not in received:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                received += data
+            head, body = received.split(b"\r\n\r\n", 1)
+            lines = head.decode("latin-1").split("\r\n")
+            fields = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+            while len(body) < int(fields.get("content-length", "0")):
+                body += conn.recv(65536)
+            self.requests += 1
+            try:
+                if self.mode == "trickle":
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+                    for _ in range(600):
+                        conn.sendall(b":")
+                        time.sleep(0.1)
+                else:
+                    said = json.dumps({"error": {"message": "bad request, you sent " + fields.get("authorization", ""),
+                                                 "type": "invalid_request_error", "code": None}}).encode()
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                                 b"Connection: close\r\n\r\n" % len(said) + said)
+            except OSError:
+                return  # (the client closed: what a timeout does)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self.listener.close()

@@ -1,0 +1,41 @@
+"""The kernel's model call (the magic's and the CLI's) against a provider that misbehaves: one that
+trickles keep-alive bytes and never sends an event ends at the call's deadline, and one that quotes
+the key back in its error never gets it shown."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from crane_llm.prompt import build_prompt
+from crane_llm.provider import call_model
+from misbehaving_provider import MisbehavingProvider
+
+KEY = "sk-misbehaving-secret-0123456789abcdef"
+PROMPT = build_prompt([], "", "x + 1", 4000, "paper")
+
+
+@pytest.fixture
+def provider(request):
+    p = MisbehavingProvider(request.param)
+    yield p
+    p.stop()
+
+
+@pytest.mark.parametrize("provider", ["trickle"], indirect=True)
+def test_a_trickling_provider_ends_at_the_deadline(provider):
+    started = time.monotonic()
+    result = call_model(PROMPT, model="m", api_kind="chat", base_url=provider.base_url, api_key=KEY, timeout=2.0)
+    took = time.monotonic() - started
+    assert result["problem"]["kind"] == "timeout", result["problem"]
+    assert took < 4.0, took
+
+
+@pytest.mark.parametrize("provider", ["echo"], indirect=True)
+def test_a_provider_quoting_the_key_never_gets_it_shown(provider):
+    result = call_model(PROMPT, model="m", api_kind="chat", base_url=provider.base_url, api_key=KEY, timeout=10.0,
+                        max_retries=0)
+    message = result["problem"]["message"]
+    assert provider.requests >= 1 and "bad request, you sent" in message, message
+    assert KEY not in message and KEY[:12] not in message and KEY[-12:] not in message, message

@@ -1,0 +1,49 @@
+"""The proxy never hands the key to the browser or its log: a provider's error that quotes the key
+back is passed on with the key masked, and a key HTTP cannot carry (a line break, a character
+outside ASCII) is refused as a setting, naming where it came from, before anything is sent."""
+
+import json
+
+import pytest
+
+from misbehaving_provider import MisbehavingProvider
+
+from .conftest import PROVIDER_KEY
+
+CHAT_BODY = {"model": "fake-model", "messages": [{"role": "user", "content": "x + 1"}], "stream": True}
+
+
+@pytest.fixture
+def echoing(isolated, monkeypatch, jp_serverapp):
+    provider = MisbehavingProvider("echo")
+    jp_serverapp.web_app.settings["crane_llm_start_dir"] = str(isolated)
+    monkeypatch.setenv("CRANE_LLM_API_KEY", PROVIDER_KEY)
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", provider.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
+    yield provider
+    provider.stop()
+
+
+async def _post(jp_fetch):
+    return await jp_fetch("crane-llm", "v1", "chat", "completions", method="POST", body=json.dumps(CHAT_BODY),
+                          raise_error=False)
+
+
+async def test_an_error_quoting_the_key_reaches_the_browser_without_it(echoing, jp_fetch):
+    res = await _post(jp_fetch)
+    text = res.body.decode()
+    assert res.code == 400 and echoing.requests == 1
+    assert "bad request, you sent Bearer ***" in json.loads(text)["error"]["message"], text
+    assert PROVIDER_KEY not in text and PROVIDER_KEY[3:15] not in text
+
+
+@pytest.mark.parametrize("key", ["sk-line1\nline2", "sk-cr\rInjected: yes", "sk-ünicode€secret"])
+async def test_a_key_http_cannot_carry_is_a_setting_problem(echoing, jp_fetch, monkeypatch, key, caplog):
+    monkeypatch.setenv("CRANE_LLM_API_KEY", key)
+    res = await _post(jp_fetch)
+    text = res.body.decode()
+    assert res.code == 400 and echoing.requests == 0, text
+    message = json.loads(text)["error"]["message"]
+    assert "api_key from environment variable CRANE_LLM_API_KEY cannot be used" in message, message
+    assert key not in text and "line2" not in text and "secret" not in text
+    assert key not in caplog.text
