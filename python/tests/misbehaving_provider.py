@@ -2,7 +2,9 @@
 of these ways (the `mode`):
 
 - "trickle": 200 with an event-stream, then one SSE comment byte a tenth of a second, never an event;
-- "echo": 400 whose error message quotes the Authorization header it was sent.
+- "echo": 400 whose error message quotes the Authorization header it was sent;
+- "redirect": 307 to `elsewhere` (another address, which a client that follows would post the
+  prompt to).
 
 `requests` counts the requests it read.
 """
@@ -16,8 +18,9 @@ import time
 
 
 class MisbehavingProvider:
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, elsewhere: str = "") -> None:
         self.mode = mode
+        self.elsewhere = elsewhere
         self.requests = 0
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.base_url = "http://127.0.0.1:%d/v1" % self.listener.getsockname()[1]
@@ -52,6 +55,9 @@ class MisbehavingProvider:
                     for _ in range(600):
                         conn.sendall(b":")
                         time.sleep(0.1)
+                elif self.mode == "redirect":
+                    conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: %s\r\nContent-Length: 0\r\n"
+                                 b"Connection: close\r\n\r\n" % self.elsewhere.encode())
                 else:
                     said = json.dumps({"error": {"message": "bad request, you sent " + fields.get("authorization", ""),
                                                  "type": "invalid_request_error", "code": None}}).encode()

@@ -158,6 +158,12 @@ export function describeFailure(failure: Failure): Problem {
       message: `${host} is limiting requests (HTTP 429), still after ${retries} retries. Wait a minute and try again, or check your plan's limits.`
     };
   }
+  if (status !== null && status >= 300 && status < 400) {
+    return {
+      kind: 'other',
+      message: `${host} answered with a redirect (HTTP ${status}), which CRANE-LLM does not follow: check the base_url.`
+    };
+  }
   if (status !== null && status >= 500) {
     return {
       kind: 'server',

@@ -283,6 +283,9 @@ def call_model(
         base_url=base_url or OPENAI_URL,
         timeout=timeout,
         max_retries=0,
+        # A redirect would carry the prompt (and, to the same host, the key) elsewhere: as the proxy
+        # does, it is reported, not followed.
+        http_client=openai.DefaultHttpxClient(follow_redirects=False, timeout=timeout),
     )
     emit = on_text or (lambda _piece: None)
     deadline = time.monotonic() + timeout

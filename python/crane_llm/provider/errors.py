@@ -131,6 +131,13 @@ def describe_failure(failure: Dict[str, Any]) -> Dict[str, Any]:
             "message": "%s is limiting requests (HTTP 429), still after %d retries. Wait a minute and try again, or check your plan's limits."
             % (host, retries),
         }
+    if isinstance(status, int) and 300 <= status < 400:
+        # (neither path follows one: it would carry the prompt, and the key, to another address)
+        return {
+            "kind": "other",
+            "message": "%s answered with a redirect (HTTP %d), which CRANE-LLM does not follow: check the base_url."
+            % (host, status),
+        }
     if isinstance(status, int) and status >= 500:
         return {
             "kind": "server",

@@ -39,3 +39,16 @@ def test_a_provider_quoting_the_key_never_gets_it_shown(provider):
     message = result["problem"]["message"]
     assert provider.requests >= 1 and "bad request, you sent" in message, message
     assert KEY not in message and KEY[:12] not in message and KEY[-12:] not in message, message
+
+
+def test_a_redirect_is_reported_not_followed():
+    elsewhere = MisbehavingProvider("echo")
+    redirecting = MisbehavingProvider("redirect", elsewhere.base_url + "/chat/completions")
+    try:
+        result = call_model(PROMPT, model="m", api_kind="chat", base_url=redirecting.base_url, api_key=KEY,
+                            timeout=10.0, max_retries=0)
+    finally:
+        redirecting.stop()
+        elsewhere.stop()
+    assert redirecting.requests == 1 and elsewhere.requests == 0
+    assert "answered with a redirect (HTTP 307)" in result["problem"]["message"], result["problem"]
