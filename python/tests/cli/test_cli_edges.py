@@ -52,11 +52,11 @@ def _processes_with(marker: bytes):
     return found
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the kernel through /proc")
-@pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "process"])
-def test_ctrl_c_ends_with_one_line_130_and_no_kernel_left(tmp_path, whole_group):
+def _start_slow_check(tmp_path, seconds):
+    """`crane-llm check` of a notebook whose first cell sleeps: (process, the marker in its and its
+    kernel's environment, the file its stderr goes to)."""
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import time\ntime.sleep(120)"), nbformat.v4.new_code_cell("x")]
+    nb.cells = [nbformat.v4.new_code_cell("import time\ntime.sleep(%d)" % seconds), nbformat.v4.new_code_cell("x")]
     nbformat.write(nb, str(tmp_path / "slow.ipynb"))
     marker = "crane-ctrl-c-%s" % uuid.uuid4().hex
     env = dict(os.environ, CRANE_TEST_MARKER=marker, PYTHONPATH=SOURCE)
@@ -64,13 +64,13 @@ def test_ctrl_c_ends_with_one_line_130_and_no_kernel_left(tmp_path, whole_group)
     with open(err_path, "w") as err:
         proc = subprocess.Popen([sys.executable, "-m", "crane_llm.cli", "check", "slow.ipynb", "--cell", "2", "--no-llm"],
                                 cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+    return proc, marker, err_path
+
+
+def _interrupted(proc, err_path, whole_group):
+    """Ctrl-C the check (its whole group, as a terminal does, or the command alone): (stdout, stderr),
+    once it ended with one line and exit code 130."""
     try:
-        deadline = time.monotonic() + 90
-        while "Running cell 1" not in err_path.read_text() or not _processes_with(marker.encode())[1:]:
-            assert proc.poll() is None and time.monotonic() < deadline, err_path.read_text()
-            time.sleep(0.2)
-        time.sleep(1.0)  # the cell is now sleeping in the kernel
-        # A terminal's Ctrl-C reaches the whole foreground group (the kernel too); `kill -INT` the command only.
         if whole_group:
             os.killpg(proc.pid, signal.SIGINT)
         else:
@@ -81,8 +81,26 @@ def test_ctrl_c_ends_with_one_line_130_and_no_kernel_left(tmp_path, whole_group)
             proc.kill()
     err_text = err_path.read_text()
     assert proc.returncode == EXIT_INTERRUPTED, err_text
+    assert err_text.splitlines()[-1] == "crane-llm: interrupted." and "Traceback" not in err_text, err_text
+    return out, err_text
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the kernel through /proc")
+@pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "process"])
+def test_ctrl_c_ends_with_one_line_130_and_no_kernel_left(tmp_path, whole_group):
+    proc, marker, err_path = _start_slow_check(tmp_path, 120)
+    try:
+        deadline = time.monotonic() + 90
+        while "Running cell 1" not in err_path.read_text() or not _processes_with(marker.encode())[1:]:
+            assert proc.poll() is None and time.monotonic() < deadline, err_path.read_text()
+            time.sleep(0.2)
+        time.sleep(1.0)  # the cell is now sleeping in the kernel
+    except BaseException:
+        proc.kill()
+        raise
+    # A terminal's Ctrl-C reaches the whole foreground group (the kernel too); `kill -INT` the command only.
+    out, err_text = _interrupted(proc, err_path, whole_group)
     lines = err_text.splitlines()
-    assert lines[-1] == "crane-llm: interrupted." and "Traceback" not in err_text, err_text
     assert lines[:-1] == ["Running cell 1 (1 of 1): import time"] and out == b""
     deadline = time.monotonic() + 10
     while _processes_with(marker.encode()) and time.monotonic() < deadline:
@@ -121,28 +139,16 @@ def test_an_unusable_base_url_is_said_before_any_kernel_starts(settings_from_fak
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the kernel through /proc")
 def test_ctrl_c_while_the_kernel_starts_still_interrupts(tmp_path):
     # (the kernel's start-up swallowed the cancel: the run went on to a verdict, exit 1)
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import time\ntime.sleep(30)"), nbformat.v4.new_code_cell("x")]
-    nbformat.write(nb, str(tmp_path / "slow.ipynb"))
-    marker = "crane-early-ctrl-c-%s" % uuid.uuid4().hex
-    env = dict(os.environ, CRANE_TEST_MARKER=marker, PYTHONPATH=SOURCE)
-    err_path = tmp_path / "stderr.txt"
-    with open(err_path, "w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "crane_llm.cli", "check", "slow.ipynb", "--cell", "2", "--no-llm"],
-                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+    proc, marker, err_path = _start_slow_check(tmp_path, 30)
     try:
         deadline = time.monotonic() + 60
         while not _processes_with(marker.encode())[1:]:  # (the kernel process exists: it is starting)
             assert proc.poll() is None and time.monotonic() < deadline, err_path.read_text()
             time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    err_text = err_path.read_text()
-    assert proc.returncode == EXIT_INTERRUPTED, err_text
-    assert err_text.splitlines()[-1] == "crane-llm: interrupted." and "Traceback" not in err_text, err_text
+    except BaseException:
+        proc.kill()
+        raise
+    out, _ = _interrupted(proc, err_path, whole_group=True)
     assert out == b""
 
 
