@@ -3,6 +3,7 @@ of these ways (the `mode`):
 
 - "trickle": 200 with an event-stream, then one SSE comment byte a tenth of a second, never an event;
 - "echo": 400 whose error message quotes the Authorization header it was sent;
+- "html": 200 with a login page;
 - "redirect": 307 to `elsewhere` (another address, which a client that follows would post the
   prompt to).
 
@@ -55,6 +56,10 @@ class MisbehavingProvider:
                     for _ in range(600):
                         conn.sendall(b":")
                         time.sleep(0.1)
+                elif self.mode == "html":
+                    page = b"<html><body>Please sign in</body></html>"
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n"
+                                 b"Connection: close\r\n\r\n" % len(page) + page)
                 elif self.mode == "redirect":
                     conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: %s\r\nContent-Length: 0\r\n"
                                  b"Connection: close\r\n\r\n" % self.elsewhere.encode())

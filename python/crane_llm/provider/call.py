@@ -144,6 +144,12 @@ def _stream_text(
         stream = client.responses.create(**body)
     else:
         stream = client.chat.completions.create(**body)
+    media = _media_type(getattr(getattr(stream, "response", None), "headers", {}).get("content-type"))
+    if media not in ("text/event-stream", "application/json", ""):
+        # (a login page or a proxy's error page: nothing a model said, so not blamed on the model)
+        _close_quietly(stream)
+        raise _Failure({"transport": None, "status": None, "code": None,
+                        "message": "it answered with %s instead of a model's stream: check the base_url" % media})
     # A provider that trickles bytes (keep-alive comments, half lines) yields no event to check the
     # deadline at, and each read stays within its own timeout: closing the stream at the deadline
     # ends the read that waits.
@@ -195,6 +201,10 @@ def _until_closed(stream: Any, watchdog: threading.Timer, deadline: float) -> An
         if time.monotonic() <= deadline:
             raise
     raise _Failure({"transport": "timeout", "status": None, "code": None, "message": ""})
+
+
+def _media_type(header: Any) -> str:
+    return header.split(";", 1)[0].strip().lower() if isinstance(header, str) else ""
 
 
 def _close_quietly(stream: Any) -> None:

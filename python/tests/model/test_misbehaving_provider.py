@@ -52,3 +52,11 @@ def test_a_redirect_is_reported_not_followed():
         elsewhere.stop()
     assert redirecting.requests == 1 and elsewhere.requests == 0
     assert "answered with a redirect (HTTP 307)" in result["problem"]["message"], result["problem"]
+
+
+@pytest.mark.parametrize("provider", ["html"], indirect=True)
+def test_a_web_page_is_said_to_be_one_not_blamed_on_the_model(provider):
+    result = call_model(PROMPT, model="m", api_kind="chat", base_url=provider.base_url, api_key=KEY, timeout=10.0,
+                        max_retries=0)
+    assert result["problem"] is not None and "answered with text/html" in result["problem"]["message"], result
+    assert "check the base_url" in result["problem"]["message"]
