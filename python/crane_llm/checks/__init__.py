@@ -432,6 +432,9 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             found = literal_value(name, literal, facts.get(name))
             if found is not None:
                 values[name] = found
+        for value in values.values():
+            if isinstance(value, ReplayValue):
+                value.plain_column_index = kernel.plain_column_index
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
 

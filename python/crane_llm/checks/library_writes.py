@@ -36,9 +36,11 @@ _WRITING_STRINGS = _WRITING_NAMES | {"eval", "compile", "__setitem__", "__delite
 # register_dataframe_accessor('drop')` replaces `DataFrame.drop`), and modules that patch or reach
 # under any object (`mock.patch.object(pd.DataFrame, ...)`, `gc.get_referents(cls.__dict__)[0]`,
 # `ctypes`).
-_INSTALLERS = {"register_dataframe_accessor", "register_series_accessor", "register_index_accessor",
+_INSTALLERS = {"register_dataframe_accessor", "register_series_accessor", "register_index_accessor", "_register_accessor",
                "get_referents", "get_referrers", "get_objects", "pythonapi", "patch", "monkeypatch"}
 _PATCHING_MODULES = {"mock", "unittest", "ctypes", "forbiddenfruit"}
+# Builtins that only look at a module they are given.
+_READS_ONLY = {"print", "dir", "help", "type", "id", "repr", "str", "isinstance", "hasattr", "callable", "display"}
 # Attributes that lead from any object to a class, a module namespace or library code
 # (`df.__class__.drop = None`, `f.__globals__['np'] = ...`, `().__class__.__base__.__subclasses__()`).
 _REACHING_DUNDERS = {"__class__", "__mro__", "__bases__", "__base__", "__objclass__", "__globals__", "__builtins__",
@@ -294,6 +296,12 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value
             for a in args + [k.value for k in node.keywords]:
                 if isinstance(a, ast.Name) and a.id in _WRITERS:
                     return f"hands `{a.id}` to other code", node.lineno
+                # (`argparse.Namespace.__init__(np, x=1)`, `optparse.Values.ensure_value(np, ...)`: a
+                # library's method given a module as its `self` writes into it)
+                module = a.value if isinstance(a, ast.Starred) else a
+                if isinstance(module, ast.Name) and module.id in modules and \
+                        not (isinstance(f, ast.Name) and f.id in _READS_ONLY):
+                    return f"hands the module `{module.id}` to other code", node.lineno
         found = _writer_out_of_sight(node, callees)
         if found is not None:
             return found, getattr(node, "lineno", 0)

@@ -157,6 +157,9 @@ class RecordedKernel:
     finalizers: bool = False
     literals: Dict[str, Any] = field(default_factory=dict)
     unnamed_index: FrozenSet[str] = frozenset()
+    # No executed cell names a dtype that could make a frame's column Index one pandas does not look
+    # names up in (a Sparse one holding text): `df.Salary` is then the column.
+    plain_column_index: bool = True
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -211,6 +214,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None
+    keys_are_items = not any(_PRIVATE_NAME.search(cell) for cell in cells)
     for index, cell in enumerate(cells):
         try:
             code = python_source(cell)
@@ -245,7 +249,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                         other.add(alias.asname or alias.name.split(".")[0])
         other |= bound_in(tree, imports=False)
         stores.extend(_attribute_store_roots(tree))
-        written = _written_attributes(tree, written)
+        written = _written_attributes(tree, written, keys_are_items)
         parsed.append((index, tree))
     # A cell that assigns to an attribute (`np.mean = ...`, `LogisticRegression.fit = ...`) may have
     # patched what any import yields: then no name is taken for the installed library's object.
@@ -264,7 +268,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
                           written, _may_finalize(cells),
                           _literals(trees, names, kinds.count) if dynamic is None else {},
-                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset())
+                          unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
+                          not any(_ODD_INDEX_DTYPES.search(cell) for cell in cells))
 
 
 _MAX_LITERAL = 10000
@@ -323,7 +328,14 @@ def _may_finalize(cells: Iterable[str]) -> bool:
     return any(word in cell for cell in cells for word in _FINALIZING_TEXT)
 
 
-def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Optional[FrozenSet[str]]:
+# A private attribute named anywhere (`model._modules`, `getattr(m, '_buffers')`): a PyTorch module
+# serves the entries of those dicts as attributes, so a subscript's key may be one.
+_ODD_INDEX_DTYPES = re.compile(r"Sparse|ExtensionDtype|pandas_dtype|register_extension_dtype")
+_PRIVATE_NAME = re.compile(r"[.'\"]_[A-Za-z0-9]")
+
+
+def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]],
+                        keys_are_items: bool = True) -> Optional[FrozenSet[str]]:
     """`so_far` plus the attribute names `tree` may set: every attribute stored or deleted and every
     string literal but a subscript's key (a name given to `setattr` & co.); None when it may set one out of sight: a
     dunder named (`__setattr__`, `__dict__`, `__setstate__`, `__class__`, ... as attribute, name or
@@ -332,13 +344,15 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
     if so_far is None:
         return None
     found = set(so_far)
-    keys = _subscript_keys(tree)
+    keys = _subscript_keys(tree) if keys_are_items else set()
     for node in ast.walk(tree):
         if id(node) in keys:
             continue
         if isinstance(node, ast.Attribute):
             if _writes_unseen(node.attr) or node.attr in _SETTING_BY_DATA:
                 return None
+            if node.attr == "__init__" and not _super_call(node.value):
+                return None  # (`argparse.Namespace.__init__(df, **{n: v})` sets attributes on `df`)
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 found.add(node.attr)
         elif isinstance(node, ast.Name):
@@ -363,6 +377,10 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]]) -> Opti
     return frozenset(found)
 
 
+def _super_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
 def _subscript_keys(tree: ast.AST) -> Set[int]:
     """The string literals that are only a subscript's key (`df['Salary']`, `df[['a', 'b']]`): an
     item, never an attribute name (`setattr` & co. take theirs as arguments)."""
@@ -384,7 +402,7 @@ _CLASS_NAMING = {"__module__", "__qualname__"}
 _PLAIN_DUNDERS = {"__name__", "__version__", "__file__", "__doc__", "__module__", "__qualname__", "__main__",
                   "__init__", "__len__", "__future__"}
 # The interpreter's back doors to an instance dict, and unpickling, which fills one from a file.
-_BACK_DOORS = {"gc", "ctypes", "get_referents", "get_referrers", "get_objects", "pythonapi", "pickle", "dill",
+_BACK_DOORS = {"gc", "ctypes", "get_referents", "get_referrers", "get_objects", "pythonapi", "pickle", "dill", "optparse",
                "cloudpickle", "joblib", "shelve", "copyreg", "read_pickle", "allow_pickle", "torch",
                # copying one object's instance dict into another's
                "update_wrapper", "wraps"}

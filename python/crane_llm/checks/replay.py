@@ -31,6 +31,8 @@ class ReplayValue(FactValue):
     def __init__(self, kind, set_attrs: Optional[FrozenSet[str]] = frozenset(), **facts):
         super().__init__(kind, **facts)
         self.set_attrs = set_attrs
+        # (a frame's column Index is of a dtype pandas looks names up in: see RecordedKernel)
+        self.plain_column_index = True
 
     def has_attr(self, attr):
         if self.set_attrs is None:

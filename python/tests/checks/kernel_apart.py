@@ -10,22 +10,26 @@ facts and what the target raised: {"facts", "executed_errors", "raised": {"excep
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
 
 
-def record_and_run(executed: List[str], target: str, pause: float = 0.0, timeout: float = 120) -> Dict[str, Any]:
+def record_and_run(executed: List[str], target: str, pause: float = 0.0, timeout: float = 120,
+                   environ: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    """`environ`: the kernel's environment beside this one's (`KERAS_BACKEND`, as a config file
+    would set it: nothing a cell shows)."""
     with tempfile.TemporaryDirectory() as tmp:
         spec, out = Path(tmp) / "spec.pickle", Path(tmp) / "out.pickle"
         spec.write_bytes(pickle.dumps({"executed": executed, "target": target, "pause": pause}))
         proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), str(spec), str(out)], cwd=tmp,
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, env={**os.environ, **(environ or {})})
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"the kernel stand-in failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         return pickle.loads(out.read_bytes())

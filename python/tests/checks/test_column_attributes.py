@@ -25,7 +25,7 @@ CLAIMED = [
 # Live only: the replay cannot know these (a column the cell itself adds to the kernel's frame).
 CLAIMED_LIVE = [
     (FRAME, "df['Extra'] = 1\ndf.Extra\ndf['zz']", "KeyError", 3),
-    (FRAME, "df2 = df[['labels', 'Salary']]\ndf2.Salary\ndf2['zz']", "KeyError", 3),
+    (FRAME, "df.columns = ['a', 'b', 'c']\ndf.b\ndf['zz']", "KeyError", 3),
 ]
 
 # Reads that may not be the column: nothing is claimed at or past them, though the cell crashes
@@ -47,6 +47,19 @@ NOT_A_COLUMN = [
     (FRAME + "\npd.DataFrame.Salary = 3", "df.Salary.shape\ndf['zz']"),
     # pandas keeps the name for itself (its list changed in place: no class dictionary changes)
     (FRAME + "\npd.core.generic.NDFrame._metadata.append('Salary')", "df.Salary\ndf['zz']"),
+    # ... or reads its list from the frame itself (fifth red team)
+    (FRAME + "\ndf._metadata = list(df.columns)", "n = df.Salary.shape[0]\n[1, 2, 3][n]"),
+    (FRAME + "\ndf._internal_names_set = set(df.columns)", "n = df.Salary.shape[0]\n[1, 2, 3][n]"),
+    (FRAME + "\ndf._info_axis_name = 'index'", "n = df.Salary.shape[0]\n[1, 2, 3][n]"),
+    # a column Index pandas does not look names up in (Sparse), made in an executed cell or built so
+    (FRAME + "\ndf.columns = df.columns.astype(pd.SparseDtype(str))", "n = df.Salary.shape[0]\n[1, 2, 3][n]"),
+    ("import pandas as pd\ndf = pd.DataFrame([[1, 2]], columns=pd.Index(['Salary', 'b'], dtype=pd.SparseDtype(str)))",
+     "df.Salary\ndf['zz']"),
+    # a frame the cell derives: its column Index may keep such a dtype
+    (FRAME + "\ndf.columns = df.columns.astype(pd.SparseDtype(str))", "df2 = df[['labels', 'Salary']]\ndf2.Salary\n[1][3]"),
+    # an attribute set through a class's `__init__` called on the frame, by a name from data
+    (FRAME + "\nimport argparse\nimport warnings\nwarnings.simplefilter('ignore')\nn = 'bonus'.upper()\n"
+     "argparse.Namespace.__init__(df, **{n: [0]})\ndf[n] = 1", "n = df.BONUS.shape[0]\n[1, 2, 3][n]"),
 ]
 TEARDOWN = ("import pandas as pd\nif 'Salary' in pd.DataFrame.__dict__:\n    del pd.DataFrame.Salary\n"
             "pd.core.generic.NDFrame._metadata[:] = [k for k in pd.core.generic.NDFrame._metadata if k != 'Salary']")

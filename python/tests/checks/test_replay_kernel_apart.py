@@ -16,6 +16,8 @@ from kernel_apart import record_and_run
 PICKLE_SETTING_BUILTIN = ("open('p.pkl', 'wb').write(b'cbuiltins\\nsetattr\\n(cbuiltins\\n__import__\\n"
                           "(Vbuiltins\\ntRVzz\\nI5\\ntR.')\n")
 
+FRAME_CSV = "import io\nimport pandas as pd\ndf = pd.read_csv(io.StringIO('labels,Salary,last\\na,1,5\\nb,2,6\\n'))"
+
 # (executed cells, target, seconds between the facts and the target)
 CASES = [
     # an import that failed, then the same import in the target
@@ -53,7 +55,18 @@ CASES = [
       "pool = ThreadPool(1)\nr = pool.apply_async(time.sleep, (0.3,), callback=cb)"], "df['b']", 1.0),
     # `import a.b as m` binds what `a` holds as `b` (here a dict, not the submodule)
     (["import seaborn.colors.xkcd_rgb as xk"], "xk.xkcd_rgb\n1/0", 0),
+    # a library's method handed a module as its `self` writes into it (fifth red team)
+    (["import numpy as np\nimport argparse\nargparse.Namespace.__init__(np, zeros_typo=1)"], "np.zeros_typo\n1/0", 0),
+    (["import numpy as np\nimport logging\nlogging.LogRecord.__init__(np, 'n', 0, 'p', 0, 'm', None, None)"],
+     "np.levelname\n1/0", 0),
+    (["import pandas as pd\nimport argparse\nargparse.Namespace.__init__(pd, **{'read_' + 'csvv': len})"],
+     "df = pd.read_csvv('x')\n1/0", 0),
+    # pandas' private accessor registration, by a name from the data
+    ([FRAME_CSV, "from pandas.core.accessor import _register_accessor\nclass A:\n    def __init__(self, obj):\n"
+      "        pass\n    shape = (0,)\nfor n in df.columns[1:2]:\n    _register_accessor(n, pd.DataFrame)(A)"],
+     "n = df.Salary.shape[0]\n[1, 2, 3][n]", 0),
 ]
+
 
 TWINS = [
     (["import numpy as np"], "np.zeros_typo", "AttributeError", 1),
@@ -83,3 +96,16 @@ def test_twins_keep_their_claims(executed, target, exception, line):
     assert kernel["raised"] == {"exception": exception, "line": line}, kernel
     outcome = _replay(executed, kernel["facts"], target)
     assert outcome.crash is not None and (outcome.crash.exception, outcome.crash.line) == (exception, line), outcome
+
+
+def test_a_keras_model_on_pytorch_serves_its_modules_entries_as_attributes():
+    pytest.importorskip("torch")
+    pytest.importorskip("keras")
+    # (the backend set outside any cell, as ~/.keras/keras.json would: a Keras model is then an
+    # `nn.Module`, whose `_modules` entries are attributes)
+    executed = ["import keras\nmodel = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])",
+                "model._modules['predict_classes'] = keras.layers.Dense(1)"]
+    kernel = record_and_run(executed, "model.predict_classes\n1/0", environ={"KERAS_BACKEND": "torch"})
+    assert kernel["executed_errors"] == [None, None] and kernel["raised"]["exception"] == "ZeroDivisionError"
+    outcome = _replay(executed, kernel["facts"], "model.predict_classes\n1/0")
+    assert outcome.crash is None or outcome.crash.exception == "ZeroDivisionError", outcome

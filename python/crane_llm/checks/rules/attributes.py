@@ -12,7 +12,7 @@ import builtins as _BUILTINS_MODULE
 import types
 from dataclasses import dataclass
 
-from ..static_reads import TRAPPED_BUILTINS, checked
+from ..static_reads import TRAPPED_BUILTINS, checked, loaded_module
 from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
@@ -94,8 +94,11 @@ def read(interp, base: Value, attr: str, node) -> Value:
 def column_attribute(base: Value, attr: str) -> bool:
     """`df.attr` is the column `attr`, as pandas' own `NDFrame.__getattr__` hands it out: nothing of
     that name on the frame or its class, the name not one pandas keeps for itself, and the columns a
-    flat Index of text labels (pandas looks names up only in such an Index). In a replay, the name
-    also must not be one an older pandas had (`df.last` was a method) nor one an executed cell set."""
+    flat Index of text labels of a dtype pandas looks names up in (object, text, categorical). Only
+    for the kernel's own frames (a frame the cell changed in place too) and recorded ones: in a
+    replay, the name also must not be one an older pandas had (`df.last` was a method), nor one an
+    executed cell set, nor may any of them have set a private attribute (pandas reads `_metadata`
+    and the like from the frame itself)."""
     frame = base.frame()
     if base.kind() != "frame" or frame is None or not frame.flat or frame.columns is None \
             or not all(type(c) is str for c in frame.columns) or frame.has_column(attr) is not True:
@@ -104,17 +107,37 @@ def column_attribute(base: Value, attr: str) -> bool:
     if frame_cls is None or not pristine_pandas(frame_cls) or _kept_by_pandas(frame_cls, attr) \
             or lookup_static(frame_cls, attr, _MISSING) is not _MISSING:
         return False
-    # (a frame the cell changed in place is still the kernel's object: its own attributes count)
+    if isinstance(base, ReplayValue):
+        return base.plain_column_index and base.set_attrs is not None and attr not in base.set_attrs \
+            and not any(name.startswith("_") for name in base.set_attrs) \
+            and attr not in FRAME_ATTRIBUTES_OF_PAST_PANDAS and base.facts.cls is frame_cls
+    # (a frame the cell changed in place is still the kernel's object: what it holds counts)
     obj = base.obj if isinstance(base, LiveValue) else getattr(base, "stands_for", None)
-    if obj is not None:
-        inst = instance_dict(obj)
-        if type(obj) is not frame_cls or type(inst) is not dict or attr in inst:
-            return False
-    if isinstance(base, LiveValue):
-        return True
-    if isinstance(base, ReplayValue) and (base.set_attrs is None or attr in base.set_attrs):
+    return obj is not None and type(obj) is frame_cls and _names_looked_up(obj, attr)
+
+
+# What pandas itself keeps in a frame's `__dict__`; anything else private there may be what
+# `NDFrame.__getattr__` reads instead of its class's (`df._metadata = [...]`).
+_FRAME_OWN_FIELDS = frozenset({"_mgr", "_attrs", "_flags", "_item_cache", "_cache", "_is_copy", "_cacher"})
+
+
+def _names_looked_up(df, attr: str) -> bool:
+    """The kernel's frame hands out `attr` as a column: nothing of that name, nor any private name
+    pandas did not put there, in its own `__dict__`, and a column Index pandas looks names up in."""
+    inst = instance_dict(df)
+    if type(inst) is not dict or attr in inst or any(
+            type(k) is not str or (k.startswith("_") and k not in _FRAME_OWN_FIELDS) for k in inst):
         return False
-    return base.facts.cls is frame_cls and attr not in FRAME_ATTRIBUTES_OF_PAST_PANDAS
+    try:
+        dtype = df.columns.dtype  # (pandas' own property: the frame's classes are unpatched)
+    except Exception:
+        return False
+    np, pd = loaded_module("numpy"), loaded_module("pandas")
+    if np is None or pd is None:
+        return False
+    text_dtypes = tuple(t for t in (checked(pd.__dict__).get("StringDtype"), checked(pd.__dict__).get("CategoricalDtype"))
+                        if type(t) is type)
+    return (isinstance(dtype, np.dtype) and dtype.kind == "O") or type(dtype) in text_dtypes
 
 
 def _kept_by_pandas(frame_cls: type, attr: str) -> bool:
