@@ -107,6 +107,7 @@ export function what(effect: Effect, variable: string): string {
   if (how === 'dynamic') return `called ${code((detail || '?') + '()')}, which may change any variable`;
   if (how === 'import-star') return `may have assigned ${v} with ${code(`from ${detail || '?'} import *`)}`;
   if (how === 'run' && effect.name === '*') return `ran ${code('%run ' + (detail || '?'))}, which may assign any variable`;
+  if (how === 'unread') return `is too long to read (${detail || '?'} characters), so it may assign any variable`;
   if (effect.op === 'assign') {
     switch (how) {
       case 'def': return 'defined the function ' + v;
@@ -215,7 +216,7 @@ function effectEntry(variable: string, kind: OriginKind, run: ExecutionRun, effe
   const phrase = what(effect, variable);
   const line = effect.line;
   let qual = '';
-  const selfExplained = ['call', 'dynamic', 'import-star'].includes(effect.how) || (effect.how === 'run' && effect.name === '*');
+  const selfExplained = ['call', 'dynamic', 'import-star', 'unread'].includes(effect.how) || (effect.how === 'run' && effect.name === '*');
   if (effect.status === 'maybe' && !selfExplained) {
     if (effect.why === 'raised-inside') {
       const raised = run.raised;

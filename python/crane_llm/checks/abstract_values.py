@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, pandas_index_types, safe_class_property
+from .provenance import class_module
 from .torch_facts import TensorFacts
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
@@ -32,6 +33,19 @@ def _simple_label(label: Any) -> bool:
 # all of them first, and labels made to share a hash (ints are easy to make so) take it seconds.
 _HASHED_LABELS = 2000
 _HASHED_CHARS = 1_000_000  # characters of text labels hashed; past them, labels are compared one by one
+
+
+def hashed_cheaply(index: Any) -> bool:
+    """pandas can build the hash table of this object Index (for `in`, `is_unique`, an indexer) in
+    time linear in its size: text labels of no more than _HASHED_CHARS characters in all, or a few
+    other labels, none an int wider than 64 bits (ints are easy to make share a hash, and each
+    comparison of wide ones reads every digit) nor a Decimal or Fraction (the same)."""
+    labels = list(index)
+    if all(type(x) is str for x in labels):
+        return sum(map(len, labels)) <= _HASHED_CHARS
+    return len(labels) <= _HASHED_LABELS and not any(
+        (type(x) is int and x.bit_length() > 64) or class_module(type(x)) in ("decimal", "fractions", "_pydecimal")
+        for x in labels)
 
 
 def _member(index: Any, label: Any) -> Optional[bool]:
@@ -48,14 +62,11 @@ def _member(index: Any, label: Any) -> Optional[bool]:
             if type(label) is int and not -2 ** 63 <= label < 2 ** 63 or type(label) not in (int, float):
                 return None
             return bool((index.to_numpy(copy=False) == label).any())
-        if kind == "O":
+        if kind == "O" and not hashed_cheaply(index):
+            # (equal labels hash alike, and the table compares each such pair whole: duplicated
+            # long labels cost their length times their number, in one call)
             texts = all(type(x) is str for x in index)
-            if len(index) > _HASHED_LABELS and not texts:
-                return None
-            if texts and sum(map(len, index)) > _HASHED_CHARS:
-                # (equal labels hash alike, and the table compares each such pair whole: duplicated
-                # long labels cost their length times their number, in one call)
-                return any(x == label for x in index) if type(label) is str and len(label) <= 1000 else None
+            return any(x == label for x in index) if texts and type(label) is str and len(label) <= 1000 else None
         return bool(label in index)
     except Exception:
         return None

@@ -76,7 +76,8 @@ def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modu
     rebound = _rebound_elsewhere(trees)
     for index, tree in trees:
         fresh = {} if dynamic else _fresh_names(tree, rebound)
-        found = _first_write(tree, reaching, modules, lambda n, at: n in containers or n in fresh.get(id(at), ()))
+        found = _first_write(tree, reaching, modules, lambda n, at: n in containers or n in fresh.get(id(at), ()),
+                             set(functions))
         if found is not None:
             what, line = found
             return (f"executed cell {index + 1} changes an installed library or the builtins: it {what} (line "
@@ -254,9 +255,11 @@ def _plain_setting(root: ast.AST, attrs: List[str], value: Optional[ast.AST], mo
     return True
 
 
-def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value) -> Optional[Tuple[str, int]]:
+def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value,
+                 own: Set[str] = frozenset()) -> Optional[Tuple[str, int]]:
     """The first write into something library-reaching; `new_value(name, node)`: the bare name
-    certainly holds a container the notebook built when `node` runs (a write into it is no patch)."""
+    certainly holds a container the notebook built when `node` runs (a write into it is no patch);
+    `own`: the notebook's functions and methods, whose bodies are read for what they write."""
     callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
@@ -299,7 +302,11 @@ def _first_write(tree: ast.AST, reaching: Set[str], modules: Set[str], new_value
                 # (`argparse.Namespace.__init__(np, x=1)`, `optparse.Values.ensure_value(np, ...)`: a
                 # library's method given a module as its `self` writes into it)
                 module = a.value if isinstance(a, ast.Starred) else a
-                if isinstance(module, ast.Name) and module.id in modules and \
+                # (the notebook's own function or method is read for what it writes; a library's
+                # method of the same name, reached from an import, is not)
+                notebooks = (isinstance(f, ast.Name) and f.id in own) or \
+                    (isinstance(f, ast.Attribute) and f.attr in own and not reaches(f.value, reaching))
+                if isinstance(module, ast.Name) and module.id in modules and not notebooks and \
                         not (isinstance(f, ast.Name) and f.id in _READS_ONLY):
                     return f"hands the module `{module.id}` to other code", node.lineno
         found = _writer_out_of_sight(node, callees)

@@ -14,6 +14,8 @@ from .effects import CellAnalysis, FunctionSummary, analyse, script_path
 
 LOG_VERSION = 1
 MAX_CALL_DEPTH = 4
+# A run longer than a check reads as its cell (kernel/entry.py) is not read at all.
+MAX_ANALYSED_CHARS = 100_000
 
 
 class Run:
@@ -87,6 +89,10 @@ class ExecutionLog:
             self._resolved += 1
 
     def _resolve(self, run: Run) -> List[Dict[str, Any]]:
+        if len(run.code) > MAX_ANALYSED_CHARS:
+            # (parsing is one C call no alarm can cut, 1.7 s a megabyte, and even the line scanner
+            # takes seconds: such a run may bind or change anything)
+            return [_effect("*", 1, "assign", "unread", str(len(run.code)), None, "maybe", "dynamic")]
         analysis = analyse(run.code, python=run.python)
         if analysis.syntax_error is not None:
             return _unparsed_effects(run)

@@ -69,6 +69,8 @@ def what(effect: Json, variable: str) -> str:
         return "may have assigned %s with %s" % (v, _code("from %s import *" % (detail or "?")))
     if how == "run" and effect["name"] == "*":
         return "ran %s, which may assign any variable" % _code("%run " + (detail or "?"))
+    if how == "unread":
+        return "is too long to read (%s characters), so it may assign any variable" % (detail or "?")
     if effect["op"] == "assign":
         if how == "def":
             return "defined the function " + v
@@ -181,7 +183,7 @@ def _effect_entry(variable: str, kind: str, run: Json, effect: Json, cells: _Cel
     phrase = what(effect, variable)
     line = effect["line"]
     qualifier = ""
-    if effect["status"] == "maybe" and effect["how"] not in ("call", "dynamic", "import-star") and not (effect["how"] == "run" and effect["name"] == "*"):
+    if effect["status"] == "maybe" and effect["how"] not in ("call", "dynamic", "import-star", "unread") and not (effect["how"] == "run" and effect["name"] == "*"):
         if effect["why"] == "raised-inside":
             raised = run["raised"] or {}
             qualifier = ", possibly: the cell raised %s at line %s" % (raised.get("exception", "an exception"), raised.get("line") or "?")

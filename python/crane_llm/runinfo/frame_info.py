@@ -334,7 +334,7 @@ def _distinct(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadl
     if n <= ALWAYS_EXACT or (n <= EXACT_DISTINCT_MAX and deadline.left() > n * HASH_SECONDS_PER_ELEMENT):
         if not _hashable_without_user_code(arr):
             return None, False, []
-        if _text_heavy(series, arr):
+        if _costly_to_compare(series, arr):
             return None, False, []
         if n <= HASH_EXACT_MAX or _hash_linear(series, arr):
             uniques = series.dropna().unique()
@@ -348,7 +348,7 @@ def _distinct(np: Any, pd: Any, series: Any, arr: Optional[Any], deadline: Deadl
     if len(positions) > HASH_EXACT_MAX and not _hash_linear(series, arr, positions):
         # (a subset of the positions just checked: every value hashed had its type read)
         positions = positions[::-(-len(positions) // HASH_EXACT_MAX)]
-    if _text_heavy(series, arr, positions):
+    if _costly_to_compare(series, arr, positions):
         return None, False, []
     sample = series.iloc[positions]
     counts = sample.value_counts(dropna=True)
@@ -378,21 +378,45 @@ def _sorted_distinct(arr: Optional[Any]) -> Optional[List[Any]]:
     return found[1] if found is not None else None
 
 
-def _text_heavy(series: Any, arr: Optional[Any], positions: Any = None) -> bool:
-    """The texts among these values (all, or those at `positions`) hold more than TEXT_HASHED_MAX
-    characters: a hash table compares equal texts whole, so equal long ones (in distinct objects)
-    cost their length each time they come again, in one call no alarm can cut."""
+def _costly_to_compare(series: Any, arr: Optional[Any], positions: Any = None) -> bool:
+    """Hashing or sorting these values (all, or those at `positions`) could take one call longer
+    than a check: a hash table or a sort compares equal values whole, so equal long texts in
+    distinct objects, or ints wider than 64 bits, Decimals and Fractions (whose hashes are easy to
+    make collide, and whose comparisons read every digit) cost their size each time they meet.
+    Texts count up to TEXT_HASHED_MAX characters. A text column of pandas' own that holds objects
+    other than exact `str` (a subclass's `__len__`, `__hash__` would run) counts as costly too."""
     if arr is not None:
         values = arr.reshape(-1) if positions is None else arr.reshape(-1)[positions]
         if values.dtype.kind == "U":
             return values.dtype.itemsize // 4 * values.size > TEXT_HASHED_MAX
-        return values.dtype.kind == "O" and sum(len(x) for x in values if type(x) in (str, bytes)) > TEXT_HASHED_MAX
+        return values.dtype.kind == "O" and _costly_objects(values)
     pd = loaded("pandas")
     string = member(pd, "StringDtype")
     if type(string) is not type or type(series.dtype) is not string:
         return False
     texts = series if positions is None else series.iloc[positions]
-    return float(texts.str.len().sum()) > TEXT_HASHED_MAX
+    if getattr(series.dtype, "storage", None) == "pyarrow":
+        return float(texts.str.len().sum()) > TEXT_HASHED_MAX  # (Arrow's own text: no Python objects)
+    stored = getattr(texts.array, "_ndarray", None)
+    missing = (type(None), float) + pandas_missing_types()
+    if stored is None or any(type(x) is not str and not one_of(type(x), missing) for x in stored):
+        return True
+    return sum(len(x) for x in stored if type(x) is str) > TEXT_HASHED_MAX
+
+
+def _costly_objects(values: Any) -> bool:
+    """For object values whose types were found plain (`_hashable_without_user_code`)."""
+    chars = 0
+    for x in values:
+        t = type(x)
+        if t is int:
+            if x.bit_length() > 64:
+                return True
+        elif issubclass(t, (str, bytes)):  # (NumPy's `str_` and `bytes_` too)
+            chars += len(x)
+        elif class_module(t) in ("decimal", "_pydecimal", "fractions"):
+            return True
+    return chars > TEXT_HASHED_MAX
 
 
 def _hash_linear(series: Any, arr: Optional[Any], positions: Any = None) -> bool:

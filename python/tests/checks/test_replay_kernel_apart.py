@@ -57,6 +57,9 @@ CASES = [
     (["import seaborn.colors.xkcd_rgb as xk"], "xk.xkcd_rgb\n1/0", 0),
     # a library's method handed a module as its `self` writes into it (fifth red team)
     (["import numpy as np\nimport argparse\nargparse.Namespace.__init__(np, zeros_typo=1)"], "np.zeros_typo\n1/0", 0),
+    # (the notebook's own `__init__` elsewhere does not make the library's one its own)
+    (["import numpy as np\nimport argparse\nclass K:\n    def __init__(self):\n        pass\n"
+      "argparse.Namespace.__init__(np, zeros_typo=1)"], "np.zeros_typo\n1/0", 0),
     (["import numpy as np\nimport logging\nlogging.LogRecord.__init__(np, 'n', 0, 'p', 0, 'm', None, None)"],
      "np.levelname\n1/0", 0),
     (["import pandas as pd\nimport argparse\nargparse.Namespace.__init__(pd, **{'read_' + 'csvv': len})"],

@@ -13,7 +13,7 @@ export const Effect = z.strictObject({
     .enum([
       'assign', 'assign-none', 'walrus', 'for', 'with', 'except', 'import', 'import-star', 'def', 'class',
       'magic', 'run', 'augmented', 'item-store', 'attr-store', 'item-delete', 'attr-delete', 'method',
-      'inplace', 'fit', 'function', 'out', 'call', 'dynamic', 'del', 'xdel', 'reset'
+      'inplace', 'fit', 'function', 'out', 'call', 'dynamic', 'del', 'xdel', 'reset', 'unread'
     ])
     .describe('How: e.g. "inplace" for df.drop(..., inplace=True), "call" for a user function.'),
   detail: z

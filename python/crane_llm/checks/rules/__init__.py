@@ -493,14 +493,17 @@ _TEXT_WEIGHT = 1_000_000  # characters (and items) a builtin is run on, nested o
 
 def _light(value) -> bool:
     """No int in `value` (or the lists, tuples and frozensets it holds) past BIG_INT_BITS, and no
-    more than _TEXT_WEIGHT characters and items in all."""
+    more than _TEXT_WEIGHT characters, items and 64-bit words of ints in all."""
     left, stack = _TEXT_WEIGHT, [value]
     while stack:
         v = stack.pop()
         t = type(v)
         left -= 1
-        if t is int and v.bit_length() > operators.BIG_INT_BITS:
-            return False
+        if t is int:
+            bits = v.bit_length()
+            if bits > operators.BIG_INT_BITS:
+                return False
+            left -= bits // 64  # (each comparison of wide ints reads them whole)
         if t is str or t is bytes:
             left -= len(v)
         elif t is list or t is tuple or t is frozenset:
@@ -533,6 +536,9 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
             # (`str(z)`, `divmod(v, d)` of a huge int: seconds; `sorted` / `set` of equal long texts
             # compare them whole, again and again: minutes, in one C call)
             raise Stop(node.lineno, f"{label}() of a very large int or of much text")
+    if label == "sum" and (len(vals) > 1 or kv) and type((vals[1:] or list(kv.values()))[0]) not in (int, float, bool):
+        # (`sum(lists, ())` copies the growing result once per item: quadratic, in one C call)
+        raise Stop(node.lineno, "sum() with a start that is not a number")
     if label == "str" and (len(vals) > 1 or kv):
         # str(b, encoding, errors) decodes through the codec registry and error handlers, which a
         # notebook can register (codecs.register, codecs.register_error): its own code would run.

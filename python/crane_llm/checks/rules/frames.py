@@ -19,7 +19,7 @@ from ..live_adapter import LiveValue, bools_among_numbers, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
 from .streams import stdout_is_plain
-from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value
+from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value, hashed_cheaply
 
 FRAME_TYPE = "pandas.core.frame.DataFrame"
 SERIES_TYPE = "pandas.core.series.Series"
@@ -636,6 +636,8 @@ def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
     text labels among known columns, say how many."""
     if f.live_columns is not None:
         try:
+            if f.live_columns.dtype.kind == "O" and not hashed_cheaply(f.live_columns):
+                return None
             return 1 if f.live_columns.is_unique else len(f.live_columns.get_indexer_for([label]))
         except Exception:
             return None
