@@ -26,15 +26,24 @@ class MisbehavingProvider:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.base_url = "http://127.0.0.1:%d/v1" % self.listener.getsockname()[1]
         self._stopped = False
-        threading.Thread(target=self._serve, daemon=True).start()
+        # (joined on stop: a thread of this file left running would read, to a later test's
+        # checker, as the notebook's own thread)
+        self._threads = [threading.Thread(target=self._serve, daemon=True)]
+        self._threads[0].start()
 
     def _serve(self) -> None:
+        self.listener.settimeout(0.1)  # (closing a socket does not wake a thread blocked in accept)
         while not self._stopped:
             try:
                 conn, _ = self.listener.accept()
+            except socket.timeout:
+                continue
             except OSError:
                 return
-            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+            conn.settimeout(None)
+            answer = threading.Thread(target=self._answer, args=(conn,), daemon=True)
+            self._threads.append(answer)
+            answer.start()
 
     def _answer(self, conn: socket.socket) -> None:
         with conn:
@@ -54,6 +63,8 @@ class MisbehavingProvider:
                 if self.mode == "trickle":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
                     for _ in range(600):
+                        if self._stopped:
+                            return
                         conn.sendall(b":")
                         time.sleep(0.1)
                 elif self.mode == "html":
@@ -73,4 +84,6 @@ class MisbehavingProvider:
 
     def stop(self) -> None:
         self._stopped = True
+        for thread in list(self._threads):
+            thread.join(timeout=5)
         self.listener.close()

@@ -38,13 +38,13 @@ _HASHED_CHARS = 1_000_000  # characters of text labels hashed; past them, labels
 def hashed_cheaply(index: Any) -> bool:
     """pandas can build the hash table of this object Index (for `in`, `is_unique`, an indexer) in
     time linear in its size: text labels of no more than _HASHED_CHARS characters in all, or a few
-    other labels, none an int wider than 64 bits (ints are easy to make share a hash, and each
+    other labels, none an int past a float's range (ints are easy to make share a hash, and each
     comparison of wide ones reads every digit) nor a Decimal or Fraction (the same)."""
     labels = list(index)
     if all(type(x) is str for x in labels):
         return sum(map(len, labels)) <= _HASHED_CHARS
     return len(labels) <= _HASHED_LABELS and not any(
-        (type(x) is int and x.bit_length() > 64) or class_module(type(x)) in ("decimal", "fractions", "_pydecimal")
+        (type(x) is int and x.bit_length() > 1024) or class_module(type(x)) in ("decimal", "fractions", "_pydecimal")
         for x in labels)
 
 

@@ -17,7 +17,7 @@ from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, is_subclass, lookup_static, own, own_call
 from ..checks.static_reads import checked, held_by_its_module, instance_dict, is_static_type, loaded_module
 from .safe import NAME_MAX, cut, loaded, member, one_of, pandas_missing_types, short_text
-from .value_summary import (
+from .value_summary import (WIDE_NUMBER_BITS, wide_number, 
     EXACT_DISTINCT_MAX,
     HASH_EXACT_MAX,
     LISTED_MAX,
@@ -381,7 +381,7 @@ def _sorted_distinct(arr: Optional[Any]) -> Optional[List[Any]]:
 def _costly_to_compare(series: Any, arr: Optional[Any], positions: Any = None) -> bool:
     """Hashing or sorting these values (all, or those at `positions`) could take one call longer
     than a check: a hash table or a sort compares equal values whole, so equal long texts in
-    distinct objects, or ints wider than 64 bits, Decimals and Fractions (whose hashes are easy to
+    distinct objects, or ints, Decimals and Fractions past a float's range (whose hashes are easy to
     make collide, and whose comparisons read every digit) cost their size each time they meet.
     Texts count up to TEXT_HASHED_MAX characters. A text column of pandas' own that holds objects
     other than exact `str` (a subclass's `__len__`, `__hash__` would run) counts as costly too."""
@@ -410,11 +410,11 @@ def _costly_objects(values: Any) -> bool:
     for x in values:
         t = type(x)
         if t is int:
-            if x.bit_length() > 64:
+            if x.bit_length() > WIDE_NUMBER_BITS:
                 return True
         elif issubclass(t, (str, bytes)):  # (NumPy's `str_` and `bytes_` too)
             chars += len(x)
-        elif class_module(t) in ("decimal", "_pydecimal", "fractions"):
+        elif wide_number(x):
             return True
     return chars > TEXT_HASHED_MAX
 

@@ -493,6 +493,24 @@ def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
     return summary, (True if clean else None)
 
 
+# Numbers wider than a float's range: comparing two of equal size reads every digit, and their
+# hashes are easy to make collide.
+WIDE_NUMBER_BITS = 1024
+
+
+def wide_number(x: Any) -> bool:
+    """An int, a Fraction or a Decimal (of the standard library's own classes) past WIDE_NUMBER_BITS."""
+    t = type(x)
+    if t is int:
+        return x.bit_length() > WIDE_NUMBER_BITS
+    module = class_module(t)
+    if module == "fractions":
+        return x.numerator.bit_length() > WIDE_NUMBER_BITS or x.denominator.bit_length() > WIDE_NUMBER_BITS
+    if module in ("decimal", "_pydecimal"):
+        return sys.getsizeof(x) > WIDE_NUMBER_BITS // 8 + 100  # (its digits are its size: no tuple of them built)
+    return False
+
+
 def _text_chars(types_: set, items: Any) -> int:
     if types_ == {str}:
         return sum(map(len, items))

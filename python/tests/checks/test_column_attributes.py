@@ -101,6 +101,10 @@ def test_a_name_that_may_not_be_the_column_stops_the_checks(setup, cell):
 
 def test_a_name_an_older_pandas_had_is_not_a_column_in_the_replay():
     # `df.last` is the column in the installed pandas, but was a method before pandas 3
+    import pandas as pd
+
+    if "last" in dir(pd.DataFrame):
+        pytest.skip("the installed pandas still has DataFrame.last")
     [r] = run_batch([_case(FRAME, "df.last\ndf['zz']")])
     assert r["claim"] is not None and _same(r["claim"], r["raised"]), r
     assert r["replay_claim"] is None and "last" in r["replay_stop"]["reason"], r

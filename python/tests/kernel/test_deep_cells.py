@@ -35,7 +35,10 @@ def test_a_deep_cell_under_a_raised_recursion_limit_is_a_clean_stop():
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]  # (it was -11: a segmentation fault)
     lines = proc.stdout.splitlines()
-    assert lines[:2] == ["the cell could not be compiled (RecursionError)"] * 2, proc.stdout
+    # (3.11 compiles the whole cell first; 3.9 stops at the call on line 1, or at the deep statement)
+    assert lines[0] in ("the cell could not be compiled (RecursionError)",
+                        "line 1: a call to `sys.setrecursionlimit`, whose effect the checker does not model"), lines
+    assert "could not be compiled (RecursionError)" in lines[1], lines
     assert lines[2] == str(10 ** 6)  # (the notebook's own limit is back)
 
 
