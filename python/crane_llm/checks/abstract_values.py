@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .class_facts import class_has_attr, pandas_index_types, safe_class_property
-from .provenance import class_module
 from .torch_facts import TensorFacts
+from .wide_numbers import any_wide_number
 
 NOTHING = object()  # "no concrete value": distinct from a concrete None
 
@@ -38,14 +38,15 @@ _HASHED_CHARS = 1_000_000  # characters of text labels hashed; past them, labels
 def hashed_cheaply(index: Any) -> bool:
     """pandas can build the hash table of this object Index (for `in`, `is_unique`, an indexer) in
     time linear in its size: text labels of no more than _HASHED_CHARS characters in all, or a few
-    other labels, none an int past a float's range (ints are easy to make share a hash, and each
-    comparison of wide ones reads every digit) nor a Decimal or Fraction (the same)."""
+    other labels, none a wide number (wide_numbers)."""
     labels = list(index)
-    if all(type(x) is str for x in labels):
+    if _all_text(labels):
         return sum(map(len, labels)) <= _HASHED_CHARS
-    return len(labels) <= _HASHED_LABELS and not any(
-        (type(x) is int and x.bit_length() > 1024) or class_module(type(x)) in ("decimal", "fractions", "_pydecimal")
-        for x in labels)
+    return len(labels) <= _HASHED_LABELS and not any_wide_number(labels)
+
+
+def _all_text(labels: Any) -> bool:
+    return all(type(x) is str for x in labels)
 
 
 def _member(index: Any, label: Any) -> Optional[bool]:
@@ -65,8 +66,9 @@ def _member(index: Any, label: Any) -> Optional[bool]:
         if kind == "O" and not hashed_cheaply(index):
             # (equal labels hash alike, and the table compares each such pair whole: duplicated
             # long labels cost their length times their number, in one call)
-            texts = all(type(x) is str for x in index)
-            return any(x == label for x in index) if texts and type(label) is str and len(label) <= 1000 else None
+            if type(label) is str and len(label) <= 1000 and _all_text(index):
+                return any(x == label for x in index)
+            return None
         return bool(label in index)
     except Exception:
         return None

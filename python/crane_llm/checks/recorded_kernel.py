@@ -328,18 +328,19 @@ def _may_finalize(cells: Iterable[str]) -> bool:
     return any(word in cell for cell in cells for word in _FINALIZING_TEXT)
 
 
+# A column Index of one of these dtypes does not hand its labels out as attributes.
+_ODD_INDEX_DTYPES = re.compile(r"Sparse|ExtensionDtype|pandas_dtype|register_extension_dtype")
 # A private attribute named anywhere (`model._modules`, `getattr(m, '_buffers')`): a PyTorch module
 # serves the entries of those dicts as attributes, so a subscript's key may be one.
-_ODD_INDEX_DTYPES = re.compile(r"Sparse|ExtensionDtype|pandas_dtype|register_extension_dtype")
 _PRIVATE_NAME = re.compile(r"[.'\"]_[A-Za-z0-9]")
 
 
 def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]],
                         keys_are_items: bool = True) -> Optional[FrozenSet[str]]:
     """`so_far` plus the attribute names `tree` may set: every attribute stored or deleted and every
-    string literal but a subscript's key (a name given to `setattr` & co.); None when it may set one out of sight: a
-    dunder named (`__setattr__`, `__dict__`, `__setstate__`, `__class__`, ... as attribute, name or
-    string), the interpreter's back doors (`gc.get_referents(obj)[0]` is the instance dict) or
+    string literal but a subscript's key (a name given to `setattr` & co.); None when it may set one
+    out of sight: a dunder named (`__setattr__`, `__dict__`, `__setstate__`, `__class__`, ... as
+    attribute, name or string), the interpreter's back doors (`gc.get_referents(obj)[0]` is the instance dict) or
     unpickling (a crafted pickle sets any instance attribute)."""
     if so_far is None:
         return None

@@ -16,8 +16,9 @@ from .budget import Deadline
 from ..checks.library_code import plain_data
 from ..checks.provenance import class_module, class_name, is_subclass, lookup_static, own, own_call
 from ..checks.static_reads import checked, held_by_its_module, instance_dict, is_static_type, loaded_module
+from ..checks.wide_numbers import wide_number
 from .safe import NAME_MAX, cut, loaded, member, one_of, pandas_missing_types, short_text
-from .value_summary import (WIDE_NUMBER_BITS, wide_number, 
+from .value_summary import (
     EXACT_DISTINCT_MAX,
     HASH_EXACT_MAX,
     LISTED_MAX,
@@ -408,11 +409,7 @@ def _costly_objects(values: Any) -> bool:
     """For object values whose types were found plain (`_hashable_without_user_code`)."""
     chars = 0
     for x in values:
-        t = type(x)
-        if t is int:
-            if x.bit_length() > WIDE_NUMBER_BITS:
-                return True
-        elif issubclass(t, (str, bytes)):  # (NumPy's `str_` and `bytes_` too)
+        if issubclass(type(x), (str, bytes)):  # (NumPy's `str_` and `bytes_` too)
             chars += len(x)
         elif wide_number(x):
             return True

@@ -13,7 +13,6 @@ time at most (n colliding values cost a set n*n/2 comparisons).
 
 from __future__ import annotations
 
-import array
 import datetime
 import itertools
 import math
@@ -24,6 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..checks.library_code import genuine
 from ..checks.provenance import audit, class_module, class_name, lookup_static, own_module_function
 from ..checks.static_reads import checked, held_by_its_module, is_sealed_type, is_static_type
+from ..checks.wide_numbers import any_wide_number
 from .safe import cut, loaded, member, number, one_of, pandas_missing_types, plain_type
 
 EXACT_DISTINCT_MAX = 200_000  # elements: exact hashing of this many stays within a few ms
@@ -493,24 +493,6 @@ def list_values(items: list) -> Tuple[Optional[Dict[str, Any]], Optional[bool]]:
     return summary, (True if clean else None)
 
 
-# Numbers wider than a float's range: comparing two of equal size reads every digit, and their
-# hashes are easy to make collide.
-WIDE_NUMBER_BITS = 1024
-
-
-def wide_number(x: Any) -> bool:
-    """An int, a Fraction or a Decimal (of the standard library's own classes) past WIDE_NUMBER_BITS."""
-    t = type(x)
-    if t is int:
-        return x.bit_length() > WIDE_NUMBER_BITS
-    module = class_module(t)
-    if module == "fractions":
-        return x.numerator.bit_length() > WIDE_NUMBER_BITS or x.denominator.bit_length() > WIDE_NUMBER_BITS
-    if module in ("decimal", "_pydecimal"):
-        return sys.getsizeof(x) > WIDE_NUMBER_BITS // 8 + 100  # (its digits are its size: no tuple of them built)
-    return False
-
-
 def _text_chars(types_: set, items: Any) -> int:
     if types_ == {str}:
         return sum(map(len, items))
@@ -519,13 +501,9 @@ def _text_chars(types_: set, items: Any) -> int:
 
 def _wide_ints(types_: set, items: list) -> bool:
     """An int among `items` too wide for a float (ints of a float's range compare and hash in a few
-    steps). Only numbers: one C pass converting them all to doubles; else each element's size."""
+    steps). Only numbers: one C pass (`any_wide_number`); else each element's size, also in C."""
     if types_ <= {int, float}:
-        try:
-            array.array("d", items)
-        except OverflowError:
-            return True
-        return False
+        return any_wide_number(items)
     return max(map(sys.getsizeof, items)) > WIDE_INT_BYTES
 
 

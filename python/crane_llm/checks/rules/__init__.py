@@ -516,6 +516,11 @@ def _light(value) -> bool:
     return True
 
 
+def _sum_start(vals: list, kv: dict) -> Any:
+    """The start `sum()` is given (0 when none)."""
+    return (vals[1:] or list(kv.values()) or [0])[0]
+
+
 def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str, owner) -> Value:
     """A builtin that runs no user code on plain constants: run it for real; its exception is certain."""
     vals = [a.concrete() for a in args]
@@ -536,7 +541,7 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
             # (`str(z)`, `divmod(v, d)` of a huge int: seconds; `sorted` / `set` of equal long texts
             # compare them whole, again and again: minutes, in one C call)
             raise Stop(node.lineno, f"{label}() of a very large int or of much text")
-    if label == "sum" and (len(vals) > 1 or kv) and type((vals[1:] or list(kv.values()))[0]) not in (int, float, bool):
+    if label == "sum" and type(_sum_start(vals, kv)) not in (int, float, bool):
         # (`sum(lists, ())` copies the growing result once per item: quadratic, in one C call)
         raise Stop(node.lineno, "sum() with a start that is not a number")
     if label == "str" and (len(vals) > 1 or kv):
