@@ -400,6 +400,10 @@ class Interpreter:
             self.ev(kw.value)
         if node.decorator_list or node.bases or node.keywords:
             raise Stop(node.lineno, f"creating the class `{node.name}`, which runs library code")
+        private = _mangled_name(node)
+        if private is not None and node.name.strip("_"):
+            raise Stop(node.lineno, f"the private name `{private}` in the body of class `{node.name}`, "
+                                    f"which Python reads as `_{node.name.lstrip('_')}{private}`")
         # Python fills these in before the body runs.
         python_made = {"__module__": Opaque("str"), "__qualname__": Opaque("str")}
         self._push("class", dict(python_made))
@@ -879,6 +883,23 @@ def _import_reads(module: types.ModuleType, node, from_import: bool = False) -> 
         if type(state) is not dict or type(state.get("_initializing", False)) is not bool:
             raise Stop(node.lineno, "an import of a module whose `__spec__` is not a plain module spec")
     return module
+
+
+def _private(name: Any) -> bool:
+    return type(name) is str and name.startswith("__") and not name.endswith("__") and "." not in name
+
+
+def _mangled_name(node: ast.ClassDef) -> Optional[str]:
+    """A name in the class that Python mangles (`__x` is `_A__x` there): as a variable, an attribute,
+    a keyword, a parameter, an imported or defined name."""
+    for sub in ast.walk(node):
+        for name in (getattr(sub, "id", None), getattr(sub, "attr", None), getattr(sub, "arg", None),
+                     getattr(sub, "asname", None), getattr(sub, "name", None) if sub is not node else None):
+            if _private(name):
+                return name
+        if isinstance(sub, (ast.Global, ast.Nonlocal)) and any(map(_private, sub.names)):
+            return next(filter(_private, sub.names))
+    return None
 
 
 def _inert_in_class_body(name: str, value: Any) -> bool:

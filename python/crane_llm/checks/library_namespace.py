@@ -20,7 +20,7 @@ import functools
 import operator
 import os
 import types
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .library_code import library_module, module_code, same_code
 from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, own
@@ -331,6 +331,36 @@ def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:
     return True
 
 
+# The modules whose globals a scikit-learn probe's code reads: scikit-learn's own and SciPy's sparse
+# ones (`sp.issparse`).
+_SKLEARN_MODULE_PREFIXES = ("sklearn.", "scipy.sparse.")
+_SKLEARN_GENERATION: List[Any] = [0, None]  # [generation, the snapshot it was taken of]
+
+
+def sklearn_generation() -> Optional[int]:
+    """A number that changes whenever a loaded module of scikit-learn's (or SciPy's sparse
+    package) holds another object under any name: a remembered probe answer keyed by it is asked
+    afresh after a notebook patched (or restored) a function the probe's code calls by name.
+    None when the modules cannot be read plainly."""
+    modules = checked(loaded_module("sys").__dict__).get("modules")
+    if type(modules) is not dict:
+        return None
+    snapshot = []
+    for name, mod in list(modules.items()):
+        if type(name) is not str:
+            return None
+        if name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES):
+            if type(mod) is not types.ModuleType:
+                return None
+            d = checked(mod.__dict__)
+            snapshot += (name, mod, *d.keys(), *d.values())
+    last = _SKLEARN_GENERATION[1]
+    if last is None or len(last) != len(snapshot) or not all(map(operator.is_, last, snapshot)):
+        _SKLEARN_GENERATION[0] += 1
+        _SKLEARN_GENERATION[1] = snapshot
+    return _SKLEARN_GENERATION[0]
+
+
 def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
     """`value`, held at `key` in one of pandas' module dicts, is the libraries' own code (pandas',
     NumPy's, the standard library's or compiled) under the name the module's file gives it."""
@@ -400,4 +430,4 @@ def _module_bindings(code: types.CodeType) -> Dict[str, set]:
     return out
 
 
-__all__ = ["numpy_untouched", "pandas_untouched", "NUMPY_MODULES", "PANDAS_MODULES"]
+__all__ = ["numpy_untouched", "pandas_untouched", "sklearn_generation", "NUMPY_MODULES", "PANDAS_MODULES"]

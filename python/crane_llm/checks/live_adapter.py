@@ -86,13 +86,13 @@ def numpy_missing(module: Any, attr: str) -> Optional[bool]:
 
         if not library_calls_plain():
             return None
-    for table in ("__former_attrs__", "__expired_attributes__"):
-        names = checked(module.__dict__).get(table)
-        if isinstance(names, dict) and attr in names:
-            return True
     fn = checked(module.__dict__).get("__getattr__")
     if type(fn) is not types.FunctionType or not own(fn, "numpy"):
-        return None
+        return None  # (Python calls whatever the module holds: the tables below are NumPy's reading)
+    for table in ("__former_attrs__", "__expired_attributes__"):
+        names = checked(module.__dict__).get(table)
+        if type(names) is dict and attr in names:
+            return True
     code = fn.__code__
     handled = set()
     stack = [code]

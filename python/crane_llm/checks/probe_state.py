@@ -3,9 +3,11 @@
 The estimator rules ask the installed scikit-learn (a fresh instance fitted on made-up data) and
 remember the answer. That answer also depends on data a notebook can rewrite between two checks:
 the class data every class of the estimator holds (`_parameter_constraints`, emptied or given other
-constraints, turns parameter validation off) and scikit-learn's configuration
-(`set_config(skip_parameter_validation=True)`, `assume_finite=True`). Their token is part of
-every remembered answer's key, so a changed state is asked afresh.
+constraints, turns parameter validation off), scikit-learn's configuration
+(`set_config(skip_parameter_validation=True)`, `assume_finite=True`) and what scikit-learn's
+modules hold (a function the probe's code calls by name). Their token is part of every remembered
+answer's key, so a changed state is asked afresh; the probe itself runs no one's code but the
+libraries' (library_only).
 
 Reading them never runs user code: a value is taken apart only when it is plain data, a real
 builtin, a class (named by identity), or an instance of one of scikit-learn's own, unpatched
@@ -23,6 +25,7 @@ import types
 import warnings
 from typing import Any, Optional
 
+from .library_namespace import sklearn_generation
 from .provenance import _ABC_DATA, audit, own, own_call, real_builtin_name
 from .static_reads import checked, class_dict, class_module, instance_dict, is_static_type, mro, plain_class
 
@@ -140,9 +143,10 @@ def probe_state(cls: Any) -> Optional[tuple]:
         return None
     conf = _config()
     filters = warning_filters()
-    if conf is None or filters is None:
+    generation = sklearn_generation()
+    if conf is None or filters is None or generation is None:
         return None
-    return (data, conf, filters)
+    return (data, conf, filters, generation)
 
 
 __all__ = ["class_data", "probe_state", "warning_filters"]

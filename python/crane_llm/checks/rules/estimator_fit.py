@@ -32,6 +32,7 @@ from ..class_facts import pristine_pandas
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass, own_call, own_type
+from ..library_only import remembered
 from ..probe_state import probe_state
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
@@ -61,9 +62,7 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
         return None
     if key[-1] is None:
         return None
-    if key not in _PROBED:
-        _PROBED[key] = _probe(cls, params, n_args)
-    return _PROBED[key]
+    return remembered(_PROBED, key, lambda: _probe(cls, params, n_args))
 
 
 # NumPy's functions the checker calls: all in C, so no module global of NumPy's is read.
@@ -214,9 +213,7 @@ def rejects_1d(owner: Any, x: Any) -> bool:
         return False
     if key[-1] is None:
         return False
-    if key not in _PROBED_1D:
-        _PROBED_1D[key] = _probe_1d(cls, params, arr.shape[0], arr.dtype, np)
-    return _PROBED_1D[key]
+    return bool(remembered(_PROBED_1D, key, lambda: _probe_1d(cls, params, arr.shape[0], arr.dtype, np)))
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
@@ -257,9 +254,7 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
         return None
     if key[-1] is None:
         return None
-    if key not in _PROBED_DATA:
-        _PROBED_DATA[key] = _probe_data(cls, params, what, layout, y is None, np)
-    return what if _PROBED_DATA[key] else None
+    return what if remembered(_PROBED_DATA, key, lambda: _probe_data(cls, params, what, layout, y is None, np)) else None
 
 
 def _plain_target(y: Any, np: Any) -> bool:
@@ -388,9 +383,8 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
         return None
     if key[-1] is None:
         return None
-    if key not in _PROBED_NAMES:
-        _PROBED_NAMES[key] = _probe_names(cls, params, attr, fitted_names, names, np)
-    return (fitted_names, names) if _PROBED_NAMES[key] else None
+    rejected = remembered(_PROBED_NAMES, key, lambda: _probe_names(cls, params, attr, fitted_names, names, np))
+    return (fitted_names, names) if rejected else None
 
 
 def _probe_names(cls: type, params: Dict[str, Any], attr: str, fitted: list, names: list, np: Any) -> bool:

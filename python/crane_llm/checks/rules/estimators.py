@@ -18,6 +18,7 @@ from ..static_reads import loaded_module, checked
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static, own_call
+from ..library_only import remembered
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
@@ -79,9 +80,7 @@ def unfitted_error(owner: Value, facts: EstimatorFacts, attr: str) -> Optional[s
     key = (cls, attr, repr(sorted(params.items())), probe_state(cls))
     if key[-1] is None:
         return None
-    if key not in _PROBED:
-        _PROBED[key] = _probe(cls, params, attr)
-    return _PROBED[key]
+    return remembered(_PROBED, key, lambda: _probe(cls, params, attr))
 
 
 def unfitted_attribute(owner: Value, attr: str, node) -> None:
@@ -103,9 +102,7 @@ def unfitted_attribute(owner: Value, attr: str, node) -> None:
     key = (cls, "." + attr, repr(sorted(params.items())), probe_state(cls))
     if key[-1] is None:
         return
-    if key not in _PROBED:
-        _PROBED[key] = _probe_attribute(cls, params, attr)
-    if _PROBED[key] == "NotFittedError":
+    if remembered(_PROBED, key, lambda: _probe_attribute(cls, params, attr)) == "NotFittedError":
         label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
         raise Crash(CertainCrash("NotFittedError", node.lineno, node.col_offset,
                                  f"{label} ({facts.class_name}) has not been fitted, and `.{attr}` exists only "
@@ -352,8 +349,9 @@ def _check_split(args: List[Value], kwargs: Dict[str, Value], node) -> None:
             continue
         if not ((type(v) is float and 0 < v < 1) or (type(v) is int and v > 0)):
             return
-    if type(opts.get("random_state", 0)) not in (int, type(None)) or type(opts.get("shuffle", True)) is not bool:
-        return
+    seed = opts.get("random_state")
+    if not (seed is None or (type(seed) is int and 0 <= seed < 2 ** 32)) or type(opts.get("shuffle", True)) is not bool:
+        return  # (scikit-learn rejects a seed outside NumPy's range first, whatever the lengths)
     lengths = [_samples(a) for a in args]
     if any(n is None for n in lengths):
         return
