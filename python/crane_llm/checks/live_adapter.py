@@ -10,6 +10,8 @@ behaviour is known, and only through properties that are pure and O(columns).
 from __future__ import annotations
 
 import builtins as _BUILTINS_MODULE
+import importlib.machinery
+import os
 import sys
 import types
 from inspect import getattr_static
@@ -128,6 +130,20 @@ def _frame_state_plain(df: Any) -> bool:
     return own_flags is not None and own_flags.get("_allows_duplicate_labels") is True
 
 
+def _submodule_file(module_dict: Dict[str, Any], attr: str) -> bool:
+    """The package whose dict this is has a submodule `attr` on disk (a file or a folder in its
+    `__path__`), or may have: importing it binds the attribute. Read from the file system only (an
+    import finder of the notebook's would run its code)."""
+    paths = module_dict.get("__path__")
+    if paths is None:
+        return False
+    if type(paths) is not list or not all(type(p) is str for p in paths):
+        return True  # (a namespace package's path, or anything else: not read)
+    suffixes = importlib.machinery.all_suffixes()
+    return any(os.path.isdir(os.path.join(p, attr)) or any(os.path.isfile(os.path.join(p, attr + s)) for s in suffixes)
+               for p in paths)
+
+
 def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
     """Whether reading `obj.attr` succeeds (True), raises AttributeError (False), or unknown."""
     cls = type(obj)
@@ -147,6 +163,8 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             if np is not None and obj is np and numpy_missing(obj, attr):
                 return False
             return None
+        if _submodule_file(d, attr):
+            return None  # (any library call may import it first: `print(df)` loads pandas.io.formats.string)
         return False
     if issubclass(cls, type):
         # A class: the metaclass decides how its attributes are found.

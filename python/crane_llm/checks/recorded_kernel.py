@@ -95,7 +95,8 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
                      "simplefilter", "filterwarnings", "seterr",
                      "seterrcall", "errstate", "set_int_max_str_digits",
                      # threads keep running beside the target and may change what it reads
-                     "Thread", "Timer", "start_new_thread", "ThreadPoolExecutor", "ProcessPoolExecutor",
+                     "Thread", "Timer", "start_new_thread", "start_new", "ThreadPoolExecutor", "ProcessPoolExecutor",
+                     "run_in_executor", "to_thread", "Process", "DummyProcess", "submit",
                      # and so do code a pool's result thread calls back, a signal handler on a timer,
                      # and callbacks the kernel's event loop runs between cells
                      "Pool", "ThreadPool", "apply_async", "map_async", "starmap_async", "signal", "setitimer",
@@ -133,11 +134,35 @@ numpy pandas sklearn scipy matplotlib seaborn plotly statsmodels torch torchvisi
 torchtext tensorflow keras tensorflow_hub tensorflow_datasets xgboost lightgbm catboost optuna
 transformers datasets tokenizers nltk spacy gensim cv2 PIL skimage imblearn sentencepiece
 missingno tqdm joblib wordcloud yellowbrick shap lime mlxtend category_encoders tabulate
-kagglehub kaggle_datasets geopandas folium bokeh holoviews hvplot altair networkx sympy
+kagglehub kaggle_datasets geopandas folium bokeh holoviews hvplot altair networkx
 requests bs4 lxml h5py pyarrow polars dask numba timm albumentations keras_tuner kerastuner
 pytorch_lightning lightning einops accelerate evaluate peft sentence_transformers librosa
 soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch mpl_toolkits
 """.split())
+
+
+# The standard modules notebooks import whose functions bind no name of the caller's and reach no
+# module by a name computed at run time. Any other one (`enum.global_enum` writes into the module a
+# string names, `inspect.get_annotations(f, eval_str=True)` and `functools.singledispatch` evaluate
+# annotations, `multiprocessing.reduction` unpickles, `asyncio` runs callbacks later) leaves every
+# name unknown: the replay follows what it can read, not a list of what it cannot.
+_NOTEBOOK_STDLIB = frozenset("""
+__future__ os sys re string glob math cmath random time datetime calendar collections itertools
+operator json csv warnings statistics pathlib shutil zipfile tarfile gzip bz2 lzma io textwrap copy
+decimal fractions numbers heapq bisect array uuid hashlib base64 pprint typing dataclasses abc
+contextlib urllib html unicodedata locale platform tempfile traceback logging subprocess struct
+secrets difflib fnmatch zlib queue gc functools
+""".split())
+# What those reach that runs text or names a module: logging's configuration imports classes by
+# dotted name, and singledispatch evaluates string annotations.
+_NOTEBOOK_STDLIB_CODE = re.compile(r"\blogging\s*\.\s*config\b|\bsingledispatch")
+# A query or eval text that reaches a name of the notebook's and goes on from it (`@pd.io...`, `@f(x)`).
+_QUERY_REACHING = re.compile(r"@\s*[A-Za-z_]\w*\s*[.(\[]")
+_DUNDER_TEXT = re.compile(r"__\w+__")
+# Modules that unpickle, import or evaluate what they are given, as another module's attribute
+# (`pd.io.pickle.pickle.loads`).
+_CODE_RUNNING_ATTRS = {"pickle", "cPickle", "marshal", "shelve", "dill", "cloudpickle", "importlib", "runpy", "enum",
+                       "inspect", "multiprocessing", "builtins"}
 
 
 @dataclass(eq=False)
@@ -265,11 +290,13 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     kinds = BindingKinds(trees)
     plain = dynamic is None and patches is None and written is not None
     return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
-                          None if any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells) else _dropped_row(last),
+                          None if dynamic is not None or any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells)
+                          else _dropped_row(last),
                           written, _may_finalize(cells),
                           _literals(trees, names, kinds.count) if dynamic is None else {},
                           unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
-                          not any(_ODD_INDEX_DTYPES.search(cell) for cell in cells))
+                          not any(_ODD_INDEX_DTYPES.search(cell) for cell in cells) and
+                          all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells))
 
 
 _MAX_LITERAL = 10000
@@ -333,6 +360,34 @@ _ODD_INDEX_DTYPES = re.compile(r"Sparse|ExtensionDtype|pandas_dtype|register_ext
 # A private attribute named anywhere (`model._modules`, `getattr(m, '_buffers')`): a PyTorch module
 # serves the entries of those dicts as attributes, so a subscript's key may be one.
 _PRIVATE_NAME = re.compile(r"[.'\"]_[A-Za-z0-9]")
+
+
+# dtypes named by a builtin type or a NumPy / pandas attribute (`np.float32`, `pd.Int64Dtype`)
+_PLAIN_DTYPE_NAMES = {"str", "int", "float", "bool", "object", "complex", "bytes"}
+
+
+def _plain_dtypes(tree: ast.AST) -> bool:
+    """Every dtype the cell gives (`astype(x)`, `dtype=x`) is written out: a text, a builtin type or
+    a library attribute, none of them one of _ODD_INDEX_DTYPES (`astype('Spa' + 'rse[str]')`
+    or `astype(kind)` may be)."""
+    for node in ast.walk(tree):
+        given = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+            given += node.args[:1]
+        if isinstance(node, ast.keyword) and node.arg in ("dtype", "dtypes"):
+            given.append(node.value)
+        if isinstance(node, ast.Constant) and type(node.value) is str and _ODD_INDEX_DTYPES.search(node.value):
+            return False  # (implicit concatenation, `'Spar' 'se[str]'`, is one text here)
+        for value in given:
+            if isinstance(value, ast.Constant) and type(value.value) is str:
+                continue
+            if isinstance(value, ast.Name) and value.id in _PLAIN_DTYPE_NAMES:
+                continue
+            if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and \
+                    value.value.id in ("np", "numpy", "pd", "pandas"):
+                continue
+            return False
+    return True
 
 
 def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]],
@@ -490,6 +545,8 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
                     return f"an import of `{top}`"
                 if top not in _KNOWN_LIBRARIES and top not in _stdlib():
                     return f"an import of `{top}`, which may be a module of your own"
+                if top in _stdlib() and top not in _NOTEBOOK_STDLIB:
+                    return f"an import of the standard module `{top}`, which the replay does not follow"
         if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
             return f"`{node.id}`"
         mention = _mention(node, _DYNAMIC_ATTRS) or _mention(node, _REACHING_ATTRS)
@@ -503,9 +560,32 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = _writes_files_unseen(node, appended) or _runs_code_by_name(node)
+        why = _writes_files_unseen(node, appended) or _runs_code_by_name(node) or _reaches_unseen(node)
         if why:
             return why
+    return None
+
+
+def _reaches_unseen(node: ast.AST) -> Optional[str]:
+    """Ways into code or namespaces no name shows: a private attribute (`typing.ForwardRef._evaluate`,
+    `argparse._StoreAction`), a dunder spelled inside a text (`df.query('@pd.__builtins__...')`),
+    a query that calls through a name of the notebook's, `np.load`'s `allow_pickle` given by
+    position, logging's configuration, singledispatch."""
+    if isinstance(node, ast.Attribute) and node.attr in _CODE_RUNNING_ATTRS:
+        return f"`.{node.attr}`, a module that runs what it is given, reached through another"
+    if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+        return f"the private attribute `.{node.attr}`, which the replay does not follow"
+    if isinstance(node, ast.Constant) and type(node.value) is str and _DUNDER_TEXT.search(node.value):
+        return "a dunder named in a text, which code given as text may reach"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("query", "eval") \
+            and any(isinstance(a, ast.Constant) and type(a.value) is str and _QUERY_REACHING.search(a.value)
+                    for a in list(node.args) + [k.value for k in node.keywords]):
+        return f"`.{node.func.attr}()` of a text that calls through a name of the notebook's"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _UNPICKLERS and \
+            len(node.args) >= 3:
+        return f"`.{node.func.attr}()` with three arguments (NumPy's third is `allow_pickle`)"
+    if isinstance(node, (ast.Attribute, ast.Name)) and _NOTEBOOK_STDLIB_CODE.search(ast.unparse(node)):
+        return f"`{ast.unparse(node)[:40]}`, which runs text or imports by name"
     return None
 
 

@@ -98,3 +98,16 @@ def test_a_remembered_probe_answer_is_asked_again_after_a_patch():
         ["InvalidParameterError", "InvalidParameterError", None, "InvalidParameterError"]
     assert [r["claim"] and r["claim"]["exception"] for r in results] == \
         ["InvalidParameterError", "InvalidParameterError", None, "InvalidParameterError"]
+
+
+def test_a_submodule_a_call_may_import_is_not_claimed_missing():
+    """`print(df)` imports `pandas.io.formats.string` the first time a frame is shown: a submodule
+    file on disk means the attribute may be there by the time the line runs."""
+    setup = ("import sys\nimport pandas as pd\ndf = pd.DataFrame({'a': [1]})\n"
+             "assert 'pandas.io.formats.string' not in sys.modules")
+    r, twin = run_batch([{"setup": setup, "cell": "print(df)\npd.io.formats.string\n1/0"},
+                         {"setup": setup, "cell": "print(df)\npd.io.formats.zz_missing\n1/0"}])
+    assert r["setup_error"] is None and r["raised"]["exception"] == "ZeroDivisionError"
+    assert r["claim"] is None or (r["claim"]["exception"], r["claim"]["line"]) == ("ZeroDivisionError", 3)
+    assert (twin["claim"]["exception"], twin["claim"]["line"]) == ("AttributeError", 2) == \
+        (twin["raised"]["exception"], twin["raised"]["line"])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..static_reads import TRAPPED_BUILTINS, checked, loaded_module
 from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
+from ..bare_imports import bound_in_kernel
 from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import class_dict, class_module, instance_dict, is_static_type, lookup_static, mro, plain_class
@@ -188,7 +189,15 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
             raise Stop(node.lineno, f"reading `builtins.{attr}`, which IPython changes while a cell runs")
         if attr not in checked(obj.__dict__):
             raise Stop(node.lineno, f"reading `.{attr}` on a module")
-        return interp.unshadow(LiveValue(checked(obj.__dict__)[attr]))
+        found = checked(obj.__dict__)[attr]
+        if interp.recorded is not None and type(found) is types.ModuleType:
+            dotted = checked(found.__dict__).get("__name__")
+            if dotted == f"{checked(obj.__dict__).get('__name__')}.{attr}" and \
+                    not bound_in_kernel(obj, attr, dotted, interp.recorded.modules):
+                # (this process may have imported it for its own reasons; the recorded kernel, only
+                # if something there did: `import matplotlib` alone binds no `matplotlib.pyplot`)
+                raise Stop(node.lineno, f"reading the submodule `{dotted}`, which the recorded kernel may not have imported")
+        return interp.unshadow(LiveValue(found))
     is_class = issubclass(cls, type)
     on_meta = False
     if is_class:
