@@ -11,6 +11,7 @@ everything else that is a control goes.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _SEQUENCES = re.compile(
     r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC ... (BEL or ST), unterminated too
@@ -42,11 +43,71 @@ _WORDS = re.compile(r"[^\s\"'`,;()\[\]{}<>]+")
 
 def without_secrets(text: str, secrets: "list[str]") -> str:
     """`text` with every word that holds a secret, or a run of 8 of its characters, written `***`."""
-    runs = {secret[i:i + _SHARED_RUN] for secret in secrets if secret and len(secret) >= _SHARED_RUN
+    return _masked(text, _runs(secrets))
+
+
+def _runs(secrets: "list[str]") -> "set[str]":
+    return {secret[i:i + _SHARED_RUN] for secret in secrets if secret and len(secret) >= _SHARED_RUN
             for i in range(len(secret) - _SHARED_RUN + 1)}
+
+
+def _masked(text: str, runs: "set[str]") -> str:
     if not runs or not text:
         return text
-    return _WORDS.sub(lambda m: "***" if _holds_run(m.group(0), runs) else m.group(0), text)
+    return _WORDS.sub(lambda m: _mask_word(m.group(0)) if _holds_run(m.group(0), runs) else m.group(0), text)
+
+
+def _mask_word(word: str) -> str:
+    # (its trailing backslashes stay: in JSON text, `sk-...\"` inside a quoted string escapes the quote)
+    return "***" + word[len(word.rstrip("\\")):]
+
+
+def strings_without_secrets(value: Any, secrets: "list[str]") -> Any:
+    """`value` (JSON-like: dicts, lists, texts) with `without_secrets` applied to every text in it,
+    keys aside: a prompt, a request body."""
+    runs = _runs(secrets)
+    if not runs:
+        return value
+
+    def walk(v: Any) -> Any:
+        if type(v) is str:
+            return _masked(v, runs)
+        if type(v) is dict:
+            return {k: walk(x) for k, x in v.items()}
+        if type(v) is list:
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value)
+
+
+_SEPARATORS = " \t\n\r\f\v\"'`,;()[]{}<>"
+_HELD_MAX = 64 * 1024  # of one word held back: past it, it is passed on (masked) as it stands
+
+
+class SecretStream:
+    """`without_secrets` over a text that arrives in pieces (a streamed answer): the last word of
+    each piece, which the next may continue, is held back until a separator ends it."""
+
+    def __init__(self, secrets: "list[str]") -> None:
+        self._runs = _runs(secrets)
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        if not self._runs:
+            return piece
+        text = self._held + piece
+        end = max(text.rfind(c) for c in _SEPARATORS) + 1
+        if end == 0 and len(text) <= _HELD_MAX:
+            self._held = text
+            return ""
+        end = end or len(text)
+        self._held = text[end:]
+        return _masked(text[:end], self._runs)
+
+    def end(self) -> str:
+        held, self._held = self._held, ""
+        return _masked(held, self._runs)
 
 
 def _holds_run(word: str, runs: "set[str]") -> bool:

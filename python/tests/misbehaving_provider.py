@@ -3,11 +3,13 @@ of these ways (the `mode`):
 
 - "trickle": 200 with an event-stream, then one SSE comment byte a tenth of a second, never an event;
 - "echo": 400 whose error message quotes the Authorization header it was sent;
+- "echo-ok": 200 with an event-stream whose one answer quotes the Authorization header, sent in
+  two writes that split the key (a gateway that echoes what it was sent);
 - "html": 200 with a login page;
 - "redirect": 307 to `elsewhere` (another address, which a client that follows would post the
   prompt to).
 
-`requests` counts the requests it read.
+`requests` counts the requests it read, `bodies` holds their bodies.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class MisbehavingProvider:
         self.mode = mode
         self.elsewhere = elsewhere
         self.requests = 0
+        self.bodies: list = []
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.base_url = "http://127.0.0.1:%d/v1" % self.listener.getsockname()[1]
         self._stopped = False
@@ -59,6 +62,7 @@ class MisbehavingProvider:
             while len(body) < int(fields.get("content-length", "0")):
                 body += conn.recv(65536)
             self.requests += 1
+            self.bodies.append(body)
             try:
                 if self.mode == "trickle":
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
@@ -67,6 +71,15 @@ class MisbehavingProvider:
                             return
                         conn.sendall(b":")
                         time.sleep(0.1)
+                elif self.mode == "echo-ok":
+                    verdict = json.dumps({"crash": False, "explanation": "echo: " + fields.get("authorization", ""),
+                                          "exception": None, "line": None, "variables": []})
+                    event = b"data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": verdict}}]}).encode()
+                    half = event.index(b"Bearer ") + 14
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+                    conn.sendall(event[:half])
+                    time.sleep(0.05)
+                    conn.sendall(event[half:] + b"\n\ndata: [DONE]\n\n")
                 elif self.mode == "html":
                     page = b"<html><body>Please sign in</body></html>"
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n"

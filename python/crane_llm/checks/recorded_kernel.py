@@ -575,7 +575,8 @@ def _reaches_unseen(node: ast.AST) -> Optional[str]:
         return f"`.{node.attr}`, a module that runs what it is given, reached through another"
     if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
         return f"the private attribute `.{node.attr}`, which the replay does not follow"
-    if isinstance(node, ast.Constant) and type(node.value) is str and _DUNDER_TEXT.search(node.value):
+    if isinstance(node, ast.Constant) and type(node.value) is str and \
+            any(d not in _PLAIN_DUNDERS for d in _DUNDER_TEXT.findall(node.value)):
         return "a dunder named in a text, which code given as text may reach"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("query", "eval") \
             and any(isinstance(a, ast.Constant) and type(a.value) is str and _QUERY_REACHING.search(a.value)

@@ -80,6 +80,12 @@ def _plain_once(owner: Any, d: Any) -> bool:
     return ok
 
 
+def keys_plain(d: Any) -> bool:
+    """Every key of the dict `d` is an exact `str`, judged once an epoch (a check or a gather: no
+    code of the notebook's runs within one, so its keys cannot change)."""
+    return _plain_once(d, d)
+
+
 def checked(d: Any) -> Any:
     """`d`, once every key of it is known to be an exact `str`; else HostileKeys is raised (a Stop)."""
     if not _plain_once(d, d):
@@ -192,7 +198,7 @@ def instance_dict(obj: Any, default: Any = None) -> Any:
     return checked(d) if type(d) is dict else default
 
 
-__all__ = ["loaded_module", "ipython_module", "one_check", "HostileKeys", "checked", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict", "TRAPPED_BUILTINS"]
+__all__ = ["loaded_module", "ipython_module", "one_check", "HostileKeys", "checked", "keys_plain", "new_epoch", "plain_keys", "plain_class", "mro", "class_dict", "class_name", "class_module", "class_qualname", "is_static_type", "lookup_static", "instance_dict", "TRAPPED_BUILTINS"]
 
 
 # IPython's builtin trap (`BuiltinTrap.auto_builtins`) changes these builtins only while a cell runs:

@@ -15,6 +15,7 @@ from .. import stdlib_untouched
 from .held_signals import held_signals
 from ..version import __version__
 from ..checks import ReadCell, read_cell, run_checks, tracing
+from ..checks.static_reads import new_epoch
 from ..checks.outcome import CheckStop, Outcome
 from ..checks.shell_source import running_ipython
 from ..deadline import Deadline, OutOfTime, hard_stop
@@ -123,13 +124,15 @@ def _gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = Non
     needs them (the origin of the crash). A certain NameError's "Did you mean" names the cell that
     defined the name (`definedIn`) either way, so the verdict never waits for the log.
     """
+    _validate(request)
+    new_epoch()  # every dictionary is judged afresh once a gather (no notebook code runs within one)
     source = request["source"]
     # (the environment read without `os.environ`'s methods, which a notebook may have patched)
     environ = _f.environ_now()
     home = Path(environ["HOME"]) if environ.get("HOME") else None
     # The administrator's ceiling holds here too, whatever the front end asked for.
     use_llm, include_runtime_info, _ = capped(
-        SwitchValues(bool(request.get("useLlm", True)), bool(request.get("includeRuntimeInfo", True)), True),
+        SwitchValues(request.get("useLlm", True), request.get("includeRuntimeInfo", True), True),
         current_policy(environ))
     budget = resolve_check_budget(request.get("budgetSeconds"), environ=environ, home=home)
     deadline = Deadline(budget.seconds)
@@ -224,18 +227,23 @@ def _bounded_runtime_info(source: str, namespace: Dict[str, Any], deadline: Dead
                           shell: Any, reads: List[tuple]) -> Dict[str, Any]:
     """The runtime information within what is left of the budget; past it, names and types only."""
     try:
-        if deadline.passed():  # no timer: nothing left to summarise, only to list
+        # (past the budget there is nothing left to summarise, only names and types to list: that
+        # too keeps a short grace period, whatever the namespace or its classes' names hold)
+        with hard_stop(max(deadline.left(), LISTING_GRACE_SECONDS)):
             info = collect(source, namespace, deadline, shell, reads)
-        else:
-            with hard_stop(deadline.left()):
-                info = collect(source, namespace, deadline, shell, reads)
     except OutOfTime:
         cut.append("the runtime information")
         return {"variables": []}
     skipped = not_summarised(info)
     if skipped:
-        cut.append("runtime information for " + ", ".join(skipped))
+        named = ", ".join(skipped[:SKIPPED_NAMED_MAX])
+        more = len(skipped) - SKIPPED_NAMED_MAX
+        cut.append("runtime information for " + named + (f" and {more} more" if more > 0 else ""))
     return info
+
+
+LISTING_GRACE_SECONDS = 0.25
+SKIPPED_NAMED_MAX = 20  # variables named in the step that says their summaries were left out
 
 
 # What the origin of the crash needs is not the user's objects, so it keeps a short grace period
@@ -286,12 +294,31 @@ def check(request_json: str, shell: Any = None) -> Reply:
         return _check(request_json)
 
 
+class BadRequest(ValueError):
+    """A request the front end, the magic or the CLI should never send: said plainly."""
+
+
+_FLAGS = ("useLlm", "includeRuntimeInfo", "deferLog")
+
+
+def _validate(request: Any) -> None:
+    if type(request) is not dict:
+        raise BadRequest("The check request must be a JSON object.")
+    if type(request.get("source")) is not str:
+        raise BadRequest("The check request must give the cell's source as text (`source`).")
+    for flag in _FLAGS:
+        if flag in request and type(request[flag]) is not bool:
+            raise BadRequest(f"The check request's `{flag}` must be true or false.")
+
+
 def _check(request_json: str) -> Reply:
     shell = _shell()
     namespace = shell.user_ns if shell is not None else {}
     try:
         request = json.loads(request_json)
         return Reply(gather(request, namespace, shell))
+    except BadRequest as exc:
+        return Reply(problem_reply("internal", str(exc)))
     except OutOfTime:  # every stage catches its own; this is the last guard for the user's notebook
         return Reply(problem_reply("timeout", "The check ran out of its time budget before it could answer."))
     except Exception as exc:  # the user sees a message, the notebook loses nothing

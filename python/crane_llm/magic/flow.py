@@ -16,6 +16,8 @@ from . import state as st
 from .disclosure import disclosure_text, policy_note, preview_text
 from .options import Options
 from ..switches import checks_run
+from ..plain_text import strings_without_secrets
+from ..settings.urls import url_password
 from ..present import budget_detail, certain_crash_verdict_of, checks_detail, nothing_certain_verdict, token_usage
 
 Emit = Callable[[st.State], None]
@@ -133,6 +135,8 @@ class Check:
                                          self.options.include_runtime_info, include_values)
         disclosure = parts["disclosure"]
         prompt = build_prompt(parts["executed"], parts["runtime_info_text"], parts["target"])
+        # (a variable may hold the configured key itself, whatever its shape or name)
+        prompt = strings_without_secrets(prompt, [settings.api_key.value or "", url_password(settings.endpoint)])
         self._update(st.prompt_built(self.state, prompt["text"]))
         detail = "about %d tokens" % prompt["estimatedTokens"]
         if prompt["dropped"]:

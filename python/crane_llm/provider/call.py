@@ -14,7 +14,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional
 
-from ..plain_text import without_secrets
+from ..plain_text import SecretStream, strings_without_secrets, without_secrets
 from ..prompt.parse import cut_verdict, parse_verdict
 from ..prompt.request import DEFAULT_MAX_OUTPUT_TOKENS, BodyOptions, request_body
 from ..settings.urls import OPENAI_URL, host_of, url_password
@@ -297,7 +297,18 @@ def call_model(
         # does, it is reported, not followed.
         http_client=openai.DefaultHttpxClient(follow_redirects=False, timeout=timeout),
     )
-    emit = on_text or (lambda _piece: None)
+    # A gateway or an echo service may quote the request's headers back, in an answer as in an
+    # error: the key is masked in every piece shown and in the text kept.
+    secrets = [api_key or "", url_password(base_url)]
+    prompt = strings_without_secrets(prompt, secrets)  # (a variable may hold the key itself)
+    scrubbed = SecretStream(secrets)
+    shown = on_text or (lambda _piece: None)
+
+    def emit(piece: str) -> None:
+        out = scrubbed.feed(piece)
+        if out:
+            shown(out)
+
     deadline = time.monotonic() + timeout
     options = BodyOptions(max_output_tokens=max_output_tokens)
     retries = 0
@@ -321,7 +332,7 @@ def call_model(
                 time.sleep(wait)
                 continue
             # (a provider may quote the key, or the base_url's password, back in its error)
-            info["message"] = without_secrets(info.get("message") or "", [api_key or "", url_password(base_url)])
+            info["message"] = without_secrets(info.get("message") or "", secrets)
             info.update(
                 {
                     "host": host,
@@ -333,7 +344,7 @@ def call_model(
                 }
             )
             return {
-                "raw": answer.text,
+                "raw": without_secrets(answer.text, secrets),
                 "parsed": None,
                 "problem": describe_failure(info),
                 "structuredFallback": not options.structured,
@@ -341,10 +352,14 @@ def call_model(
                 "usage": None,
                 "cutAtLimit": None,
             }
+    rest = scrubbed.end()
+    if rest:
+        shown(rest)
+    text = without_secrets(answer.text, secrets)
     cut = options.max_output_tokens if answer.cut else None
     return {
-        "raw": answer.text,
-        "parsed": cut_verdict(cut) if cut else parse_verdict(answer.text),
+        "raw": text,
+        "parsed": cut_verdict(cut) if cut else parse_verdict(text),
         "problem": None,
         "structuredFallback": not options.structured,
         "requestBody": body,

@@ -12,7 +12,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set
 
 from ..checks.shell_source import prepare_live
-from ..checks.static_reads import mro, plain_keys
+from ..checks.static_reads import keys_plain, mro, plain_keys
 from ..kernel.source import parse_cell, python_source
 
 
@@ -308,6 +308,6 @@ def held(namespace: Any, name: str) -> Any:
     """What the namespace holds under `name`, read with dict's own methods (a shell's `user_ns` of a
     dict subclass never has its `__contains__` or `__getitem__` run), or `_ABSENT`. Only while every
     key is an exact `str`: a key of the notebook's hashing like `name` would have its `__eq__` run."""
-    if dict not in mro(type(namespace)) or not plain_keys(namespace):
+    if dict not in mro(type(namespace)) or not keys_plain(namespace):
         return _ABSENT
     return dict.get(namespace, name, _ABSENT)

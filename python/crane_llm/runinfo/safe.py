@@ -111,8 +111,13 @@ def plain_text(value: Any) -> Optional[str]:
     return str.__str__(value)
 
 
+_MODULE_PARTS_MAX = 16  # deeper than any library's package tree; a notebook can write any `__module__`
+
+
 def _public_module(module: str, qual: str, cls: type) -> str:
-    parts = module.split(".")
+    parts = module.split(".", _MODULE_PARTS_MAX)
+    if len(parts) > _MODULE_PARTS_MAX:
+        return module
     for end in range(1, len(parts)):
         prefix = ".".join(parts[:end])
         module_dict = getattr(loaded(prefix), "__dict__", None)

@@ -11,9 +11,10 @@ http(s) address) are a 400 whose message names the setting and where it came fro
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import tornado.web
 from jupyter_server.base.handlers import APIHandler
@@ -21,7 +22,7 @@ from jupyter_server.utils import url_path_join
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.httputil import HTTPHeaders
 
-from ..plain_text import without_secrets
+from ..plain_text import SecretStream, strings_without_secrets, without_secrets
 from ..settings import Settings, resolve_settings
 from ..settings.urls import url_password
 from .upstream import UpstreamClient
@@ -126,8 +127,13 @@ class ProxyHandler(APIHandler):
         headers = {"Content-Type": "application/json", "Accept": self.request.headers.get("Accept", "application/json")}
         if settings.api_key.value:
             headers["Authorization"] = "Bearer " + settings.api_key.value
+        secrets = [settings.api_key.value or "", url_password(settings.endpoint)]
         state: Dict[str, Any] = {"status": None, "headers": HTTPHeaders(), "started": False, "redirect": None,
                                  "refused": None}
+        # A gateway or an echo service may quote the request's headers back in a 2xx answer too:
+        # the browser gets the answer with the key masked, piece by piece.
+        scrubbed = SecretStream(secrets)
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
         def on_header(line: str) -> None:
             if line.startswith("HTTP/"):
@@ -164,14 +170,16 @@ class ProxyHandler(APIHandler):
                 held = state.setdefault("held", bytearray())
                 held.extend(chunk[: max(0, MAX_ERROR_BYTES - len(held))])
                 return
-            self.write(chunk)
-            self.flush()
+            out = scrubbed.feed(decoder.decode(chunk))
+            if out:
+                self.write(out.encode("utf-8"))
+                self.flush()
 
         request = HTTPRequest(
             upstream,
             method=method,
             headers=headers,
-            body=self.request.body if method == "POST" else None,
+            body=_without_secrets_in_body(self.request.body, secrets) if method == "POST" else None,
             follow_redirects=False,
             connect_timeout=min(30.0, _proxy_timeout()),
             request_timeout=_proxy_timeout(),
@@ -188,7 +196,7 @@ class ProxyHandler(APIHandler):
             if self._upstream.aborted:
                 return  # nobody is listening any more
             if state["started"]:
-                self.finish()
+                self._finish_scrubbed(scrubbed, decoder)
                 return
             if exc.code == 599 and "timeout" in str(exc).lower():
                 self._error(504, "crane_llm_proxy_timeout", "%s did not answer in time." % host)
@@ -199,7 +207,7 @@ class ProxyHandler(APIHandler):
             if self._upstream.aborted:
                 return
             if state["started"]:
-                self.finish()
+                self._finish_scrubbed(scrubbed, decoder)
                 return
             self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
             return
@@ -223,8 +231,30 @@ class ProxyHandler(APIHandler):
             return
         if "held" in state:
             said = state["held"].decode("utf-8", "replace")
-            self.write(without_secrets(said, [settings.api_key.value or "", url_password(settings.endpoint)]))
+            self.write(without_secrets(said, secrets))
+        rest = scrubbed.feed(decoder.decode(b"", final=True)) + scrubbed.end()
+        if rest:
+            self.write(rest.encode("utf-8"))
         self.finish(set_content_type=state["headers"].get("Content-Type"))
+
+    def _finish_scrubbed(self, scrubbed: SecretStream, decoder: Any) -> None:
+        rest = scrubbed.feed(decoder.decode(b"", final=True)) + scrubbed.end()
+        if rest:
+            self.write(rest.encode("utf-8"))
+        self.finish()
+
+
+def _without_secrets_in_body(body: Optional[bytes], secrets: List[str]) -> Optional[bytes]:
+    """The request body with the key masked in every text it holds (a variable of the notebook's
+    may hold the key itself, whatever its shape or name); a body that is not JSON goes as it is."""
+    if not body:
+        return body
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    masked = strings_without_secrets(data, secrets)
+    return body if masked == data else json.dumps(masked).encode("utf-8")
 
 
 def setup_handlers(web_app: Any, start_dir: Optional[str] = None) -> None:

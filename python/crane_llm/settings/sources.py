@@ -83,7 +83,7 @@ def _read_config(path: Path) -> Dict[str, Any]:
         raise ConfigUnreadable("%s is not UTF-8 text: its settings are ignored until it is fixed." % path)
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # (arrays nested past the parser's depth: RecursionError)
         raise ConfigUnreadable("%s is not valid JSON (%s): its settings are ignored until it is fixed." % (path, exc))
     if not isinstance(data, dict):
         raise ConfigUnreadable("%s does not hold a JSON object: its settings are ignored until it is fixed." % path)
@@ -134,14 +134,14 @@ def environment(names: Iterable[str], cwd: Optional[str], environ: Optional[Mapp
     path = find_dotenv(cwd) if missing else None
     if path is None:
         return found
-    values = _dotenv_values(path, warnings)
+    values = _dotenv_values(path, warnings, missing)
     for name in missing:
         if values.get(name):
             found[name] = (str(values[name]), "dotenv", "%s in %s" % (name, path))
     return found
 
 
-def _dotenv_values(path: Path, warnings: List[str]) -> Mapping[str, Optional[str]]:
+def _dotenv_values(path: Path, warnings: List[str], names: List[str]) -> Mapping[str, Optional[str]]:
     from dotenv import dotenv_values  # python-dotenv, only when a .env exists
 
     try:
@@ -152,7 +152,27 @@ def _dotenv_values(path: Path, warnings: List[str]) -> Mapping[str, Optional[str
     except OSError as exc:
         warnings.append("%s could not be read (%s): CRANE-LLM ignores its variables." % (path, exc.strerror or exc))
         return {}
-    return dotenv_values(stream=io.StringIO(text))
+    return dotenv_values(stream=io.StringIO(_lines_setting(text, names)))
+
+
+def _lines_setting(text: str, names: List[str]) -> str:
+    """What python-dotenv needs to read of `text` to give `names` their values: none when no name
+    appears, else the lines that set them when each is whole on its line (no quote left open
+    anywhere, no `${...}` to expand), else all of it. A `.env` of megabytes takes python-dotenv
+    seconds, and the kernel reads the file on every check."""
+    if not any(name in text for name in names):
+        return ""
+    lines = text.splitlines()
+    if "${" in text or any(line.count('"') % 2 or line.count("'") % 2 for line in lines):
+        return text
+    kept = []
+    for line in lines:
+        statement = line.lstrip()
+        if statement.startswith("export "):
+            statement = statement[len("export "):].lstrip()
+        if any(statement.startswith(name) and statement[len(name):].lstrip().startswith("=") for name in names):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _kaggle_secret(name: str) -> Optional[str]:

@@ -4,6 +4,7 @@ the key back in its error never gets it shown."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -60,3 +61,19 @@ def test_a_web_page_is_said_to_be_one_not_blamed_on_the_model(provider):
                         max_retries=0)
     assert result["problem"] is not None and "answered with text/html" in result["problem"]["message"], result
     assert "check the base_url" in result["problem"]["message"]
+
+
+@pytest.mark.parametrize("provider", ["echo-ok"], indirect=True)
+def test_an_answer_quoting_the_key_and_a_prompt_holding_it_never_show_or_send_it(provider):
+    """A gateway that echoes its request headers in a 200 answer (the key split across two
+    writes), and a notebook variable that holds the configured key in a shape no rule knows."""
+    prompt = build_prompt([], f'cfg (str): = "{KEY[3:]}"', "x + 1", 4000, "paper")
+    assert KEY[3:] in prompt["text"]
+    pieces = []
+    result = call_model(prompt, model="m", api_kind="chat", base_url=provider.base_url, api_key=KEY, timeout=10.0,
+                        max_retries=0, on_text=pieces.append)
+    assert result["problem"] is None and result["parsed"]["explanation"] == "echo: Bearer ***", result
+    shown = "".join(pieces) + result["raw"] + json.dumps(result["parsed"])
+    assert KEY[3:11] not in shown and "***" in "".join(pieces)
+    sent = b"".join(provider.bodies).decode()
+    assert provider.requests == 1 and KEY[3:11] not in sent and "***" in sent

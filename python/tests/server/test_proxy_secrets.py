@@ -47,3 +47,30 @@ async def test_a_key_http_cannot_carry_is_a_setting_problem(echoing, jp_fetch, m
     assert "api_key from environment variable CRANE_LLM_API_KEY cannot be used" in message, message
     assert key not in text and "line2" not in text and "secret" not in text
     assert key not in caplog.text
+
+
+@pytest.fixture
+def echoing_ok(isolated, monkeypatch, jp_serverapp):
+    provider = MisbehavingProvider("echo-ok")
+    jp_serverapp.web_app.settings["crane_llm_start_dir"] = str(isolated)
+    monkeypatch.setenv("CRANE_LLM_API_KEY", PROVIDER_KEY)
+    monkeypatch.setenv("CRANE_LLM_BASE_URL", provider.base_url)
+    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
+    yield provider
+    provider.stop()
+
+
+async def test_an_answer_quoting_the_key_and_a_prompt_holding_it_never_show_or_send_it(echoing_ok, jp_fetch):
+    """A 200 answer that echoes the Authorization header (split across two writes) reaches the
+    browser with the key masked; a prompt holding the key (a notebook variable) leaves without it."""
+    body = {**CHAT_BODY, "messages": [{"role": "user", "content": f'cfg = "{PROVIDER_KEY}"\nx + 1'}]}
+    res = await jp_fetch("crane-llm", "v1", "chat", "completions", method="POST", body=json.dumps(body),
+                         raise_error=False)
+    text = res.body.decode()
+    assert res.code == 200 and PROVIDER_KEY not in text and PROVIDER_KEY[3:11] not in text, text
+    events = [json.loads(line[len("data: "):]) for line in text.splitlines()
+              if line.startswith("data: ") and line != "data: [DONE]"]
+    verdict = json.loads("".join(e["choices"][0]["delta"]["content"] for e in events))  # (still JSON in JSON)
+    assert verdict["explanation"] == "echo: Bearer ***", verdict
+    sent = b"".join(echoing_ok.bodies).decode()
+    assert echoing_ok.requests == 1 and PROVIDER_KEY[3:11] not in sent and "x + 1" in sent
