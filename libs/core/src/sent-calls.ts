@@ -17,7 +17,7 @@ export interface SentCall {
   /** The endpoint is on this machine. */
   local: boolean;
   model: string;
-  /** The prompt's estimated size (characters / 4, as the token budget counts). */
+  /** The prompt's estimated size (as the token budget counts it: promptWeight / 4 in @crane-llm/prompt). */
   promptTokens: number;
   /** Token counts as the provider reported them, or null. */
   usage: TokenUsage | null;

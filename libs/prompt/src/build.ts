@@ -91,7 +91,10 @@ export interface BuiltPrompt {
   overBudget: boolean;
 }
 
-/** Characters as Unicode code points, the unit both implementations agree on (not UTF-16 units). */
+/**
+ * Characters as Unicode code points, the unit both implementations agree on (not UTF-16 units),
+ * for lengths shown ("<masked: N chars>"); the token budget counts promptWeight instead.
+ */
 export function countChars(text: string): number {
   let n = text.length;
   for (let i = 0; i < text.length - 1; i++) {
@@ -107,9 +110,41 @@ export function countChars(text: string): number {
   return n;
 }
 
-/** About four characters a token for code and English: cheap, and the same in both languages. */
+/**
+ * The text's size in quarter tokens, the unit of the token budget: an ASCII character weighs 1,
+ * any other code point of the Basic Multilingual Plane 4 (one token), one above U+FFFF 8 (two).
+ * Code and English run about four characters a token, but other scripts (CJK, Cyrillic, Arabic,
+ * accented text, emoji) run about a token a character or more, so counting characters / 4 would
+ * let such a prompt overrun the budget several times over. A surrogate pair is one code point
+ * above U+FFFF; a lone surrogate counts as a BMP code point, as in the Python twin.
+ */
+export function promptWeight(text: string): number {
+  let weight = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      weight += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        weight += 8;
+        i++;
+      } else {
+        weight += 4;
+      }
+    } else {
+      weight += 4;
+    }
+  }
+  return weight;
+}
+
+/**
+ * About four characters a token for code and English, but about a token a character for non-Latin
+ * text (two for a code point above U+FFFF): see promptWeight. Cheap, and the same in both languages.
+ */
 export function estimateTokens(text: string): number {
-  return Math.ceil(countChars(text) / 4);
+  return Math.ceil(promptWeight(text) / 4);
 }
 
 function cellBlock(position: number, cell: ExecutedCell): string {
@@ -145,25 +180,25 @@ function runtimeInfoCutNote(count: number): string {
 }
 
 /**
- * The runtime information cut to `allowance` characters: whole lines from the top, then a note
- * saying how many were left out. Returns the text and the number of lines left out.
+ * The runtime information cut to `allowance` (a promptWeight, quarter tokens): whole lines from the
+ * top, then a note saying how many were left out. Returns the text and the number of lines left out.
  */
 export function fitRuntimeInfo(text: string, allowance: number): [string, number] {
-  if (countChars(text) <= allowance) return [text, 0];
+  if (promptWeight(text) <= allowance) return [text, 0];
   const lines = text.split('\n');
   let used = 0;
   let kept = 0;
   // The longest prefix of lines that fits with the note after it.
   for (let k = 1; k <= lines.length; k++) {
-    const next = used + countChars(lines[k - 1]) + 1;
-    if (next + countChars(runtimeInfoCutNote(lines.length - k)) > allowance) break;
+    const next = used + promptWeight(lines[k - 1]) + 1;
+    if (next + promptWeight(runtimeInfoCutNote(lines.length - k)) > allowance) break;
     used = next;
     kept = k;
   }
   const cut = lines.length - kept;
   const shortened = [...lines.slice(0, kept), runtimeInfoCutNote(cut)].join('\n');
   // When not even the note fits (the target alone is over budget), a shorter original stays.
-  return countChars(shortened) < countChars(text) ? [shortened, cut] : [text, 0];
+  return promptWeight(shortened) < promptWeight(text) ? [shortened, cut] : [text, 0];
 }
 
 export function buildPrompt(input: PromptInput): BuiltPrompt {
@@ -177,22 +212,23 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const cleanly = executed.some(cell => cell.raised) ? chosen.replace(CELLS_ITEM, CELLS_ITEM_SOME_RAISED) : chosen;
   const instructions = input.context === 'slice' ? cleanly.replace(CELLS_RAN, CELLS_RAN_SLICE) : cleanly;
   const blocks = executed.map((cell, i) => cellBlock(i + 1, cell));
-  // Lengths once, then the smallest number of dropped cells that fits: linear, not quadratic.
+  // Weights (promptWeight: quarter tokens) once, then the smallest number of dropped cells that
+  // fits: linear, not quadratic.
   const fixed =
-    countChars(instructions) + 2 + countChars(compose([], 0, runtimeInfoText, target)) - countChars(NO_CELLS);
+    promptWeight(instructions) + 2 + promptWeight(compose([], 0, runtimeInfoText, target)) - promptWeight(NO_CELLS);
   const suffix = new Array<number>(blocks.length + 1).fill(0);
-  for (let i = blocks.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + countChars(blocks[i]);
+  for (let i = blocks.length - 1; i >= 0; i--) suffix[i] = suffix[i + 1] + promptWeight(blocks[i]);
   let dropped = 0;
   for (let k = 0; k <= blocks.length; k++) {
     dropped = k;
-    let total = fixed + suffix[k] + countChars(omittedNote(k));
-    if (blocks.length === 0) total += countChars(NO_CELLS);
+    let total = fixed + suffix[k] + promptWeight(omittedNote(k));
+    if (blocks.length === 0) total += promptWeight(NO_CELLS);
     if (Math.ceil(total / 4) <= budget) break;
   }
   let runtimeInfoCut = 0;
   if (runtimeInfoText !== null && dropped === blocks.length) {
     // Every executed cell is gone: what the variables hold is cut next, never the target cell.
-    const others = countChars(instructions) + 2 + countChars(compose(blocks, dropped, '', target));
+    const others = promptWeight(instructions) + 2 + promptWeight(compose(blocks, dropped, '', target));
     [runtimeInfoText, runtimeInfoCut] = fitRuntimeInfo(runtimeInfoText, budget * 4 - others);
   }
   const promptInput = compose(blocks, dropped, runtimeInfoText, target);

@@ -50,13 +50,33 @@ INSTRUCTIONS = {
 
 
 def count_chars(text: str) -> int:
-    """Characters as Unicode code points, the unit both implementations agree on."""
+    """Characters as Unicode code points, the unit both implementations agree on (for lengths shown)."""
     return len(text)
 
 
+def prompt_weight(text: str) -> int:
+    """The text's size in quarter tokens, the unit of the token budget: an ASCII character weighs 1,
+    any other code point of the Basic Multilingual Plane 4 (one token), one above U+FFFF 8 (two).
+
+    Code and English run about four characters a token, but other scripts (CJK, Cyrillic, Arabic,
+    accented text, emoji) run about a token a character or more, so counting characters / 4 would
+    let such a prompt overrun the budget several times over. A lone surrogate counts as a BMP code
+    point, as in the TypeScript twin; every pass here is in C, so megabyte texts stay cheap.
+    """
+    n = len(text)
+    if text.isascii():
+        return n
+    ascii_count = len(text.encode("ascii", "ignore"))
+    # Code points above U+FFFF take two UTF-16 units; lone surrogates pass through as one.
+    supplementary = len(text.encode("utf-16-le", "surrogatepass")) // 2 - n
+    return ascii_count + 4 * (n - ascii_count - supplementary) + 8 * supplementary
+
+
 def estimate_tokens(text: str) -> int:
-    # About four characters a token for code and English; cheap, and the same in both languages.
-    return -(-count_chars(text) // 4)
+    # About four characters a token for code and English, but about a token a character for
+    # non-Latin text (two for a code point above U+FFFF): see prompt_weight. Cheap, and the same
+    # in both languages.
+    return -(-prompt_weight(text) // 4)
 
 
 def _cell_block(position: int, cell: Dict[str, Any]) -> str:
@@ -100,21 +120,22 @@ def _runtime_info_cut_note(count: int) -> str:
 
 
 def fit_runtime_info(text: str, allowance: int) -> Tuple[str, int]:
-    """The runtime information cut to `allowance` characters: whole lines from the top, then a
-    note saying how many were left out. Returns the text and the number of lines left out."""
-    if count_chars(text) <= allowance:
+    """The runtime information cut to `allowance` (a prompt_weight, quarter tokens): whole lines
+    from the top, then a note saying how many were left out. Returns the text and the number of
+    lines left out."""
+    if prompt_weight(text) <= allowance:
         return text, 0
     lines = text.split("\n")
     used = kept = 0
     for k in range(1, len(lines) + 1):
-        following = used + count_chars(lines[k - 1]) + 1
-        if following + count_chars(_runtime_info_cut_note(len(lines) - k)) > allowance:
+        following = used + prompt_weight(lines[k - 1]) + 1
+        if following + prompt_weight(_runtime_info_cut_note(len(lines) - k)) > allowance:
             break
         used, kept = following, k
     cut = len(lines) - kept
     shortened = "\n".join(lines[:kept] + [_runtime_info_cut_note(cut)])
     # When not even the note fits (the target alone is over budget), a shorter original stays.
-    return (shortened, cut) if count_chars(shortened) < count_chars(text) else (text, 0)
+    return (shortened, cut) if prompt_weight(shortened) < prompt_weight(text) else (text, 0)
 
 
 def build_prompt(
@@ -149,24 +170,25 @@ def build_prompt(
     if context == "slice":
         instructions = instructions.replace(_CELLS_RAN, _CELLS_RAN_SLICE)
     blocks = [_cell_block(i + 1, cell) for i, cell in enumerate(executed)]
-    # Lengths once, then pick the smallest number of dropped cells that fits: linear, not quadratic.
-    fixed = count_chars(instructions) + 2 + count_chars(_compose([], 0, runtime_info_text, target))
-    fixed -= count_chars("No cell has been executed.\n\n")
+    # Weights (prompt_weight: quarter tokens) once, then pick the smallest number of dropped cells
+    # that fits: linear, not quadratic.
+    fixed = prompt_weight(instructions) + 2 + prompt_weight(_compose([], 0, runtime_info_text, target))
+    fixed -= prompt_weight("No cell has been executed.\n\n")
     suffix = [0] * (len(blocks) + 1)
     for i in range(len(blocks) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + count_chars(blocks[i])
+        suffix[i] = suffix[i + 1] + prompt_weight(blocks[i])
     dropped = 0
     for k in range(len(blocks) + 1):
         dropped = k
-        total = fixed + suffix[k] + count_chars(_omitted_note(k))
+        total = fixed + suffix[k] + prompt_weight(_omitted_note(k))
         if k == len(blocks) and k == 0:
-            total += count_chars("No cell has been executed.\n\n")
+            total += prompt_weight("No cell has been executed.\n\n")
         if -(-total // 4) <= budget:
             break
     runtime_info_cut = 0
     if runtime_info_text is not None and dropped == len(blocks):
         # Every executed cell is gone: what the variables hold is cut next, never the target cell.
-        others = count_chars(instructions) + 2 + count_chars(_compose(blocks, dropped, "", target))
+        others = prompt_weight(instructions) + 2 + prompt_weight(_compose(blocks, dropped, "", target))
         runtime_info_text, runtime_info_cut = fit_runtime_info(runtime_info_text, budget * 4 - others)
     text_input = _compose(blocks, dropped, runtime_info_text, target)
     full = instructions + "\n\n" + text_input

@@ -45,3 +45,43 @@ def test_a_prompt_within_budget_keeps_every_cell():
     prompt = build_prompt(executed, None, "b + 1")
     assert prompt["dropped"] == [] and "## Cell 1:\na = 1\n\n## Cell 2:\nb = a\n\n" in prompt["input"]
     assert prompt["budgetTokens"] == 24000
+
+
+# The same cases as libs/prompt/src/prompt-weight.test.ts: (text, weight in quarter tokens).
+WEIGHTS = [
+    ("", 0),
+    ("x = 1\n", 6),                       # ASCII: four characters a token
+    ("café", 3 + 4),                      # a Latin-1 letter is a BMP code point: a token
+    ("中文", 8),                          # CJK: a token a character
+    ("😀", 8),                            # above U+FFFF: two tokens
+    ("𠀀𠮷", 16),                          # CJK Extension B
+    ("\ud800", 4),                        # a lone high surrogate counts as a BMP code point
+    ("\udc00a", 4 + 1),                   # a lone low surrogate too
+    ("a\ud83d", 1 + 4),                   # a high surrogate at the end
+]
+
+
+def test_prompt_weight_ascii_bmp_and_supplementary():
+    from crane_llm.prompt.build import prompt_weight
+
+    for text, weight in WEIGHTS:
+        assert prompt_weight(text) == weight, text
+        assert estimate_tokens(text) == -(-weight // 4)
+    # Two lone surrogates in a Python str weigh what the pair they spell weighs in JavaScript.
+    assert prompt_weight("\ud83d\ude00") == prompt_weight("😀") == 8
+
+
+def test_rare_cjk_text_is_estimated_at_two_tokens_a_character():
+    ext_b = "".join(chr(0x20000 + i % 0xA6D6) for i in range(90_000))
+    assert estimate_tokens(ext_b) == 180_000  # characters / 4 said 22,500
+    assert estimate_tokens("中" * 90_000) == 90_000
+    assert estimate_tokens("a" * 90_000) == 22_500
+
+
+def test_prompt_weight_is_cheap_on_megabyte_texts():
+    from crane_llm.prompt.build import prompt_weight
+
+    text = "数据 data 𠮷\n" * 200_000  # 2 million code points, 200,000 lines
+    assert prompt_weight(text) == 200_000 * (2 * 4 + 6 + 8 + 1)
+    prompt = build_prompt([], text, "x", 1000)
+    assert prompt["estimatedTokens"] <= 1000 and prompt["runtimeInfoCut"] > 0
