@@ -11,6 +11,7 @@ notebook patched, and the seed `train_test_split` rejects: each cell runs for re
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from exec_runner import run_batch
@@ -109,5 +110,8 @@ def test_a_submodule_a_call_may_import_is_not_claimed_missing():
                          {"setup": setup, "cell": "print(df)\npd.io.formats.zz_missing\n1/0"}])
     assert r["setup_error"] is None and r["raised"]["exception"] == "ZeroDivisionError"
     assert r["claim"] is None or (r["claim"]["exception"], r["claim"]["line"]) == ("ZeroDivisionError", 3)
-    assert (twin["claim"]["exception"], twin["claim"]["line"]) == ("AttributeError", 2) == \
-        (twin["raised"]["exception"], twin["raised"]["line"])
+    assert (twin["raised"]["exception"], twin["raised"]["line"]) == ("AttributeError", 2)
+    if twin["claim"] is None:  # an older pandas's print(df) is one the checker does not go past
+        assert twin["stop"]["line"] == 1 and int(pd.__version__.split(".")[0]) < 3, twin
+    else:
+        assert (twin["claim"]["exception"], twin["claim"]["line"]) == ("AttributeError", 2)
