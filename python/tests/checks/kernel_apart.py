@@ -6,6 +6,9 @@ is unpatched here).
 cell may raise, as in a notebook), records the facts of the namespace as the paper's extractor
 would, waits `pause` seconds (the user reading the verdict), then runs the target. Returns the
 facts and what the target raised: {"facts", "executed_errors", "raised": {"exception", "line"} | None}.
+`replay` checks a target on such facts; `claims_only_what_raises` and `claims_what_raises` are the
+two assertions every replay corpus makes: a case's claim, if any, is what the target raised; a
+twin's claim is there and is what it raised.
 """
 
 from __future__ import annotations
@@ -19,6 +22,27 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
+
+
+def replay(executed: List[str], facts: Dict[str, Any], target: str) -> Any:
+    from crane_llm.checks import run_checks_on_facts
+    return run_checks_on_facts(target, facts, names_complete=True, executed=executed)
+
+
+def claims_only_what_raises(executed: List[str], target: str, pause: float = 0.0) -> None:
+    kernel = record_and_run(executed, target, pause)
+    outcome = replay(executed, kernel["facts"], target)
+    raised = kernel["raised"]
+    if outcome.crash is not None:
+        assert raised is not None and (outcome.crash.exception, outcome.crash.line) == \
+            (raised["exception"], raised["line"]), (executed, target, outcome, kernel)
+
+
+def claims_what_raises(executed: List[str], target: str, exception: str, line: int) -> None:
+    kernel = record_and_run(executed, target)
+    assert kernel["raised"] == {"exception": exception, "line": line}, kernel
+    outcome = replay(executed, kernel["facts"], target)
+    assert outcome.crash is not None and (outcome.crash.exception, outcome.crash.line) == (exception, line), outcome
 
 
 def record_and_run(executed: List[str], target: str, pause: float = 0.0, timeout: float = 120,

@@ -16,8 +16,7 @@ import pickle
 import pandas as pd
 import pytest
 
-from crane_llm.checks import run_checks_on_facts
-from kernel_apart import record_and_run
+from kernel_apart import claims_only_what_raises, claims_what_raises, record_and_run, replay
 
 # (executed cells, target, seconds between the facts and the target)
 CASES = [
@@ -88,20 +87,11 @@ TWINS = [
 ]
 
 
-def _replay(executed, facts, target):
-    return run_checks_on_facts(target, facts, names_complete=True, executed=executed)
-
-
 @pytest.mark.parametrize("executed, target, pause", CASES)
 def test_the_replay_claims_nothing_the_target_does_not_raise(executed, target, pause):
     if "sympy" in executed[0]:
         pytest.importorskip("sympy")
-    kernel = record_and_run(executed, target, pause)
-    outcome = _replay(executed, kernel["facts"], target)
-    raised = kernel["raised"]
-    if outcome.crash is not None:
-        assert raised is not None and (outcome.crash.exception, outcome.crash.line) == \
-            (raised["exception"], raised["line"]), (executed, target, outcome, kernel)
+    claims_only_what_raises(executed, target, pause)
 
 
 def test_a_row_drop_of_a_frame_numpy_unpickled_is_not_run_again(tmp_path):
@@ -113,16 +103,13 @@ def test_a_row_drop_of_a_frame_numpy_unpickled_is_not_run_again(tmp_path):
                 "df.drop(1, inplace=True)"]
     kernel = record_and_run(executed, "df.drop(1, inplace=True)")
     assert kernel["raised"]["exception"] == "InvalidIndexError", kernel
-    outcome = _replay(executed, kernel["facts"], "df.drop(1, inplace=True)")
+    outcome = replay(executed, kernel["facts"], "df.drop(1, inplace=True)")
     assert outcome.crash is None, outcome
 
 
 @pytest.mark.parametrize("executed, target, exception, line", TWINS)
 def test_twins_keep_their_claims(executed, target, exception, line):
-    kernel = record_and_run(executed, target)
-    assert kernel["raised"] == {"exception": exception, "line": line}, kernel
-    outcome = _replay(executed, kernel["facts"], target)
-    assert outcome.crash is not None and (outcome.crash.exception, outcome.crash.line) == (exception, line), outcome
+    claims_what_raises(executed, target, exception, line)
 
 
 def test_a_submodule_this_process_loaded_is_not_taken_as_the_kernels():
@@ -134,4 +121,4 @@ def test_a_submodule_this_process_loaded_is_not_taken_as_the_kernels():
     executed, target = ["import matplotlib as mpl"], "fig = mpl.pyplot.figure()\n1/0"
     kernel = record_and_run(executed, target)
     assert kernel["raised"] == {"exception": "AttributeError", "line": 1}, kernel
-    assert _replay(executed, kernel["facts"], target).crash is None
+    assert replay(executed, kernel["facts"], target).crash is None

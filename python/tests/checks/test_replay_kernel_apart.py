@@ -10,8 +10,7 @@ from __future__ import annotations
 import pandas  # noqa: F401  (the replay's process has the libraries loaded, as bench/junobench's has)
 import pytest
 
-from crane_llm.checks import run_checks_on_facts
-from kernel_apart import record_and_run
+from kernel_apart import claims_only_what_raises, claims_what_raises, record_and_run, replay
 
 PICKLE_SETTING_BUILTIN = ("open('p.pkl', 'wb').write(b'cbuiltins\\nsetattr\\n(cbuiltins\\n__import__\\n"
                           "(Vbuiltins\\ntRVzz\\nI5\\ntR.')\n")
@@ -79,26 +78,14 @@ TWINS = [
 ]
 
 
-def _replay(executed, facts, target):
-    return run_checks_on_facts(target, facts, names_complete=True, executed=executed)
-
-
 @pytest.mark.parametrize("executed, target, pause", CASES)
 def test_the_replay_claims_nothing_the_target_does_not_raise(executed, target, pause):
-    kernel = record_and_run(executed, target, pause)
-    outcome = _replay(executed, kernel["facts"], target)
-    raised = kernel["raised"]
-    if outcome.crash is not None:
-        assert raised is not None and (outcome.crash.exception, outcome.crash.line) == \
-            (raised["exception"], raised["line"]), (executed, target, outcome, kernel)
+    claims_only_what_raises(executed, target, pause)
 
 
 @pytest.mark.parametrize("executed, target, exception, line", TWINS)
 def test_twins_keep_their_claims(executed, target, exception, line):
-    kernel = record_and_run(executed, target)
-    assert kernel["raised"] == {"exception": exception, "line": line}, kernel
-    outcome = _replay(executed, kernel["facts"], target)
-    assert outcome.crash is not None and (outcome.crash.exception, outcome.crash.line) == (exception, line), outcome
+    claims_what_raises(executed, target, exception, line)
 
 
 def test_a_keras_model_on_pytorch_serves_its_modules_entries_as_attributes():
@@ -110,5 +97,5 @@ def test_a_keras_model_on_pytorch_serves_its_modules_entries_as_attributes():
                 "model._modules['predict_classes'] = keras.layers.Dense(1)"]
     kernel = record_and_run(executed, "model.predict_classes\n1/0", environ={"KERAS_BACKEND": "torch"})
     assert kernel["executed_errors"] == [None, None] and kernel["raised"]["exception"] == "ZeroDivisionError"
-    outcome = _replay(executed, kernel["facts"], "model.predict_classes\n1/0")
+    outcome = replay(executed, kernel["facts"], "model.predict_classes\n1/0")
     assert outcome.crash is None or outcome.crash.exception == "ZeroDivisionError", outcome

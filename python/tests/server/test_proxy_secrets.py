@@ -13,15 +13,20 @@ from .conftest import PROVIDER_KEY
 CHAT_BODY = {"model": "fake-model", "messages": [{"role": "user", "content": "x + 1"}], "stream": True}
 
 
-@pytest.fixture
-def echoing(isolated, monkeypatch, jp_serverapp):
-    provider = MisbehavingProvider("echo")
+def _configured(mode, isolated, monkeypatch, jp_serverapp):
+    """A provider that echoes what it was sent (`mode` of MisbehavingProvider), set up as the proxy's."""
+    provider = MisbehavingProvider(mode)
     jp_serverapp.web_app.settings["crane_llm_start_dir"] = str(isolated)
     monkeypatch.setenv("CRANE_LLM_API_KEY", PROVIDER_KEY)
     monkeypatch.setenv("CRANE_LLM_BASE_URL", provider.base_url)
     monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
     yield provider
     provider.stop()
+
+
+@pytest.fixture
+def echoing(isolated, monkeypatch, jp_serverapp):
+    yield from _configured("echo", isolated, monkeypatch, jp_serverapp)
 
 
 async def _post(jp_fetch):
@@ -51,13 +56,7 @@ async def test_a_key_http_cannot_carry_is_a_setting_problem(echoing, jp_fetch, m
 
 @pytest.fixture
 def echoing_ok(isolated, monkeypatch, jp_serverapp):
-    provider = MisbehavingProvider("echo-ok")
-    jp_serverapp.web_app.settings["crane_llm_start_dir"] = str(isolated)
-    monkeypatch.setenv("CRANE_LLM_API_KEY", PROVIDER_KEY)
-    monkeypatch.setenv("CRANE_LLM_BASE_URL", provider.base_url)
-    monkeypatch.setenv("CRANE_LLM_MODEL", "fake-model")
-    yield provider
-    provider.stop()
+    yield from _configured("echo-ok", isolated, monkeypatch, jp_serverapp)
 
 
 async def test_an_answer_quoting_the_key_and_a_prompt_holding_it_never_show_or_send_it(echoing_ok, jp_fetch):
