@@ -10,7 +10,10 @@ code's first line runs: the foreign code never runs, and the probe answers nothi
 
 One exception, of the standard library's making: the methods `dataclasses` and `namedtuple` write
 (`Tags.__init__`) are compiled from "<string>". They pass when their globals are a library
-module's own dict (dataclasses) or the namespace `namedtuple` builds.
+module's own dict (dataclasses) or the namespace `namedtuple` builds, and they are called as a
+method of a library's class: the class (or instance) they are called on holds that very code
+under that name. A notebook's `exec(text, vars(sklearn.base))` also makes "<string>" code with a
+library's globals, but the function it puts in the module is called as a function, on data.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, Tuple
 
-from .static_reads import checked, loaded_module
+from .static_reads import checked, class_dict, class_module, loaded_module, mro
 
 _PACKAGES = ("sklearn", "scipy", "numpy", "pandas", "joblib", "threadpoolctl", "crane_llm")
 _STDLIB = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
@@ -52,7 +55,8 @@ def _allowed(frame: types.FrameType, roots: Tuple[str, ...]) -> bool:
         return hit[1]
     name = code.co_filename
     if name == "<string>":
-        return _written_by_stdlib(frame.f_globals, roots)  # (not remembered: it depends on the globals)
+        # (not remembered: it depends on the globals and the arguments)
+        return _written_by_stdlib(frame.f_globals, roots) and _a_library_classes_method(frame, roots)
     ok = type(name) is str and (name.startswith("<frozen ") or os.path.realpath(name).startswith(roots))
     _JUDGED[id(code)] = (code, ok)
     return ok
@@ -71,6 +75,29 @@ def _written_by_stdlib(globals_: Any, roots: Tuple[str, ...]) -> bool:
         return False
     path = globals_.get("__file__")
     return type(path) is str and os.path.realpath(path).startswith(roots)
+
+
+def _a_library_classes_method(frame: types.FrameType, roots: Tuple[str, ...]) -> bool:
+    """The code runs as a method of a class a library module defined: its first argument is that
+    class (`__new__`) or an instance of it, and the class holds this very code under its name."""
+    code = frame.f_code
+    if code.co_argcount < 1:
+        return False
+    try:
+        first = frame.f_locals[code.co_varnames[0]]
+        owner = first if issubclass(type(first), type) else type(first)
+        for cls in mro(owner):
+            for name in (code.co_name, "__new__"):  # (namedtuple's `__new__` is a lambda so named)
+                held = class_dict(cls).get(name)
+                if type(held) is staticmethod or type(held) is classmethod:
+                    held = held.__func__
+                if type(held) is types.FunctionType and held.__code__ is code:
+                    module = loaded_module(class_module(cls))
+                    path = checked(module.__dict__).get("__file__") if type(module) is types.ModuleType else None
+                    return type(path) is str and os.path.realpath(path).startswith(roots)
+    except Exception:  # (HostileKeys included: a class dictionary with keys that are not plain)
+        return False
+    return False
 
 
 _MET = object()  # foreign code was about to run

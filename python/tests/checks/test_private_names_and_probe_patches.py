@@ -5,8 +5,9 @@ notebook patched, and the seed `train_test_split` rejects: each cell runs for re
   claims nothing about such a body.
 - `np.__getattr__` replaced: NumPy's tables of removed names no longer say what the module raises.
 - A scikit-learn probe runs the library's code only (`checks/library_only.py`): a notebook's function
-  put in one of its modules is never called, and a remembered answer is asked afresh once the
-  modules hold something else (`library_namespace.sklearn_generation`).
+  put in one of its modules is never called (nor one it compiled from text with the module's own
+  globals), and a remembered answer is asked afresh once the modules hold something else
+  (`library_namespace.sklearn_generation`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,15 @@ UNCLAIMED = [
     (FIT + "import sklearn.utils.validation as _V\nX = np.arange(40.)\nm = LinearRegression()\n"
            "_orig = _V._ensure_no_complex_data\n_V._ensure_no_complex_data = lambda a: (HITS.append(1), _orig(a))[1]",
      "m.fit(X, y)", "_V._ensure_no_complex_data = _orig"),
+    # compiled from text with the library module's own globals, as the standard library's
+    # dataclasses and namedtuple compile theirs: called as a function, not as a library class's method
+    (FIT + "import sklearn.base as _B\nm = LogisticRegression(max_iter=100.5)\n_orig = _B.validate_parameter_constraints\n"
+           "exec('def validate_parameter_constraints(*a, **k):\\n    __import__(\"__main__\").HITS.append(1)', vars(_B))",
+     "m.fit(X, y)", "_B.validate_parameter_constraints = _orig"),
+    (FIT + "import sklearn.linear_model._logistic as _L\nm = LogisticRegression(penalty='l1', solver='lbfgs')\n"
+           "_orig = _L._check_solver\nexec('def _check_solver(s, p, d):\\n    __import__(\"__main__\").HITS.append(1)\\n"
+           "    return \"liblinear\"', vars(_L))",
+     "m.fit(X, y)", "_L._check_solver = _orig"),
     ("import numpy as np\nfrom sklearn.model_selection import train_test_split\nX = np.zeros((5, 2)); y = np.zeros(4)",
      "train_test_split(X, y, random_state=-1)", ""),
     ("import numpy as np\nfrom sklearn.model_selection import train_test_split\nX = np.zeros((0, 2)); y = np.zeros(0)",
