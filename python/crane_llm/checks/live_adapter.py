@@ -29,6 +29,9 @@ from .dtypes import dtype_category
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
+# What the interpreter or the shell puts in `sys` as cells run: the last traceback shown, the prompts.
+_SYS_SET_BY_THE_SHELL = frozenset(("last_type", "last_value", "last_traceback", "last_exc", "ps1", "ps2"))
+_BUILTINS_OF_THE_SHELL = frozenset(("display", "__IPYTHON__"))
 _BUILTIN_KINDS = {
     type(None): "none", bool: "bool", int: "int", float: "float", complex: "complex", str: "str",
     bytes: "bytes", list: "list", tuple: "tuple", dict: "dict", set: "set", frozenset: "frozenset",
@@ -153,9 +156,13 @@ def object_has_attr(obj: Any, attr: str) -> Optional[bool]:
             and not _plain_getattribute(cls):
         return None
     if cls is types.ModuleType:
-        if obj is _BUILTINS_MODULE and attr in TRAPPED_BUILTINS:
-            return None  # (IPython's builtin trap changes these while the cell runs)
+        if obj is _BUILTINS_MODULE and (attr in TRAPPED_BUILTINS or attr in _BUILTINS_OF_THE_SHELL):
+            return None  # (IPython's builtin trap changes these while the cell runs; a replay's process has none)
+        if obj is sys and attr in _SYS_SET_BY_THE_SHELL:
+            return None  # (set when a cell's error is shown: the recorded kernel's may hold them)
         d = checked(obj.__dict__)
+        if d.get("__name__") == "__main__":
+            return None  # (the notebook's namespace in a kernel; in a replay, the replaying script)
         if attr in d or lookup_static(types.ModuleType, attr, _MISSING) is not _MISSING:
             return True  # (`json.__dict__`, `np.__sizeof__`: every module has its type's attributes)
         if "__getattr__" in d:

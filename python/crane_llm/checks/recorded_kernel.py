@@ -37,6 +37,7 @@ import re
 import os
 import sys
 import sysconfig
+import unicodedata
 from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
@@ -226,6 +227,18 @@ def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
     return func.value.id, labels.value
 
 
+def _as_python_reads_it(cell: str) -> str:
+    """The cell's text for the checks that read words in it, in every spelling Python gives them:
+    as written, with identifiers normalised (NFKC: `pd.ＩntervalIndex` is `pd.IntervalIndex`), and
+    as the parse tree holds it (adjacent literals joined: `'__d' 'el__'` is `'__del__'`)."""
+    normalised = unicodedata.normalize("NFKC", cell)
+    try:
+        joined = ast.unparse(ast.parse(python_source(cell)))
+    except Exception:  # (a cell that does not parse makes every name unknown anyway)
+        joined = ""
+    return "\n".join((cell, normalised, joined))
+
+
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
     cells = [str(cell) for cell in cells]
     names: Set[str] = set()
@@ -239,7 +252,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None
-    keys_are_items = not any(_PRIVATE_NAME.search(cell) for cell in cells)
+    texts = [_as_python_reads_it(cell) for cell in cells]
+    keys_are_items = not any(_PRIVATE_NAME.search(text) for text in texts)
     for index, cell in enumerate(cells):
         try:
             code = python_source(cell)
@@ -290,12 +304,12 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     kinds = BindingKinds(trees)
     plain = dynamic is None and patches is None and written is not None
     return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
-                          None if dynamic is not None or any(_ROW_DROP_OTHERWISE.search(cell) for cell in cells)
+                          None if dynamic is not None or any(_ROW_DROP_OTHERWISE.search(text) for text in texts)
                           else _dropped_row(last),
-                          written, _may_finalize(cells),
+                          written, _may_finalize(texts, trees),
                           _literals(trees, names, kinds.count) if dynamic is None else {},
                           unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
-                          not any(_ODD_INDEX_DTYPES.search(cell) for cell in cells) and
+                          not any(_ODD_INDEX_DTYPES.search(text) for text in texts) and
                           all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells))
 
 
@@ -351,8 +365,38 @@ _FINALIZING_TEXT = ("__del__", "weakref", "finalize", "setattr", "__dict__", "ex
                     "yield", "close", "__exit__")
 
 
-def _may_finalize(cells: Iterable[str]) -> bool:
-    return any(word in cell for cell in cells for word in _FINALIZING_TEXT)
+def _may_finalize(texts: Iterable[str], trees: Iterable[ast.AST]) -> bool:
+    return any(word in text for text in texts for word in _FINALIZING_TEXT) or \
+        any(_builds_namespaces(tree) for tree in trees)
+
+
+# What fills a class's namespace with names computed at run time (`type('A', (), {'__d' + 'el__': f})`).
+_NAMESPACE_BUILDERS = {"new_class", "make_dataclass", "locals", "vars", "__prepare__"}
+# What reaches an attribute by a name computed at run time (`getattr(type, '__set' + 'attr__')`):
+# the position of the name among the arguments.
+_NAMED_LOOKUPS = {"getattr": 1, "attrgetter": 0, "methodcaller": 0}
+
+
+def _builds_namespaces(tree: ast.AST) -> bool:
+    """A class made from a namespace a cell computes, a class statement with a metaclass or class
+    keywords, a metaclass (a class deriving from `type`), or an attribute reached by a computed
+    name: any of them may give a class a `__del__` whose name no text spells."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" and \
+                len(node.args) + len(node.keywords) > 1:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            at = _NAMED_LOOKUPS.get(node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
+            if at is not None and not (len(node.args) > at and isinstance(node.args[at], ast.Constant)):
+                return True
+        if isinstance(node, ast.Name) and node.id in _NAMESPACE_BUILDERS or \
+                isinstance(node, ast.Attribute) and node.attr in _NAMESPACE_BUILDERS:
+            return True
+        if isinstance(node, ast.ClassDef) and (node.keywords or any(
+                isinstance(b, (ast.Name, ast.Attribute)) and (b.id if isinstance(b, ast.Name) else b.attr) == "type"
+                for b in node.bases)):
+            return True
+    return False
 
 
 # A column Index of one of these dtypes does not hand its labels out as attributes.
@@ -679,12 +723,17 @@ _WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_
 # Functions that write a file at the path given first (or as one of these keywords): under a name
 # computed at run time, the file may be a module (a CSV whose header is `import builtins; ...`).
 # (Writers of binary formats (`np.save`, `to_pickle`, a model's `save`) cannot make a module.)
-_WRITERS = re.compile(r"^(to_csv|to_json|to_html|to_string|to_latex|to_markdown|to_xml|savetxt|tofile|FileIO)$")
+_WRITERS = re.compile(r"^(to_csv|to_json|to_html|to_string|to_latex|to_markdown|to_xml|savetxt|tofile|FileIO|"
+                      r"basicConfig|FileHandler|RotatingFileHandler|TimedRotatingFileHandler|WatchedFileHandler)$")
 _PATH_KEYWORDS = {"path", "path_or_buf", "buf", "fname", "file", "filename", "filepath", "fid"}
 # `Path.rename(target)` / `.replace(target)` move a file: one computed argument and nothing else
 # (pandas' `rename` and `replace` take a mapping or keywords).
 _MOVING_ATTRS = {"rename", "replace"}
-_WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport"}
+_WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport",
+                    # (processes running any command: `subprocess.run('... > seaborn.p' + 'y', shell=True)`)
+                    "subprocess", "pty"}
+# Calls that hand a command line to a shell: a command computed at run time may write anything.
+_SHELL_ATTRS = {"system", "getoutput", "getstatusoutput", "popen"}
 
 
 def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
@@ -708,10 +757,14 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
     if isinstance(func, ast.Attribute) and func.attr in _MOVING_ATTRS and len(node.args) == 1 and \
             not node.keywords and not isinstance(node.args[0], (ast.Dict, ast.Lambda, ast.Constant)):
         return f"`.{func.attr}()` of a computed target, which may move a module where a later import finds it"
-    if isinstance(func, ast.Attribute) and func.attr in ("system", "getoutput") and node.args and \
-            isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is str and \
-            _FILE_PLACING_COMMANDS.search(node.args[0].value):
-        return "a shell command that puts files of unknown names in place"
+    if isinstance(func, ast.Attribute) and func.attr in _SHELL_ATTRS and node.args:
+        command = node.args[0]
+        if not (isinstance(command, ast.Constant) and type(command.value) is str):
+            return "a shell command computed at run time, which may put files in place"
+        if _FILE_PLACING_COMMANDS.search(command.value):
+            return "a shell command that puts files of unknown names in place"
+    if isinstance(func, ast.Attribute) and func.attr.startswith(("spawn", "posix_spawn")):
+        return f"`.{func.attr}()`, which runs a program that may put files in place"
     called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     if _WRITERS.match(called):
         path = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg in _PATH_KEYWORDS), None)

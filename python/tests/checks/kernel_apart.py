@@ -78,9 +78,10 @@ def _main(spec_path: str, out_path: str) -> None:
     from paper_facts import record_namespace
 
     spec = pickle.loads(Path(spec_path).read_bytes())
+    # As ipykernel starts one: the notebook's folder first on the import path, and a cell's error
+    # shown (which sets `sys.last_value` and the like; the output goes to a pipe nobody reads).
+    sys.path.insert(0, "")
     shell = InteractiveShell.instance()
-    shell.showtraceback = lambda *a, **k: None
-    shell.showsyntaxerror = lambda *a, **k: None
     pristine = set(shell.user_ns)
     errors = []
     for cell in spec["executed"]:
