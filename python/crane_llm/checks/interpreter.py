@@ -434,6 +434,10 @@ class Interpreter:
             # IPython compiles each top-level statement on its own: the next ones look names up in
             # the builtins this binding gives them.
             raise Stop(getattr(node, "lineno", None), "rebinding `__builtins__`")
+        if name == "__warningregistry__":
+            # (every warning after it looks itself up there, under any filter: not a dict is a TypeError)
+            raise Stop(getattr(node, "lineno", None), "binding `__warningregistry__`, where every later warning "
+                                                      "records itself")
         if self.scopes:
             self.scopes[-1][name] = value
             return

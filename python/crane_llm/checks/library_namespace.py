@@ -19,6 +19,7 @@ import dis
 import functools
 import operator
 import os
+import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -137,14 +138,35 @@ def _library_made(cls: Any, packages: Tuple[str, ...] = ("numpy",)) -> bool:
             continue
         for v in class_dict(klass).values():
             for fn in _functions_of(v):
+                if type(fn) is _LRU_WRAPPER:  # (`functools.lru_cache` around a method: the method)
+                    fn = instance_dict(fn, {}).get("__wrapped__")
                 if type(fn) is not types.FunctionType:
                     if class_name(type(fn)) in _COMPILED_FUNCTIONS:
                         continue  # (Cython's functions: compiled, which a notebook cannot write)
+                    if is_static_type(type(fn)) and class_module(type(fn)) == "operator":
+                        continue  # (`property(attrgetter('_drv'))` in pathlib: C, holding names only)
                     return False
                 name = fn.__code__.co_filename
-                if not (any(_file_in(name, p) for p in packages) or _standard_library_code(fn)):
+                if not (any(_file_in(name, p) for p in packages) or _standard_library_code(fn) or
+                        _written_by_stdlib_for(fn, packages)):
                     return False
     return True
+
+
+def _written_by_stdlib_for(fn: types.FunctionType, packages: Tuple[str, ...]) -> bool:
+    """A method `dataclasses` or `namedtuple` compiled from "<string>" for a library's class: its
+    globals are a library module's own dict, or the namespace namedtuple builds (`Tags.__init__`)."""
+    if fn.__code__.co_filename != "<string>":
+        return False
+    g = fn.__globals__
+    name = g.get("__name__") if type(g) is dict else None
+    if type(name) is not str:
+        return False
+    if name.startswith("namedtuple_"):
+        return g.get("__builtins__") == {} and set(g) <= {"__name__", "__builtins__", "_tuple_new"}
+    mod = loaded_module(name)
+    file = checked(mod.__dict__).get("__file__") if type(mod) is types.ModuleType else None
+    return mod is not None and checked(mod.__dict__) is g and any(_file_in(file, p) for p in packages)
 
 
 def _standard_library_code(fn: types.FunctionType) -> bool:
@@ -250,7 +272,9 @@ PANDAS_HELPER_MODULES = ("pandas.core.nanops", "pandas.core.indexers.utils", "pa
                          "pandas.core.arrays.string_", "pandas.core.arrays.base", "pandas.core.arrays.datetimelike",
                          "pandas.core.arrays.interval", "pandas.core.arrays.sparse.array",
                          "pandas.core.arrays.datetimes", "pandas.core.arrays.timedeltas",
-                         "pandas.compat.numpy.function", "pandas.util._validators")
+                         "pandas.compat.numpy.function", "pandas.util._validators",
+                         # (joins and frames built from arrays: `_validate_operand`, the shape check)
+                         "pandas.core.reshape.merge", "pandas.core.internals.construction")
 NUMPY_HELPER_MODULES = ("numpy._core.numerictypes", "numpy._core.multiarray", "numpy._core._ufunc_config")
 
 
@@ -266,6 +290,23 @@ def pandas_untouched() -> bool:
             if type(mod) is not types.ModuleType or not _clean_by(name, mod, judge):
                 return False
     return True
+
+
+def _real_module(value: types.ModuleType, packages: Tuple[str, ...] = _PACKAGES) -> bool:
+    """A module a pandas module holds (`com`, `lib`, `np`) is the one loaded under its own name
+    from pandas', NumPy's or the standard library's files (or built in): not a stand-in a notebook
+    made (`ix.com = types.ModuleType(...)`). The functions of those that rules reach are judged in
+    their own right (PANDAS_MODULES)."""
+    d = checked(value.__dict__)
+    name = d.get("__name__")
+    if type(name) is not str or loaded_module(name) is not value:
+        return False
+    file = d.get("__file__")
+    if file is None:
+        # (built in, or a namespace package, which holds its submodules only)
+        return name in sys.builtin_module_names or ("__path__" in d and all(
+            type(v) is types.ModuleType or (k.startswith("__") and k.endswith("__")) for k, v in d.items()))
+    return type(file) is str and (any(_file_in(file, p) for p in packages) or os.path.realpath(file).startswith(_STDLIB))
 
 
 def _libraries_own(mod: types.ModuleType, key: Any, value: Any) -> bool:
@@ -361,13 +402,77 @@ def sklearn_generation() -> Optional[int]:
     return _SKLEARN_GENERATION[0]
 
 
+# What scikit-learn's modules may hold: the code of these packages or of the standard library.
+SKLEARN_PACKAGES = ("sklearn", "scipy", "numpy", "pandas", "joblib", "threadpoolctl", "rich")  # (rich: its progress bars)
+_SKLEARN_VERDICT: List[Any] = [None, False]  # [the generation judged, its verdict]
+
+
+def sklearn_untouched() -> bool:
+    """No loaded module of scikit-learn's (or SciPy's sparse package) holds code of anyone else's:
+    the rules that read a scikit-learn function's behaviour from its facts, without running it
+    (the lengths X and y must share, the feature count a fitted estimator expects, an empty split),
+    hold only while the helpers it calls by name are the libraries' own
+    (`sklearn.utils.validation.check_consistent_length = lambda *a: None` changes all three).
+    Judged again only when a module holds something else (sklearn_generation)."""
+    generation = sklearn_generation()
+    if generation is None:
+        return False
+    if _SKLEARN_VERDICT[0] != generation:
+        modules = checked(loaded_module("sys").__dict__).get("modules")
+        verdict = type(modules) is dict and all(
+            type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value)
+            for name, mod in list(modules.items())
+            if type(name) is str and (name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES)))
+        _SKLEARN_VERDICT[:] = [generation, verdict]
+    return _SKLEARN_VERDICT[1]
+
+
+def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) -> bool:
+    """`value`, held at `key` in a module of scikit-learn's, is data, a C function, a module loaded
+    under its own name, or code (a function, a class's methods) from SKLEARN_PACKAGES' files or
+    the standard library's. Names are not judged: one library function put in another's place
+    would pass."""
+    t = type(value)
+    if type(key) is not str:
+        return False
+    if any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")) or t is types.BuiltinFunctionType:
+        return True
+    if t is types.ModuleType:
+        return _real_module(value, SKLEARN_PACKAGES)
+    if t is types.FunctionType:
+        return any(_file_in(value.__code__.co_filename, p) for p in SKLEARN_PACKAGES) or \
+            _standard_library_code(value)
+    if depth < 3 and t is functools.partial:
+        return _sklearn_value(mod, key, value.func, depth + 1)
+    if depth < 3 and t is _LRU_WRAPPER:
+        return _sklearn_value(mod, key, instance_dict(value, {}).get("__wrapped__"), depth + 1)
+    if issubclass(t, type):
+        if plain_class(value) and class_module(value).split(".", 1)[0] in _STDLIB_CLASS_HOMES:
+            return True  # (`from pathlib import Path`)
+        return _library_made(value, SKLEARN_PACKAGES) and (plain_class(value) or _library_made(t, SKLEARN_PACKAGES))
+    if is_static_type(t):
+        if any(t is k for k in _HOLDERS):
+            return False
+        if class_name(t) in _COMPILED_FUNCTIONS:
+            return True  # (Cython's functions: compiled, which a notebook cannot write)
+        if class_module(t).split(".", 1)[0] in SKLEARN_PACKAGES:
+            # (NumPy's ufuncs and dispatchers: C, and a dispatcher runs the function it was made for)
+            inner = instance_dict(value, {}).get("_implementation") if lookup_static(t, "_implementation", None) \
+                is not None else None
+            return inner is None or (depth < 3 and _sklearn_value(mod, key, inner, depth + 1))
+        return lookup_static(t, "__dict__", None) is None  # (`types.SimpleNamespace(f=...)` holds anything)
+    return _library_made(t, SKLEARN_PACKAGES) and (plain_class(t) or _library_made(type(t), SKLEARN_PACKAGES))
+
+
 def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
     """`value`, held at `key` in one of pandas' module dicts, is the libraries' own code (pandas',
     NumPy's, the standard library's or compiled) under the name the module's file gives it."""
     if type(key) is not str:
         return False
     t = type(value)
-    if t is types.ModuleType or any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")):
+    if t is types.ModuleType:
+        return _real_module(value)
+    if any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")):
         return True
     if t is types.FunctionType:
         return _library_function(value) and (_named(value, key) or _given_name(mod, key, _true_name(value)))
@@ -382,8 +487,10 @@ def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
         return _library_function(inner) and (_named(inner, key) or _given_name(mod, key, _true_name(inner)))
     if is_static_type(t) and t is not type:
         # (C objects that run no one's code but their library's; a bound method, a static or class
-        # method or a property may hold anyone's function)
-        return not any(t is k for k in _HOLDERS) and class_module(t).split(".", 1)[0] in _C_MODULES
+        # method or a property may hold anyone's function, and so may an object with a dict of its
+        # own, `types.SimpleNamespace(apply_if_callable=f)` standing in for a module)
+        return not any(t is k for k in _HOLDERS) and lookup_static(t, "__dict__", None) is None and \
+            class_module(t).split(".", 1)[0] in _C_MODULES
     cls = value if issubclass(t, type) else t
     return _library_made(cls, _PACKAGES) and (plain_class(cls) or _library_made(type(cls), _PACKAGES))
 
@@ -430,4 +537,5 @@ def _module_bindings(code: types.CodeType) -> Dict[str, set]:
     return out
 
 
-__all__ = ["numpy_untouched", "pandas_untouched", "sklearn_generation", "NUMPY_MODULES", "PANDAS_MODULES"]
+__all__ = ["numpy_untouched", "pandas_untouched", "sklearn_generation", "sklearn_untouched", "NUMPY_MODULES",
+           "PANDAS_MODULES"]

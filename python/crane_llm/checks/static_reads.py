@@ -32,9 +32,10 @@ def plain_class(cls: Any) -> bool:
 
 def mro(cls: Any) -> Tuple[type, ...]:
     try:
-        return _MRO.__get__(cls)
+        found = _MRO.__get__(cls)
     except Exception:
         return ()
+    return found if type(found) is tuple else ()  # (a C type never readied, f2py's `fortran`, has none)
 
 
 class HostileKeys(Stop):

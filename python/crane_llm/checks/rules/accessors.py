@@ -15,9 +15,11 @@ from typing import Any
 
 from ..static_reads import loaded_module, checked
 from ..abstract_values import Value
+from ..live_adapter import LiveValue
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
 from ..outcome import CertainCrash, Crash
-from ..provenance import audit, class_dict, class_module, class_name, lookup_static, mro, own, plain_class
+from ..provenance import (audit, class_dict, class_module, class_name, instance_dict, lookup_static, mro, own,
+                          plain_class)
 
 # accessor -> (pandas' class behind it, the dtype categories it refuses)
 _REFUSES = {
@@ -62,12 +64,24 @@ def _defined_in_pandas(cls: Any, name: str) -> tuple:
     return ()
 
 
+def _may_be_shadowed(base: Value, attr: str) -> bool:
+    """The Series itself may hold `attr` (`s.__dict__['str'] = ...`): pandas' accessor is not a data
+    descriptor, so that value wins. A Series the cell selects is a new one, except under pandas 2,
+    whose frames hand out the same cached Series for a column each time."""
+    if isinstance(base, LiveValue):
+        own_dict = instance_dict(base.obj, None)
+        return type(own_dict) is not dict or attr in own_dict
+    pd = loaded_module("pandas")
+    version = checked(pd.__dict__).get("__version__") if type(pd) is types.ModuleType else None
+    return type(version) is not str or not version.split(".", 1)[0].isdigit() or int(version.split(".", 1)[0]) < 3
+
+
 def check(base: Value, attr: str, node) -> None:
     """Raise Crash when `series.attr` certainly refuses the Series' dtype; return otherwise."""
     if attr not in _REFUSES or base.kind() != "series":
         return
     category = base.series_dtype()
-    if category is None or category not in _REFUSES[attr][1] or not _own_accessor(attr):
+    if category is None or category not in _REFUSES[attr][1] or not _own_accessor(attr) or _may_be_shadowed(base, attr):
         return
     label = f"`{base.name}`" if base.name else "this Series"
     raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,

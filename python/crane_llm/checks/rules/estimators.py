@@ -15,10 +15,10 @@ import warnings
 from typing import Any, Dict, List, Optional
 
 from ..static_reads import loaded_module, checked
-from ..library_namespace import numpy_untouched
+from ..library_namespace import numpy_untouched, sklearn_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simple_constant
 from ..provenance import lookup_static, own_call
-from ..library_only import remembered
+from ..library_only import library_only, remembered
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
@@ -187,7 +187,7 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
                                          f"{label} ({facts.class_name}) has not been fitted, so `.{attr}()` raises "
                                          f"{raised}.", "not-fitted", _names(owner)))
         names = estimator_fit.names_mismatch(owner, args[0], attr) if facts.fitted and len(args) == (
-            2 if attr == "score" else 1) and not kwargs else None
+            2 if attr == "score" else 1) and not kwargs and sklearn_untouched() else None
         if names is not None:
             fitted, given = names
             raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
@@ -197,7 +197,7 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         if facts.fitted and facts.n_features is not None and args and not facts.class_name.startswith(
                 _NO_FEATURE_CHECK):
             n = _columns(args[0])
-            if n is not None and n != facts.n_features:
+            if n is not None and n != facts.n_features and sklearn_untouched():
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                          f"X has {n} features but {label} was fitted on {facts.n_features}.",
                                          "feature-count", _names(owner, args[0])))
@@ -233,7 +233,8 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
     if attr == "fit" and len(args) >= 2:
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)
-        if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner):
+        if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner) and \
+                sklearn_untouched():
             if x.kind() in ("ndarray", "frame") and _columns(x) is not None and _plain_targets(y):
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                          f"X has {nx} samples but y has {ny}: `.fit()` needs them equal.",
@@ -315,12 +316,18 @@ def _valid_params(owner: Value) -> bool:
         validate = lookup_static(type(owner.obj), "_validate_params", None)
         if validate is None:
             return False
-        try:
+
+        def valid() -> bool:
             # Validation looks at every parameter: only plain data is handed to it.
             if not all(is_plain_data(v) for v in owner.obj.get_params(deep=False).values()):
                 return False
             validate(owner.obj)
             return True
+
+        try:
+            # (under the guard the probes run under: a function of the notebook's put in one of
+            # scikit-learn's modules, `sklearn.base.validate_parameter_constraints = f`, never runs)
+            return library_only(valid) is True
         except Exception:
             return False
     return False
@@ -353,7 +360,7 @@ def _check_split(args: List[Value], kwargs: Dict[str, Value], node) -> None:
     if not (seed is None or (type(seed) is int and 0 <= seed < 2 ** 32)) or type(opts.get("shuffle", True)) is not bool:
         return  # (scikit-learn rejects a seed outside NumPy's range first, whatever the lengths)
     lengths = [_samples(a) for a in args]
-    if any(n is None for n in lengths):
+    if any(n is None for n in lengths) or not sklearn_untouched():  # (its helpers: `indexable`, `_num_samples`)
         return
     if len(set(lengths)) > 1:
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,

@@ -12,6 +12,7 @@ from ..static_reads import checked, loaded_module
 from ..library_code import genuine, library_module
 from ..outcome import Stop
 from ..provenance import class_module, own_call
+from .streams import stderr_is_plain, stdout_is_plain
 
 
 def _warnings_plain() -> bool:
@@ -46,7 +47,7 @@ def _warnings_plain() -> bool:
         if fn is None or (fn is not own_c and not _warnings_function(fn, name)):
             return False
     return all(_warnings_function(checked(warnings.__dict__).get(attr), attr)
-               for attr in ("showwarning", "formatwarning", "_showwarnmsg"))
+               for attr in ("showwarning", "formatwarning", "_showwarnmsg")) and stderr_is_plain()
 
 
 def _warnings_function(fn, name: str) -> bool:
@@ -89,7 +90,9 @@ def _numpy_errstate_plain() -> bool:
         state = geterr()
     except Exception:
         return False
-    return type(state) is dict and all(v in ("ignore", "warn", "print") for v in state.values())
+    # ('print' writes to sys.stdout, 'warn' shows a warning, judged with the warnings)
+    return type(state) is dict and all(v in ("ignore", "warn") or (v == "print" and stdout_is_plain())
+                                       for v in state.values())
 
 
 def _pandas_copies_plain() -> bool:

@@ -1,4 +1,5 @@
-"""Whether writing to `sys.stdout` runs only code that cannot raise (print, `df.info()`)."""
+"""Whether writing to `sys.stdout` (print, `df.info()`) or `sys.stderr` (a warning shown) runs only
+code that cannot raise."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import os
 import stat
 import sys
 
-from ..provenance import audit, class_module, plain_class
+from ..provenance import audit, class_module, lookup_static, mro, plain_class
 
 # Taken at import: the notebook's `os.fstat = ...` must not be what the check calls.
 _fstat, _isatty, _IS_FIFO, _IS_REG, _IS_CHR = os.fstat, os.isatty, stat.S_ISFIFO, stat.S_ISREG, stat.S_ISCHR
@@ -19,11 +20,33 @@ except OSError:
 
 def stdout_is_plain() -> bool:
     """print() writes to sys.stdout: only a stream of a known kind is trusted not to raise."""
-    out = sys.stdout
+    return _plain_stream(sys.stdout)
+
+
+def stderr_is_plain() -> bool:
+    """A warning shown is written to sys.stderr, and only an OSError from the write is swallowed
+    (a closed StringIO raises ValueError on the line that warned)."""
+    return _plain_stream(sys.stderr)
+
+
+# What writing through a text stream reaches: a subclass that leaves these to io's own C code
+# writes as io.TextIOWrapper does (pytest's capture, `EncodedFile`, only adds `name` and `mode`).
+_WRITING = ("write", "writelines", "flush", "buffer", "closed", "__getattribute__", "__getattr__")
+
+
+def _text_stream(t: type) -> bool:
+    if t is io.TextIOWrapper:
+        return True
+    if not plain_class(t) or not any(k is io.TextIOWrapper for k in mro(t)):
+        return False
+    return all(lookup_static(t, name, None) is lookup_static(io.TextIOWrapper, name, None) for name in _WRITING)
+
+
+def _plain_stream(out) -> bool:
     if out is None:
         return True
     t = type(out)
-    if t is io.TextIOWrapper:
+    if _text_stream(t):
         if out.closed:
             return False
         # Down to the file: a text stream over a buffer or raw stream of the notebook's own would

@@ -1,0 +1,105 @@
+"""What a modelled library call meets besides its arguments (sixth red team, 6 Dec): each cell runs
+for real after the check, and nothing may be claimed that it does not raise, nor may the
+notebook's code run during the check.
+
+- A warning is written to `sys.stderr`: a stream that raises there (closed, or the notebook's own)
+  makes the line that warned raise (`rules/streams.stderr_is_plain`).
+- `__warningregistry__` bound in the cell: every later warning looks itself up there, under any
+  filter, and a value that is not a dict is a TypeError.
+- A Series' own `__dict__` shadows pandas' accessors (`s.__dict__['str'] = ...`).
+- pandas' helpers replaced by a stand-in module or namespace (`ix.com = fake`), and the modules of
+  joins and of frames built from arrays (`library_namespace._pandas_value`).
+- scikit-learn's helpers replaced (`check_consistent_length`, `validate_data`, `_num_samples`,
+  `indexable`): the rules that read a behaviour from facts hold only while its modules hold the
+  libraries' own code (`library_namespace.sklearn_untouched`); parameter validation runs under
+  the probes' guard.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from exec_runner import run_batch
+
+ARRAYS = "import numpy as np, sys, io, warnings\nwarnings.simplefilter('default')\n" \
+         "a = np.array([1.0, 2.0]); b = np.zeros(3); ai = np.array([1, 2])\n"
+SERIES = "import pandas as pd\ndf = pd.DataFrame({'a': [1, 2, 3], 's': ['x', 'y', 'z']})\ns = df.a\n"
+FRAME = "import pandas as pd, types, importlib\ndf = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\n"
+FAKE_COMMON = ("real = importlib.import_module('pandas.core.common')\n"
+               "fake = types.ModuleType('pandas.core.common'); fake.__dict__.update(vars(real))\n"
+               "fake.apply_if_callable = lambda k, obj, **kw: 'a' if k == 'x' else k\n")
+SK = ("import numpy as np\nfrom sklearn.linear_model import LogisticRegression, LinearRegression\n"
+      "from sklearn.model_selection import train_test_split\nimport sklearn.utils.validation as _V\n"
+      "import sklearn.model_selection._split as _S\n"
+      "X = np.random.RandomState(0).rand(10, 2); y = np.array([0, 1] * 4); X3 = np.zeros((4, 3))\n"
+      "HITS = []\n")
+
+# (setup, cell, teardown)
+UNCLAIMED = [
+    (ARRAYS + "s = io.StringIO(); s.close(); sys.stderr = s", "c = a / 0\nd = a + b", "sys.stderr = sys.__stderr__"),
+    (ARRAYS + "class Bad:\n    def write(self, t):\n        raise KeyError('w')\n    def flush(self):\n        pass\n"
+              "sys.stderr = Bad()", "c = ai // 0\nd = a[5]", "sys.stderr = sys.__stderr__"),
+    (ARRAYS, "__warningregistry__ = 0\nc = a / 0\na[5]", ""),
+    (ARRAYS + "warnings.simplefilter('ignore')", "__warningregistry__ = []\nc = a / 0\nd = a + b", ""),
+    (SERIES + "s.__dict__['str'] = 'ABC'", "s.str.lower()", ""),
+    (SERIES + "object.__setattr__(s, 'dt', pd.Timestamp('2020'))", "s.dt.year", ""),
+    (FRAME + FAKE_COMMON + "import pandas.core.indexing as ix\n_o = ix.com\nix.com = fake", "df.loc[:, 'x']",
+     "ix.com = _o"),
+    (FRAME + FAKE_COMMON + "import pandas.core.frame as fr\n_o = fr.com\nfr.com = types.SimpleNamespace(**vars(fake))",
+     "df['x']", "fr.com = _o"),
+    (FRAME + "import pandas.core.reshape.merge as M\n_o = M._validate_operand\n"
+             "def _v(obj):\n    raise TypeError('no')\nM._validate_operand = _v", "df.join(df)", "M._validate_operand = _o"),
+    (SK + "_o = _V.check_consistent_length\n_V.check_consistent_length = lambda *a: HITS.append(1)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "_o = _V._num_samples\n_V._num_samples = lambda x: 2", "train_test_split(X[:0], y[:0])",
+     "_V._num_samples = _o"),
+    (SK + "_o = _S.indexable\n_S.indexable = lambda *arrays: [x[:2] for x in arrays]", "train_test_split(X, y)",
+     "_S.indexable = _o"),
+    (SK + "import sklearn.base\n_o = sklearn.base.validate_parameter_constraints\n"
+          "sklearn.base.validate_parameter_constraints = lambda *a, **k: HITS.append(1)",
+     "LogisticRegression().fit(X, y)", "sklearn.base.validate_parameter_constraints = _o"),
+]
+
+# The same shapes, untouched: (setup, cell, exception, line)
+CLAIMED = [
+    (ARRAYS, "c = a / 0\nd = a + b", "ValueError", 2),
+    (ARRAYS, "c = ai // 0\nd = a[5]", "IndexError", 2),
+    (SERIES, "s.str.lower()", "AttributeError", 1),
+    (FRAME, "df.loc[:, 'x']", "KeyError", 1),
+    (FRAME, "df.join(df)", "ValueError", 1),
+    (SK, "LogisticRegression().fit(X, y)", "ValueError", 1),
+    (SK, "train_test_split(X[:0], y[:0])", "ValueError", 1),
+    (SK, "train_test_split(X, y)", "ValueError", 1),
+    (SK + "m = LinearRegression().fit(X, np.arange(10.))", "m.predict(X3)", "ValueError", 1),
+]
+
+
+def _ids(cases):
+    return [repr(c[1])[:40] for c in cases]
+
+
+@pytest.fixture(scope="module")
+def unclaimed():
+    return run_batch([{"setup": s, "cell": c, "teardown": t} for s, c, t in UNCLAIMED], timeout=900)
+
+
+@pytest.mark.parametrize("i", range(len(UNCLAIMED)), ids=_ids(UNCLAIMED))
+def test_nothing_claimed_that_does_not_happen(unclaimed, i):
+    r = unclaimed[i]
+    assert r["setup_error"] is None and r["checker_error"] is None, r
+    claim, raised = r["claim"], r["raised"]
+    assert claim is None or (raised is not None and (claim["exception"], claim["line"]) ==
+                             (raised["exception"], raised["line"])), (UNCLAIMED[i][1], claim, raised)
+    assert not r["mutated"], "the notebook's own code ran during the check"
+
+
+@pytest.fixture(scope="module")
+def claimed():
+    return run_batch([{"setup": s, "cell": c} for s, c, _, _ in CLAIMED], timeout=900)
+
+
+@pytest.mark.parametrize("i", range(len(CLAIMED)), ids=_ids(CLAIMED))
+def test_twins_keep_their_claims(claimed, i):
+    r, (_, _, exception, line) = claimed[i], CLAIMED[i]
+    assert r["raised"] is not None and (r["raised"]["exception"], r["raised"]["line"]) == (exception, line), r
+    assert r["claim"] is not None and (r["claim"]["exception"], r["claim"]["line"]) == (exception, line), r
