@@ -385,6 +385,8 @@ def _builds_namespaces(tree: ast.AST) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" and \
                 len(node.args) + len(node.keywords) > 1:
             return True
+        if isinstance(node, ast.Call) and len(node.args) >= 3 and isinstance(node.args[2], (ast.Dict, ast.DictComp)):
+            return True  # (any metaclass called as `type` is: `abc.ABCMeta('A', (), {...})`)
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             at = _NAMED_LOOKUPS.get(node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
             if at is not None and not (len(node.args) > at and isinstance(node.args[at], ast.Constant)):

@@ -40,6 +40,7 @@ CASES = [
     ([FRAME + "class M(type):\n    def __new__(m, n, b, ns):\n        ns['__d' + 'el__'] = f\n"
               "        return super().__new__(m, n, b, ns)\nclass A(metaclass=M):\n    pass\na = A()"], FREED),
     ([FRAME + "class A:\n    pass\ngetattr(type, '__set' + 'attr__')(A, '__d' + 'el__', f)\na = A()"], FREED),
+    ([FRAME + "import abc\nA = abc.ABCMeta('A', (), {'__d' + 'el__': f})\na = A()"], FREED),
     # a module written under a computed name, found by a later import
     (["import subprocess\nsubprocess.run('echo \"" + MODULE + "\" > seaborn.p' + 'y', shell=True)", "import seaborn"],
      "print(hidden)"),
