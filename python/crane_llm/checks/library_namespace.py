@@ -14,6 +14,7 @@ identities only (reading a dict's values runs nothing), and any change makes it 
 
 from __future__ import annotations
 
+import builtins
 import datetime
 import dis
 import functools
@@ -428,17 +429,20 @@ def sklearn_untouched() -> bool:
 
 
 def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) -> bool:
-    """`value`, held at `key` in a module of scikit-learn's, is data, a C function, a module loaded
-    under its own name, or code (a function, a class's methods) from SKLEARN_PACKAGES' files or
-    the standard library's. Names are not judged: one library function put in another's place
-    would pass."""
+    """`value`, held at `key` in a module of scikit-learn's, is data, a C function (one of Python's
+    builtins only under its own name), a module loaded under its own name, or code (a function, a
+    class's methods) from SKLEARN_PACKAGES' files or the standard library's. Other names are not
+    judged: one of the libraries' functions put in another's place would pass."""
     t = type(value)
     if type(key) is not str:
         return False
-    if any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")) or t is types.BuiltinFunctionType:
+    if any(t is c for c in _DATA) or (key.startswith("__") and key.endswith("__")):
         return True
     if t is types.ModuleType:
         return _real_module(value, SKLEARN_PACKAGES)
+    if t is types.BuiltinFunctionType:
+        # (a builtin under another name, `check_consistent_length = print`, does nothing it did)
+        return _true_name(value) == key or _SELF.__get__(value) is not builtins
     if t is types.FunctionType:
         return any(_file_in(value.__code__.co_filename, p) for p in SKLEARN_PACKAGES) or \
             _standard_library_code(value)

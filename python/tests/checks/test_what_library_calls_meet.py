@@ -51,6 +51,8 @@ UNCLAIMED = [
              "def _v(obj):\n    raise TypeError('no')\nM._validate_operand = _v", "df.join(df)", "M._validate_operand = _o"),
     (SK + "_o = _V.check_consistent_length\n_V.check_consistent_length = lambda *a: HITS.append(1)",
      "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "_o = _V.check_consistent_length\n_V.check_consistent_length = print",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
     (SK + "_o = _V._num_samples\n_V._num_samples = lambda x: 2", "train_test_split(X[:0], y[:0])",
      "_V._num_samples = _o"),
     (SK + "_o = _S.indexable\n_S.indexable = lambda *arrays: [x[:2] for x in arrays]", "train_test_split(X, y)",
