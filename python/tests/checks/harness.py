@@ -1,9 +1,10 @@
-"""Runs batches of cases for real in parallel subprocesses (two, one per core) and keeps the order."""
+"""Runs batches of cases for real in parallel subprocesses (two, one per core) and keeps the order;
+the assertions every corpus of (setup, cell, ...) cases makes on their results."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence
 
 from exec_runner import run_batch
 
@@ -17,3 +18,23 @@ def run_parallel(cases: List[Dict[str, Any]], workers: int = 2, optimize: bool =
         for j, r in enumerate(part):
             out[w + j * workers] = r
     return out
+
+
+def case_ids(cases: Sequence[Sequence[Any]]) -> List[str]:
+    """Test ids: the start of each case's cell (its second item)."""
+    return [repr(c[1])[:40] for c in cases]
+
+
+def assert_no_false_claim(r: Dict[str, Any], cell: str) -> None:
+    """Nothing claimed but what the cell raised, on its line, and no code of the notebook's ran."""
+    assert r["setup_error"] is None and r["checker_error"] is None, r
+    claim, raised = r["claim"], r["raised"]
+    assert claim is None or (raised is not None and (claim["exception"], claim["line"]) ==
+                             (raised["exception"], raised["line"])), (cell, claim, raised)
+    assert not r["mutated"], "the notebook's own code ran during the check"
+
+
+def assert_claimed(r: Dict[str, Any], exception: str, line: int) -> None:
+    """The cell raised `exception` on `line`, and that is what was claimed."""
+    assert r["raised"] is not None and (r["raised"]["exception"], r["raised"]["line"]) == (exception, line), r
+    assert r["claim"] is not None and (r["claim"]["exception"], r["claim"]["line"]) == (exception, line), r

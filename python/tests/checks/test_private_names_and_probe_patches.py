@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from exec_runner import run_batch
+from harness import assert_claimed, assert_no_false_claim, case_ids
 
 PRIVATE_FRAME = "import pandas as pd\ndf = pd.DataFrame({'_A__Salary': [1, 2]})"
 PATCHED_NUMPY = ("import numpy as np\n_g = np.__getattr__\n"
@@ -73,28 +74,21 @@ CLAIMED = [
 ]
 
 
-def _ids(cases):
-    return [repr(c[1])[:40] for c in cases]
-
-
 @pytest.fixture(scope="module")
 def unclaimed():
     return run_batch([{"setup": s, "cell": c, "teardown": t} for s, c, t in UNCLAIMED], timeout=900)
 
 
-@pytest.mark.parametrize("i", range(len(UNCLAIMED)), ids=_ids(UNCLAIMED))
+@pytest.mark.parametrize("i", range(len(UNCLAIMED)), ids=case_ids(UNCLAIMED))
 def test_nothing_claimed_and_nothing_run(unclaimed, i):
-    r = unclaimed[i]
-    assert r["setup_error"] is None and r["checker_error"] is None
-    assert r["claim"] is None, (UNCLAIMED[i][1], r["claim"], r["raised"])
-    assert not r["mutated"], "the notebook's own code ran during the check"
+    assert unclaimed[i]["claim"] is None, (UNCLAIMED[i][1], unclaimed[i])
+    assert_no_false_claim(unclaimed[i], UNCLAIMED[i][1])
 
 
-@pytest.mark.parametrize("setup,cell,exception,line", CLAIMED, ids=_ids(CLAIMED))
+@pytest.mark.parametrize("setup,cell,exception,line", CLAIMED, ids=case_ids(CLAIMED))
 def test_sound_twins_still_claimed(setup, cell, exception, line):
     r, = run_batch([{"setup": setup, "cell": cell}])
-    assert r["raised"] == {**r["raised"], "exception": exception, "line": line}
-    assert r["claim"] is not None and (r["claim"]["exception"], r["claim"]["line"]) == (exception, line)
+    assert_claimed(r, exception, line)
 
 
 def test_a_remembered_probe_answer_is_asked_again_after_a_patch():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import pytest
 
 from exec_runner import run_batch
+from harness import assert_claimed, assert_no_false_claim, case_ids
 
 ARRAYS = "import numpy as np, sys, io, warnings\nwarnings.simplefilter('default')\n" \
          "a = np.array([1.0, 2.0]); b = np.zeros(3); ai = np.array([1, 2])\n"
@@ -76,23 +77,14 @@ CLAIMED = [
 ]
 
 
-def _ids(cases):
-    return [repr(c[1])[:40] for c in cases]
-
-
 @pytest.fixture(scope="module")
 def unclaimed():
     return run_batch([{"setup": s, "cell": c, "teardown": t} for s, c, t in UNCLAIMED], timeout=900)
 
 
-@pytest.mark.parametrize("i", range(len(UNCLAIMED)), ids=_ids(UNCLAIMED))
+@pytest.mark.parametrize("i", range(len(UNCLAIMED)), ids=case_ids(UNCLAIMED))
 def test_nothing_claimed_that_does_not_happen(unclaimed, i):
-    r = unclaimed[i]
-    assert r["setup_error"] is None and r["checker_error"] is None, r
-    claim, raised = r["claim"], r["raised"]
-    assert claim is None or (raised is not None and (claim["exception"], claim["line"]) ==
-                             (raised["exception"], raised["line"])), (UNCLAIMED[i][1], claim, raised)
-    assert not r["mutated"], "the notebook's own code ran during the check"
+    assert_no_false_claim(unclaimed[i], UNCLAIMED[i][1])
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +92,6 @@ def claimed():
     return run_batch([{"setup": s, "cell": c} for s, c, _, _ in CLAIMED], timeout=900)
 
 
-@pytest.mark.parametrize("i", range(len(CLAIMED)), ids=_ids(CLAIMED))
+@pytest.mark.parametrize("i", range(len(CLAIMED)), ids=case_ids(CLAIMED))
 def test_twins_keep_their_claims(claimed, i):
-    r, (_, _, exception, line) = claimed[i], CLAIMED[i]
-    assert r["raised"] is not None and (r["raised"]["exception"], r["raised"]["line"]) == (exception, line), r
-    assert r["claim"] is not None and (r["claim"]["exception"], r["claim"]["line"]) == (exception, line), r
+    assert_claimed(claimed[i], *CLAIMED[i][2:])
