@@ -471,9 +471,10 @@ def own_type(cls: Any, package: str, depth: int = 0) -> bool:
     return True
 
 
-# Standard-library modules library classes inherit from (their own functions live there).
+# Standard-library modules library classes inherit from (their own functions live there). (`_io`'s
+# classes are C but, from Python 3.13, heap types: ipykernel's streams inherit `_io._TextIOBase`.)
 TRUSTED_BASES = {"abc", "typing", "collections", "_collections_abc", "enum", "numbers", "functools", "contextlib",
-                  "io"}
+                  "io", "_io"}
 
 
 class Audit:

@@ -95,3 +95,18 @@ def test_missing_package_is_reported_by_name(kernel):
     answer = content["user_expressions"]["crane"]
     assert answer["status"] == "error"
     assert answer["ename"] == "ModuleNotFoundError"  # what kernel-bridge.ts turns into the install hint
+
+
+def test_a_closed_stderr_makes_the_line_that_warns_raise():
+    """A warning is written to the kernel's own stream: once the notebook closed it, the line that
+    warns raises ValueError there, so nothing after it is claimed. Its twin, the stream open."""
+    cell = "c = a / 0\nd = a + b"
+    with running_kernel() as (_, kc):
+        run(kc, "import numpy as np\na = np.array([1.0, 2.0]); b = np.zeros(3)")
+        crash = ask(kc, request(cell))["checks"]["crash"]
+        assert (crash["exception"], crash["line"]) == ("ValueError", 2)
+        assert run(kc, cell)["ename"] == "ValueError"
+        run(kc, "import sys\nsys.stderr.close()")
+        assert ask(kc, request(cell))["checks"]["crash"] is None
+        raised = run(kc, cell)
+        assert raised["ename"] == "ValueError" and "closed file" in raised["evalue"], raised

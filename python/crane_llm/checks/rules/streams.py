@@ -8,7 +8,7 @@ import os
 import stat
 import sys
 
-from ..provenance import audit, class_module, lookup_static, mro, plain_class
+from ..provenance import audit, class_module, instance_dict, lookup_static, mro, plain_class
 
 # Taken at import: the notebook's `os.fstat = ...` must not be what the check calls.
 _fstat, _isatty, _IS_FIFO, _IS_REG, _IS_CHR = os.fstat, os.isatty, stat.S_ISFIFO, stat.S_ISREG, stat.S_ISCHR
@@ -56,7 +56,14 @@ def _plain_stream(out) -> bool:
         return type(raw) is io.FileIO and not raw.closed and _writes_reliably(raw.fileno())
     if t is io.StringIO:
         return not out.closed
-    return plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")
+    if not (plain_class(t) and class_module(t) == "ipykernel.iostream" and audit().pristine(t, "ipykernel")):
+        return False
+    # A kernel's stream raises once closed (`sys.stdout.close()`), and first writes to its `echo`.
+    own = instance_dict(out, None)
+    if type(own) is not dict or own.get("pub_thread") is None:
+        return False
+    echo = own.get("echo")
+    return echo is None or (echo is not out and _plain_stream(echo))
 
 
 def _writes_reliably(fd: int) -> bool:
