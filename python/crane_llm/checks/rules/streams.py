@@ -53,6 +53,8 @@ def _plain_stream(out) -> bool:
         # run its `write` (at a newline when line-buffered, or on a flush).
         buffer = out.buffer
         raw = buffer.raw if type(buffer) in (io.BufferedWriter, io.BufferedRandom) else buffer
+        if type(raw) is io.BytesIO:
+            return not raw.closed  # (in memory: pytest's capsys, a notebook's own capture)
         return type(raw) is io.FileIO and not raw.closed and _writes_reliably(raw.fileno())
     if t is io.StringIO:
         return not out.closed
