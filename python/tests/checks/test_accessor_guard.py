@@ -11,8 +11,8 @@ from crane_llm.checks import run_checks
 
 
 def test_own_registered_accessor_gets_no_claim():
-    ns = {"df": pd.DataFrame({"n": [1, 2, 3]})}
-    assert run_checks("df['n'].str.upper()", ns).crash is not None  # pandas' own accessor refuses numbers
+    ns = {"s": pd.Series([1, 2, 3])}
+    assert run_checks("s.str.upper()", ns).crash is not None  # pandas' own accessor refuses numbers
     original = pd.Series.__dict__["str"]
     try:
         with warnings.catch_warnings():
@@ -27,8 +27,8 @@ def test_own_registered_accessor_gets_no_claim():
                     return 1
 
         assert pd.Series([1]).str.upper() == 1
-        outcome = run_checks("df['n'].str.upper()", ns)
+        outcome = run_checks("s.str.upper()", ns)
         assert outcome.crash is None and outcome.stopped_at is not None
     finally:
         pd.Series.str = original
-    assert run_checks("df['n'].str.upper()", ns).crash is not None
+    assert run_checks("s.str.upper()", ns).crash is not None
