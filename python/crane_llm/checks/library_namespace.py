@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .library_code import library_module, module_code, same_code
 from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, own
 from .static_reads import (loaded_module, checked, class_dict, class_module, class_name, is_static_type, lookup_static,
-                           mro, instance_dict, plain_class)
+                           made_by_namedtuple, mro, instance_dict, plain_class)
 
 # The namespaces scikit-learn reaches through NumPy's functions and the array methods written in
 # Python (sum, mean, any, all, ...), and the helpers those call by module global.
@@ -164,7 +164,7 @@ def _written_by_stdlib_for(fn: types.FunctionType, packages: Tuple[str, ...]) ->
     if type(name) is not str:
         return False
     if name.startswith("namedtuple_"):
-        return g.get("__builtins__") == {} and set(g) <= {"__name__", "__builtins__", "_tuple_new"}
+        return made_by_namedtuple(g)
     mod = loaded_module(name)
     file = checked(mod.__dict__).get("__file__") if type(mod) is types.ModuleType else None
     return mod is not None and checked(mod.__dict__) is g and any(_file_in(file, p) for p in packages)

@@ -23,7 +23,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, Tuple
 
-from .static_reads import checked, class_dict, class_module, loaded_module, mro
+from .static_reads import checked, class_dict, class_module, loaded_module, made_by_namedtuple, mro
 
 _PACKAGES = ("sklearn", "scipy", "numpy", "pandas", "joblib", "threadpoolctl", "crane_llm")
 _STDLIB = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
@@ -69,7 +69,7 @@ def _written_by_stdlib(globals_: Any, roots: Tuple[str, ...]) -> bool:
     if type(name) is not str:
         return False
     if name.startswith("namedtuple_"):
-        return globals_.get("__builtins__") == {} and set(globals_) <= {"__name__", "__builtins__", "_tuple_new"}
+        return made_by_namedtuple(globals_)
     mod = loaded_module(name)
     if type(mod) is not types.ModuleType or checked(mod.__dict__) is not globals_:
         return False

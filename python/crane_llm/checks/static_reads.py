@@ -8,7 +8,7 @@ import itertools
 import operator
 import types
 from contextlib import contextmanager
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..loaded_modules import ipython_module, loaded_module  # noqa: F401  (re-exported: the checks' one door)
 from .outcome import Stop
@@ -92,6 +92,33 @@ def checked(d: Any) -> Any:
     if not _plain_once(d, d):
         raise HostileKeys()
     return d
+
+
+# Where each package keeps its version string as plain module data (matplotlib's `__version__` is
+# computed on first access by a module `__getattr__`; its `_version` module holds the string).
+_VERSION_AT = {"sklearn": ("sklearn", "__version__"), "matplotlib": ("matplotlib._version", "version"),
+               "pandas": ("pandas", "__version__")}
+
+
+def library_version(package: str) -> Optional[Tuple[int, int]]:
+    """(major, minor) of a loaded package, read as module data; None when that is not plain."""
+    modname, attr = _VERSION_AT[package]
+    mod = loaded_module(modname)
+    text = checked(mod.__dict__).get(attr) if mod is not None else None
+    if type(text) is not str:
+        return None
+    parts = text.split(".")
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def made_by_namedtuple(globals_: Any) -> bool:
+    """`globals_` is the namespace `collections.namedtuple` compiles its `__new__` in: no builtins,
+    nothing but its own names."""
+    return type(globals_) is dict and type(globals_.get("__name__")) is str and \
+        globals_["__name__"].startswith("namedtuple_") and globals_.get("__builtins__") == {} and \
+        set(globals_) <= {"__name__", "__builtins__", "_tuple_new"}
 
 
 def class_dict(cls: Any) -> Dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 from typing import Any
 
-from ..static_reads import loaded_module, checked
+from ..static_reads import library_version, loaded_module, checked
 from ..abstract_values import Value
 from ..live_adapter import LiveValue
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
@@ -71,9 +71,8 @@ def _may_be_shadowed(base: Value, attr: str) -> bool:
     if isinstance(base, LiveValue):
         own_dict = instance_dict(base.obj, None)
         return type(own_dict) is not dict or attr in own_dict
-    pd = loaded_module("pandas")
-    version = checked(pd.__dict__).get("__version__") if type(pd) is types.ModuleType else None
-    return type(version) is not str or not version.split(".", 1)[0].isdigit() or int(version.split(".", 1)[0]) < 3
+    version = library_version("pandas")
+    return version is None or version < (3, 0)
 
 
 def check(base: Value, attr: str, node) -> None:

@@ -27,7 +27,7 @@ from ..abstract_values import ArrayFacts, Facts, FactValue, Value
 from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import audit, classes_pristine, is_subclass, own_call, own_module_function
-from ..static_reads import loaded_module, checked
+from ..static_reads import library_version, loaded_module, checked
 from .drawing import pyplot_plain
 from .library_state import library_state_plain
 
@@ -112,23 +112,6 @@ class ConfusionDisplay(Value):
         return True if attr == "plot" else None
 
 
-# Where each package keeps its version string as plain module data (matplotlib's `__version__` is
-# computed on first access by a module `__getattr__`; its `_version` module holds the string).
-_VERSION_AT = {"sklearn": ("sklearn", "__version__"), "matplotlib": ("matplotlib._version", "version")}
-
-
-def _version(package: str) -> Optional[Tuple[int, int]]:
-    modname, attr = _VERSION_AT[package]
-    mod = loaded_module(modname)
-    text = checked(mod.__dict__).get(attr) if mod is not None else None
-    if type(text) is not str:
-        return None
-    parts = text.split(".")
-    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-        return None
-    return int(parts[0]), int(parts[1])
-
-
 def _label_count(node: ast.Call) -> Optional[int]:
     """How many labels a `display_labels=[...]` literal of plain constants holds (None otherwise)."""
     for kw in node.keywords:
@@ -164,7 +147,7 @@ def plot(interp, owner: ConfusionDisplay, args: List[Value], kwargs: Dict[str, V
     if args or kwargs or owner.labels is None or owner.labels == 0 or owner.labels == owner.classes:
         raise Stop(node.lineno, f"a call to `{_CLASS}.plot()`, which draws")
     library_state_plain(interp, node)
-    sk, mpl = _version("sklearn"), _version("matplotlib")
+    sk, mpl = library_version("sklearn"), library_version("matplotlib")
     if sk is None or mpl is None or sk < _MIN_SKLEARN or mpl < _MIN_MATPLOTLIB:
         raise Stop(node.lineno, f"`{_CLASS}.plot()` on versions the checker has not seen")
     if not audit().pristine(owner.cls, "sklearn") or not _matplotlib_own() or not pyplot_plain(interp, node):
