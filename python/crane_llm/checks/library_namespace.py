@@ -36,8 +36,10 @@ _CORE_MODULES = ("_methods", "fromnumeric", "numeric")
 NUMPY_MODULES = ("numpy",) + tuple(f"numpy.{core}.{m}" for core in ("_core", "core") for m in _CORE_MODULES) + (
     "numpy._core._dtype",)  # (every `dtype.name` goes through it)
 # Helpers of modules that also hold aliases and classes of other names: only these are judged.
-_NUMPY_HELPERS = (("numpy.lib._arraysetops_impl", ("unique", "_unique1d", "_unpack_tuple")),
-                  ("numpy.ma.core", ("getmask", "getmaskarray", "getdata", "is_masked")))
+# (`np.unique` reaches the set helpers, NumPy 1.x keeps them in `arraysetops`, and it asks `np.ma`.)
+_UNIQUE_HELPERS = ("unique", "_unique1d", "_unpack_tuple", "_unique_hash", "_array_converter", "normalize_axis_index")
+_NUMPY_HELPERS = (("numpy.lib._arraysetops_impl", _UNIQUE_HELPERS), ("numpy.lib.arraysetops", _UNIQUE_HELPERS),
+                  ("numpy.ma.core", ("getmask", "getmaskarray", "getdata", "is_masked")), ("numpy.ma", ("is_masked",)))
 
 # The names NumPy itself keeps for another function (the array-API spellings, its own helpers), as
 # the name that function was made with; for a method of a ufunc (`umr_any = logical_or.reduce`),
@@ -420,19 +422,39 @@ def sklearn_untouched() -> bool:
         return False
     if _SKLEARN_VERDICT[0] != generation:
         modules = checked(loaded_module("sys").__dict__).get("modules")
+        judged = [(name, mod) for name, mod in list(modules.items()) if type(modules) is dict and type(name) is str
+                  and (name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES))]
         verdict = type(modules) is dict and all(
-            type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value)
-            for name, mod in list(modules.items())
-            if type(name) is str and (name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES)))
+            type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value) for name, mod in judged) \
+            and _no_function_in_anothers_place(judged)
         _SKLEARN_VERDICT[:] = [generation, verdict]
     return _SKLEARN_VERDICT[1]
+
+
+def _no_function_in_anothers_place(judged: List[Tuple[str, types.ModuleType]]) -> bool:
+    """No module holds, under a name that some module holds a function of that very name under,
+    another function (`validation.check_consistent_length = validation.column_or_1d`: both the
+    libraries' own code, doing something else). Aliases the libraries make themselves hold under
+    names no function of theirs has (`parse_version = parse`), except in the vendored array-API
+    package, whose `get_namespace` is sklearn's own helper's name too."""
+    under_own_name: Dict[str, List[Any]] = {}
+    elsewhere: List[Tuple[str, Any]] = []
+    for name, mod in judged:
+        for key, value in checked(mod.__dict__).items():
+            if type(value) is not types.FunctionType or type(key) is not str:
+                continue
+            if _named(value, key):
+                under_own_name.setdefault(key, []).append(value)
+            elif not name.startswith("sklearn.externals."):
+                elsewhere.append((key, value))
+    return not any(f is not value for key, value in elsewhere for f in under_own_name.get(key, ()))
 
 
 def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) -> bool:
     """`value`, held at `key` in a module of scikit-learn's, is data, a C function (one of Python's
     builtins only under its own name), a module loaded under its own name, or code (a function, a
     class's methods) from SKLEARN_PACKAGES' files or the standard library's. Other names are not
-    judged: one of the libraries' functions put in another's place would pass."""
+    judged here: one of the libraries' functions put in another's place is `_no_function_in_anothers_place`'s."""
     t = type(value)
     if type(key) is not str:
         return False

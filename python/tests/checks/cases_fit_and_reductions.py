@@ -68,6 +68,13 @@ _CALL = ("import pandas as pd\ndf1 = pd.DataFrame({'a': [1, 2]})\n"
 
 _CW = (NP + "\nimport types\nfrom sklearn.utils.class_weight import compute_class_weight as cw\n"
        "from sklearn.metrics import accuracy_score\ny01 = np.array([0, 1, 1])")
+# `np.unique` of labels, the argument such calls are usually given: sorting them cannot fail.
+_UNIQUE = (_CW + "\nimport pandas as pd\nys = pd.Series([2, 0, 2, 1])\nyb = pd.Series([True, False, True])\n"
+           "yf = np.array([0.5, np.nan, 0.5])\nyt = np.array(['cat', 'dog', 'cat'])\n"
+           "yd = np.array(['2024-01-02', 'NaT'], dtype='datetime64[D]')\n"
+           "yo = np.array([1, 'a', None], dtype=object)\nyn = pd.Series([1, None, 2], dtype='Int64')\n"
+           "class Odd:\n    def __lt__(self, other):\n        raise ValueError('no order')\n"
+           "yodd = np.array([Odd(), Odd()], dtype=object)")
 
 CALL_ARGUMENTS: List[Pair] = [
     # scikit-learn 1.0 made these keyword-only; its validation wrapper matches them first
@@ -78,6 +85,16 @@ CALL_ARGUMENTS: List[Pair] = [
     Pair("call-arguments", _CW, "accuracy_score(y01)", "accuracy_score(y01, y01)", "TypeError"),
     Pair("call-arguments", _CW, "accuracy_score(y01, y01, normalise=False)", "accuracy_score(y01, y01, normalize=False)",
          "TypeError"),
+    Pair("call-arguments", _UNIQUE, "w = cw('balanced', np.unique(y01), y01)",
+         "w = cw('balanced', classes=np.unique(y01), y=y01)", "TypeError"),
+    Pair("call-arguments", _UNIQUE, "w = cw('balanced', np.unique(ys), ys)",
+         "w = cw('balanced', classes=np.unique(ys), y=ys)", "TypeError"),
+    Pair("call-arguments", _UNIQUE, "cw('balanced', np.unique(yb), yb)", "cw('balanced', classes=np.unique(yb), y=yb)",
+         "TypeError"),
+    Pair("call-arguments", _UNIQUE, "cw('balanced', np.unique(yt), yt)", "cw('balanced', classes=np.unique(yt), y=yt)",
+         "TypeError"),
+    Pair("call-arguments", _UNIQUE, "u = np.unique(yf)\nk = np.unique(yd)\ncw('balanced', u, yf)",
+         "u = np.unique(yf)\nk = np.unique(yd)\ncw('balanced', classes=np.unique(y01), y=y01)", "TypeError"),
     Pair("call-arguments", _CALL, "pd.concat([df1], [df1])", "pd.concat([df1, df1])", "TypeError"),
     Pair("call-arguments", _CALL, "pd.melt(df1, ['a'], ['a'], None, 'v', None, True, 'extra')",
          "pd.melt(df1, ['a'])", "TypeError"),
@@ -122,6 +139,12 @@ NO_CLAIM = [
      "ccw = types.FunctionType(cw.__code__, cw.__globals__, 'compute_class_weight', None, cells)\n"
      "ccw('balanced', np.array([0, 1]), np.array([0, 1]))", _CW),
     ("def w(*args, **kwargs):\n    return args[5]\nw(1, 2, key=3)", NP),
+    # `np.unique` of values whose sorting compares Python objects (which may raise, or run a
+    # notebook's `__lt__`), or a nullable column (pd.NA has no order): it may raise before the call.
+    ("cw('balanced', np.unique(yo), yo)", _UNIQUE),
+    ("cw('balanced', np.unique(yodd), yodd)", _UNIQUE),
+    ("cw('balanced', np.unique(yn), yn)", _UNIQUE),
+    ("cw('balanced', np.unique(y01, return_counts=True), y01)", _UNIQUE),
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),
 ]

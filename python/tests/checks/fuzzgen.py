@@ -253,6 +253,9 @@ TRICKY = [
     "pd.concat([df], [df])", "pd.concat([df, {n}])", "pd.isna()", "pd.isna({n}, {n})", "pd.to_numeric(ser, erors=1)",
     "pd.get_dummies({n}, data=df)", "def q(a, /, b=1, *, c=2):\n    return a\nq({n}, a=1)", "def q(a):\n    return a\nq()",
     "def q(a, b):\n    return a\nq(*lst)", "def q(*a, **k):\n    return a\nq({n}, z={n})",
+    "from sklearn.utils.class_weight import compute_class_weight as ccw\nccw('balanced', np.unique({n}), {n})",
+    "from sklearn.utils.class_weight import compute_class_weight as ccw\nccw('balanced', classes=np.unique({n}), y={n})",
+    "u = np.unique({n})\nu + v4", "u = np.unique({n})\nundefined_u", "print(np.unique({n}), ser.unique())",
     # pyplot: the drawing catalogue, images of no image shape; loops' first pass; arrays as list indices
     "plt.imshow(chw)", "plt.imshow({n})", "plt.figure(figsize=(3, 2))\n{n} + v4", "plt.title('t')\nplt.imshow({n})",
     "plt.subplot(2, 2, 5)", "plt.axis('nope')", "plt.legend()\nplt.show()\n{n}[labs]", "plt.imshow(m43.astype('uint8'))",

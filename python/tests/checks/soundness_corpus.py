@@ -269,6 +269,15 @@ def patched_libraries() -> List[Dict]:
     patch("pd.core.common.maybe_make_list", "lambda obj: ['a']", ["df.drop(columns=['zz'])"])
     patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
     patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
+    # `np.unique` is gone on past (to reach a call its result cannot bind): never when it, or a
+    # helper it calls by module global, is the notebook's.
+    unique_cells = ["u = np.unique(np.ones(3))\nundefined_u", "print(len, np.unique(X), undefined_u)"]
+    sets = ("import importlib\n_sets = importlib.import_module('numpy.lib._arraysetops_impl' "
+            "if hasattr(np.lib, '_arraysetops_impl') else 'numpy.lib.arraysetops')\n")
+    patch("np.unique", "lambda *a, **k: 1 / 0", unique_cells)
+    patch("_sets._unique1d", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
+    patch("_sets._unique_hash", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
+    patch("np.ma.is_masked", "lambda *a, **k: 1 / 0", unique_cells, extra="import numpy.ma\n")
     patch("np.reshape", "lambda *a, **k: 0", ["np.reshape(np.ones(6), (5,))"])
     patch("np.concatenate", "_wrapped_concat", ["np.concatenate([np.ones((2, 2)), np.ones((3, 3))])"],
           extra="import functools\n_realc = np.concatenate\n@functools.wraps(_realc)\n"

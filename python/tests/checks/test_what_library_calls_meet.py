@@ -10,7 +10,7 @@ notebook's code run during the check.
 - pandas' helpers replaced by a stand-in module or namespace (`ix.com = fake`), and the modules of
   joins and of frames built from arrays (`library_namespace._pandas_value`).
 - scikit-learn's helpers replaced (`check_consistent_length`, `validate_data`, `_num_samples`,
-  `indexable`): the rules that read a behaviour from facts hold only while its modules hold the
+  `indexable`), also by another of the libraries' own functions: the rules that read a behaviour from facts hold only while its modules hold the
   libraries' own code (`library_namespace.sklearn_untouched`); parameter validation runs under
   the probes' guard.
 """
@@ -58,6 +58,11 @@ UNCLAIMED = [
      "_V._num_samples = _o"),
     (SK + "_o = _S.indexable\n_S.indexable = lambda *arrays: [x[:2] for x in arrays]", "train_test_split(X, y)",
      "_S.indexable = _o"),
+    # One of the libraries' own functions in another's place: the module holds only their code.
+    (SK + "import sklearn.utils._array_api as _A\n_o = _S.indexable\n_S.indexable = _A.get_namespace",
+     "train_test_split(X, y)", "_S.indexable = _o"),
+    (SK + "_o = _V.check_consistent_length\n_V.check_consistent_length = _V.column_or_1d",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
     (SK + "import sklearn.base\n_o = sklearn.base.validate_parameter_constraints\n"
           "sklearn.base.validate_parameter_constraints = lambda *a, **k: HITS.append(1)",
      "LogisticRegression().fit(X, y)", "sklearn.base.validate_parameter_constraints = _o"),

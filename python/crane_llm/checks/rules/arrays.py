@@ -19,6 +19,7 @@ from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
+from ..library_namespace import numpy_untouched
 from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"
@@ -329,7 +330,33 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
             except (ValueError, OverflowError):
                 # Ragged lists (`[[1, 2], [3]]`) fail here as in the cell; not claimed, the reading stops.
                 raise Stop(node.lineno, "`numpy.array` of a list NumPy does not make an array of")
+    if name == "unique" and len(args) == 1 and not kwargs:
+        return _unique(args[0], node)
     raise Stop(node.lineno, f"a call to `numpy.{name}`, which the checker does not model")
+
+
+# Dtype kinds whose values NumPy sorts in C without a comparison that can fail (NaN and NaT sort
+# last); object arrays compare their items, which may raise or run a notebook's `__lt__`.
+_SORTABLE_KINDS = "biufcmMUS"
+
+
+def _unique(v: Value, node) -> Value:
+    """`np.unique(x)`, which sorts a flat copy of `x`: the distinct values, how many unknown. Only for an
+    exact ndarray of a sortable kind, or a pandas Series of a NumPy number or bool dtype (`__array__` is
+    pandas' own), and only while NumPy's functions and its set helpers are its own; so a later error on
+    the line (arguments a function cannot bind: `compute_class_weight('balanced', np.unique(y), y)`)
+    is reached for certain."""
+    a = _arr(v)
+    if a is not None and a.kind is not None and a.kind in _SORTABLE_KINDS and sized(a.shape):
+        kind = a.kind
+    elif v.kind() == "series" and v.series_dtype() in ("numeric", "bool") and v.series_length() is not None \
+            and sized((v.series_length(),)):
+        kind = "b" if v.series_dtype() == "bool" else None
+    else:
+        raise Stop(node.lineno, "`numpy.unique` of values the checker cannot be sure NumPy sorts")
+    if not numpy_untouched():
+        raise Stop(node.lineno, "a call to `numpy.unique` while NumPy's own functions are replaced")
+    return array_value((None,), kind)
 
 
 def _legacy_random_choice(fn: Any) -> bool:
