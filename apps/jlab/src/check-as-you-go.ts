@@ -17,6 +17,7 @@ import {
   type MarkEvent
 } from '@crane-llm/core';
 import { certainCrashOf } from './quiet-check';
+import { codeRuns } from './running-code';
 
 /**
  * "Check as you go": the active cell is checked by the built-in checks when it becomes active and
@@ -130,7 +131,7 @@ export class CheckAsYouGo {
     const kernel = panel?.sessionContext.session?.kernel ?? null;
     const now = Date.now();
     // The status of the moment: a cell the user has just queued makes it busy, and then no check.
-    const idle = !!kernel && kernel.status === 'idle' && !!panel?.sessionContext.isReady;
+    const idle = !!kernel && !codeRuns(kernel) && !!panel?.sessionContext.isReady;
     this.state = dropWhenBusy(this.state, now, idle);
     const cell = this.watchedCell;
     const cellId = dueCheck(this.state, now, idle, cell?.model.id ?? null);

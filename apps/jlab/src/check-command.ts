@@ -39,6 +39,8 @@ export interface CheckCommandDeps {
   refusal: (panel: NotebookPanel) => Promise<{ problem: string; message: string } | null>;
   /** Runs the button's check on that cell; `keepOrigin` receives the whole origin entries. */
   check: (panel: NotebookPanel, cell: Cell, switches: Switches, keepOrigin: (entries: OriginEntry[]) => void) => Promise<CheckState>;
+  /** Resolves once the notebook's kernel is idle again after the check's own request (bounded). */
+  settled: (panel: NotebookPanel) => Promise<void>;
 }
 
 export function readCheckArgs(args: Readonly<Record<string, unknown>>): CheckArgs {
@@ -74,6 +76,8 @@ export async function runCheckCommand(args: CheckArgs, deps: CheckCommandDeps): 
   const state = await deps.check(panel, cell, { ...deps.switches(), useLlm: args.useLlm ?? false }, entries => {
     origin = entries;
   });
+  // (an agent checks the next cell as soon as this answer arrives: the kernel must be idle by then)
+  await deps.settled(panel);
   return answerOf(state, target, origin);
 }
 

@@ -12,6 +12,7 @@ import { CHECK_ARGS_SCHEMA, readCheckArgs, runCheckCommand } from './check-comma
 import { jupyterCheckEffects } from './check-effects';
 import { fixEffects } from './fix-effects';
 import { jumpTo } from './jump-to';
+import { untilNoCodeRuns } from './running-code';
 import { fetchProviderSettings, serverFetch, serverSettings } from './provider';
 import { refusal } from './refusal';
 import { configuredArguments, settingsBackend } from './settings-backend';
@@ -147,7 +148,8 @@ export const cranePlugin: JupyterFrontEndPlugin<void> = {
           tracker,
           switches: () => switches.value,
           refusal,
-          check: checkUnderCeiling
+          check: checkUnderCeiling,
+          settled: panel => untilNoCodeRuns(panel.sessionContext.session?.kernel)
         })
     });
     for (const command of Object.values(COMMANDS)) {

@@ -1,5 +1,6 @@
 import type { NotebookPanel } from '@jupyterlab/notebook';
 import type { ProblemKind } from '@crane-llm/core';
+import { codeRuns } from './running-code';
 
 export const BUSY_MESSAGE =
   'CRANE-LLM waits for the notebook to be idle: reading the kernel state means running code in the kernel, and with cells still running the answer would describe the state afterwards. Try again when the running cells have finished.';
@@ -15,8 +16,8 @@ export async function refusal(panel: NotebookPanel | null): Promise<{ problem: P
   }
   const kernel = context.session?.kernel;
   if (!kernel || !context.isReady) return { problem: 'busy', message: STARTING_MESSAGE };
-  // Read the status at the moment of the click, before anything is awaited.
-  if (kernel.status !== 'idle') return { problem: 'busy', message: BUSY_MESSAGE };
+  // Read at the moment of the click, before anything is awaited.
+  if (codeRuns(kernel)) return { problem: 'busy', message: BUSY_MESSAGE };
   let language = '';
   try {
     language = (await kernel.spec)?.language ?? '';

@@ -3,6 +3,7 @@ import { NotebookActions, type Notebook } from '@jupyterlab/notebook';
 import { Widget } from '@lumino/widgets';
 import { el, guardsRun, type CertainCrash, type RunRequest } from '@crane-llm/core';
 import { certainCrashOf } from './quiet-check';
+import { codeRuns } from './running-code';
 
 /**
  * "Check before running": the run of one selected cell (Shift+Enter, Ctrl+Enter, Alt+Enter, the
@@ -36,7 +37,7 @@ async function mayRun(notebook: Notebook, sessionContext: ISessionContext | unde
   const cell = notebook.activeCell;
   const cells = notebook.widgets.filter(c => notebook.isSelectedOrActive(c)).length;
   if (!kernel || !cell || cell.model.type !== 'code') return true;
-  if (!guardsRun(enabled, { cells, command }, kernel.status === 'idle')) return true;
+  if (!guardsRun(enabled, { cells, command }, !codeRuns(kernel))) return true;
   const index = notebook.activeCellIndex;
   const crash = await certainCrashOf(kernel, { id: cell.model.id, source: cell.model.sharedModel.getSource() });
   if (!crash) return true;

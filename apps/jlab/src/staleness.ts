@@ -4,6 +4,7 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { mayChangeKernelState } from '@crane-llm/core';
 import type { CheckCenter } from './check-center';
 import { startRecorder } from './kernel-bridge';
+import { followRequests } from './running-code';
 
 /**
  * Staleness and interruptions. A verdict goes stale when another cell runs (from this notebook,
@@ -27,6 +28,7 @@ export function watchNotebooks(tracker: INotebookTracker, center: CheckCenter): 
       watched?.iopubMessage.disconnect(onIopub);
       watched = panel.sessionContext.session?.kernel ?? null;
       watched?.iopubMessage.connect(onIopub);
+      if (watched) followRequests(watched);
       if (watched) void startRecorder(watched);
     };
     panel.sessionContext.kernelChanged.connect(start);
