@@ -278,6 +278,11 @@ def patched_libraries() -> List[Dict]:
     patch("_sets._unique1d", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
     patch("_sets._unique_hash", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
     patch("np.ma.is_masked", "lambda *a, **k: 1 / 0", unique_cells, extra="import numpy.ma\n")
+    series_unique = ["u = df['a'].unique()\nundefined_u"]
+    patch("pd.Series.unique", "lambda s: 1 / 0", series_unique)
+    patch("pd.core.algorithms.unique1d", "lambda values: 1 / 0", series_unique, extra="import pandas.core.algorithms\n")
+    patch("pd.core.base.algorithms", "types.SimpleNamespace(unique1d=lambda v: 1 / 0)", series_unique,
+          extra="import types, pandas.core.base\n")
     patch("np.reshape", "lambda *a, **k: 0", ["np.reshape(np.ones(6), (5,))"])
     patch("np.concatenate", "_wrapped_concat", ["np.concatenate([np.ones((2, 2)), np.ones((3, 3))])"],
           extra="import functools\n_realc = np.concatenate\n@functools.wraps(_realc)\n"

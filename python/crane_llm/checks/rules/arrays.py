@@ -359,6 +359,19 @@ def _unique(v: Value, node) -> Value:
     return array_value((None,), kind)
 
 
+def series_unique(owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    """`s.unique()` of a pandas Series of a NumPy number or bool dtype: pandas' hash table over its
+    array, which cannot fail, while pandas' and NumPy's modules hold only their own code (`compute_class_weight(
+    'balanced', y.unique(), y)` is then reached)."""
+    n = owner.series_length()
+    if args or kwargs or owner.series_dtype() not in ("numeric", "bool") or n is None or not sized((n,)):
+        raise Stop(node.lineno, "a call to `.unique()` on a series the checker cannot be sure pandas hashes")
+    # (the dtype is read only from an unpatched Series class, which takes pandas' modules unpatched too)
+    if not numpy_untouched():
+        raise Stop(node.lineno, "a call to `.unique()` while NumPy's own functions are replaced")
+    return array_value((None,), "b" if owner.series_dtype() == "bool" else None)
+
+
 def _legacy_random_choice(fn: Any) -> bool:
     """`fn` is `choice` bound to an exact NumPy RandomState (what `np.random.choice` is): a method of a
     compiled class, which no notebook can replace. (A Generator's `choice` takes 2-D arrays.)"""
