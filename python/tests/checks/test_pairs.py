@@ -7,7 +7,6 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from cases import NAME_ERROR, SYNTAX_ERROR
@@ -31,11 +30,6 @@ def test_crash_cell_raises_what_is_claimed(pair, ground_truth):
     assert r["raised"] is not None, "the crash cell ran clean: the case itself is wrong"
     assert r["raised"]["exception"] in pair.exception.split("|"), r["raised"]
     claim = r["claim"]
-    if pair.rule == "accessor-dtype" and "df[" in pair.crash and int(pd.__version__.split(".")[0]) < 3:
-        # pandas 2 hands out a frame's cached column Series, whose own `__dict__` may hold the
-        # accessor's name: no claim on a selected column there
-        assert claim is None, claim
-        return
     assert claim is not None, f"no claim; stopped at {r['stop']}"
     assert claim["exception"] == r["raised"]["exception"]
     assert claim["line"] == r["raised"]["line"], (claim, r["raised"])

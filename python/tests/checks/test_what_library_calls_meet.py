@@ -6,7 +6,8 @@ notebook's code run during the check.
   makes the line that warned raise (`rules/streams.stderr_is_plain`).
 - `__warningregistry__` bound in the cell: every later warning looks itself up there, under any
   filter, and a value that is not a dict is a TypeError.
-- A Series' own `__dict__` shadows pandas' accessors (`s.__dict__['str'] = ...`).
+- A Series' own `__dict__` shadows pandas' accessors (`s.__dict__['str'] = ...`), also the Series
+  pandas 2 caches for a frame's column and hands out again (`df['a']`).
 - pandas' helpers replaced by a stand-in module or namespace (`ix.com = fake`), and the modules of
   joins and of frames built from arrays (`library_namespace._pandas_value`).
 - scikit-learn's helpers replaced (`check_consistent_length`, `validate_data`, `_num_samples`,
@@ -44,6 +45,13 @@ UNCLAIMED = [
     (ARRAYS + "warnings.simplefilter('ignore')", "__warningregistry__ = []\nc = a / 0\nd = a + b", ""),
     (SERIES + "s.__dict__['str'] = 'ABC'", "s.str.lower()", ""),
     (SERIES + "object.__setattr__(s, 'dt', pd.Timestamp('2020'))", "s.dt.year", ""),
+    # pandas 2 hands out the Series its frame cached for a column (`s = df.a` cached it): its own
+    # dict, or whatever a notebook put in the cache, is what `df['a']` gives
+    (SERIES + "s.__dict__['str'] = 'ABC'", "df['a'].str.lower()", ""),
+    (SERIES + "vars(df).setdefault('_item_cache', {})['a'] = pd.Series(['x', 'y', 'z'])", "df['a'].str.lower()", ""),
+    (SERIES + "hits = []\nclass K(str):\n    def __hash__(self):\n        return hash('a')\n"
+              "    def __eq__(self, other):\n        hits.append(1)\n        return False\n"
+              "vars(df).setdefault('_item_cache', {})[K('b')] = s", "df['a'].str.lower()", ""),
     (FRAME + FAKE_COMMON + "import pandas.core.indexing as ix\n_o = ix.com\nix.com = fake", "df.loc[:, 'x']",
      "ix.com = _o"),
     (FRAME + FAKE_COMMON + "import pandas.core.frame as fr\n_o = fr.com\nfr.com = types.SimpleNamespace(**vars(fake))",
@@ -73,6 +81,8 @@ CLAIMED = [
     (ARRAYS, "c = a / 0\nd = a + b", "ValueError", 2),
     (ARRAYS, "c = ai // 0\nd = a[5]", "IndexError", 2),
     (SERIES, "s.str.lower()", "AttributeError", 1),
+    (SERIES, "df['a'].str.lower()", "AttributeError", 1),
+    (SERIES + "df['a'].sum()", "df['a'].dt.year", "AttributeError", 1),
     (FRAME, "df.loc[:, 'x']", "KeyError", 1),
     (FRAME, "df.join(df)", "ValueError", 1),
     (SK, "LogisticRegression().fit(X, y)", "ValueError", 1),

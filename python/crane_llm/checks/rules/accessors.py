@@ -16,6 +16,7 @@ from typing import Any
 from ..static_reads import library_version, loaded_module, checked
 from ..abstract_values import Value
 from ..live_adapter import LiveValue
+from ..class_facts import pandas_types
 from ..dtypes import dtype_category  # noqa: F401  (the categories the table speaks of)
 from ..outcome import CertainCrash, Crash
 from ..provenance import (audit, class_dict, class_module, class_name, instance_dict, lookup_static, mro, own,
@@ -72,7 +73,33 @@ def _may_be_shadowed(base: Value, attr: str) -> bool:
         own_dict = instance_dict(base.obj, None)
         return type(own_dict) is not dict or attr in own_dict
     version = library_version("pandas")
-    return version is None or version < (3, 0)
+    if version is None:
+        return True
+    return version < (3, 0) and not _selected_as_cached(base, attr)
+
+
+def _selected_as_cached(base: Value, attr: str) -> bool:
+    """Under pandas 2, `df['n']` of the kernel's frame is the Series its `_item_cache` holds for
+    'n' when it holds one (a new one otherwise, cached then): that one must be an exact Series of
+    the column's dtype with nothing of the accessor's name in its own dict. The cache is read as
+    data: a dict of str or int keys, so finding 'n' in it compares nothing of the notebook's."""
+    source = getattr(base, "text_of", None)
+    frame = source[0] if type(source) is tuple and len(source) == 3 else None
+    frame_cls, series_cls, _ = pandas_types()
+    if not isinstance(frame, LiveValue) or frame_cls is None or type(frame.obj) is not frame_cls:
+        return False
+    label = source[2]
+    own_fields = instance_dict(frame.obj, None)
+    cache = own_fields.get("_item_cache") if type(own_fields) is dict else None
+    if type(label) not in (str, int) or type(cache) is not dict or \
+            not all(type(k) is str or type(k) is int for k in list(cache)):
+        return False
+    cached = cache.get(label)
+    if cached is None:
+        return True
+    own_dict = instance_dict(cached, None)
+    return type(cached) is series_cls and type(own_dict) is dict and attr not in own_dict and \
+        LiveValue(cached).series_dtype() == base.series_dtype()
 
 
 def check(base: Value, attr: str, node) -> None:
