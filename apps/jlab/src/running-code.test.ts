@@ -15,7 +15,8 @@ function fakeKernel(status: Kernel.Status) {
   };
   const statusChanged = signal();
   const iopubMessage = signal();
-  const kernel = { status, statusChanged, iopubMessage };
+  const connectionStatusChanged = signal();
+  const kernel = { status, statusChanged, iopubMessage, connectionStatusChanged };
   let n = 0;
   const status_ = (state: 'busy' | 'idle', parentType: string, parentId: string): void => {
     const msg = { header: { msg_type: 'status', msg_id: `m${n++}` }, parent_header: { msg_type: parentType, msg_id: parentId }, content: { execution_state: state } };
@@ -27,7 +28,10 @@ function fakeKernel(status: Kernel.Status) {
     kernel.status = 'restarting';
     for (const s of [...statusChanged.slots]) s(kernel, 'restarting');
   };
-  return { kernel: kernel as unknown as Kernel.IKernelConnection, status: status_, restart };
+  const reconnect = (): void => {
+    for (const s of [...connectionStatusChanged.slots]) s(kernel, 'connected');
+  };
+  return { kernel: kernel as unknown as Kernel.IKernelConnection, status: status_, restart, reconnect };
 }
 
 const settledWithin = async (p: Promise<void>, ms: number): Promise<boolean> =>
@@ -77,6 +81,18 @@ describe('codeRuns', () => {
     expect(codeRuns(k.kernel)).toBe(true); // (restarting)
     k.status('idle', 'kernel_info_request', 'k1');
     expect(codeRuns(k.kernel)).toBe(false);
+  });
+
+  it('starts over from the status of the moment when the socket connects again (an idle may have been lost)', () => {
+    const k = fakeKernel('idle');
+    followRequests(k.kernel);
+    k.status('busy', 'execute_request', 'e1');
+    (k.kernel as unknown as { status: string }).status = 'idle';
+    k.reconnect();
+    expect(codeRuns(k.kernel)).toBe(false);
+    k.status('busy', 'execute_request', 'e2');
+    k.reconnect();
+    expect(codeRuns(k.kernel)).toBe(true);
   });
 });
 

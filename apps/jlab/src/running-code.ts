@@ -56,6 +56,13 @@ export function followRequests(kernel: Kernel.IKernelConnection): void {
     }
     changed();
   });
+  kernel.connectionStatusChanged.connect((_: Kernel.IKernelConnection, connection: Kernel.ConnectionStatus) => {
+    // (status messages sent while the socket was down may be lost: start over from what it says now)
+    if (connection !== 'connected') return;
+    tracker.busy.clear();
+    tracker.busyUnseen = kernel.status !== 'idle';
+    changed();
+  });
 }
 
 /** Code runs in the kernel, or may: it is starting, restarting or dead, or busy with a request that runs code. */
