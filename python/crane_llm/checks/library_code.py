@@ -20,6 +20,7 @@ remembered by the identity of the (function, code, defaults) it was made for.
 
 from __future__ import annotations
 
+import builtins
 import abc
 import ast
 import dis
@@ -101,13 +102,19 @@ _SIGNATURES: Dict[Tuple[str, int], Optional[ast.arguments]] = {}
 
 
 def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
-    """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names."""
+    """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names, with
+    the interpreter's builtins: the ones the function took when it was made (3.10+, whatever its
+    globals hold now) and the ones its globals hold (which 3.9 reads at each call). A function made
+    while a module held other builtins would run its library's code with the notebook's `callable`."""
     g = fn.__globals__
     if type(g) is not dict:
         return None
     try:
         checked(g)
     except Stop:
+        return None
+    if not _real_builtins(g.get("__builtins__", builtins)) or \
+            (_FUNCTION_BUILTINS is not None and not _real_builtins(_FUNCTION_BUILTINS.__get__(fn))):
         return None
     name = g.get("__name__")
     mod = loaded_module(name) if type(name) is str else None
@@ -122,6 +129,11 @@ def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
 
 
 _REALPATHS: Dict[str, str] = {}
+_FUNCTION_BUILTINS = types.FunctionType.__dict__.get("__builtins__")  # (a member descriptor, 3.10+)
+
+
+def _real_builtins(b: object) -> bool:
+    return b is builtins.__dict__ or b is builtins  # (by identity: `==` could be a dict subclass's)
 
 
 def _realpath(path: str) -> str:

@@ -278,6 +278,15 @@ def patched_libraries() -> List[Dict]:
     patch("_sets._unique1d", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
     patch("_sets._unique_hash", "lambda *a, **k: 1 / 0", unique_cells, extra=sets)
     patch("np.ma.is_masked", "lambda *a, **k: 1 / 0", unique_cells, extra="import numpy.ma\n")
+    # pandas' own code, made again while its module held the notebook's builtins (which the
+    # function keeps, 3.10+): `callable` says a column name is callable.
+    rebuilt = (DF + "import types, builtins\nimport pandas.core.common as _com\n_orig = _com.apply_if_callable\n"
+               "_g = _com.__dict__\n_real_b = _g['__builtins__']\n"
+               "_g['__builtins__'] = dict(vars(builtins), callable=lambda x: isinstance(x, str))\n"
+               "_com.apply_if_callable = types.FunctionType(_orig.__code__, _g, 'apply_if_callable', _orig.__defaults__)\n"
+               "_g['__builtins__'] = _real_b\n")
+    for cell in ["df['zz']", "df[['a', 'zz']]", "df.loc[:, 'zz']"]:
+        out.append(_c(cell, rebuilt, teardown="_com.apply_if_callable = _orig\n"))
     series_unique = ["u = df['a'].unique()\nundefined_u"]
     patch("pd.Series.unique", "lambda s: 1 / 0", series_unique)
     patch("pd.core.algorithms.unique1d", "lambda values: 1 / 0", series_unique, extra="import pandas.core.algorithms\n")
