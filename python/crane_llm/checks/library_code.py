@@ -102,10 +102,30 @@ _SIGNATURES: Dict[Tuple[str, int], Optional[ast.arguments]] = {}
 
 
 def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
-    """The loaded module whose `__dict__` is `fn`'s globals and whose file `fn`'s code names, with
-    the interpreter's builtins: the ones the function took when it was made (3.10+, whatever its
-    globals hold now) and the ones its globals hold (which 3.9 reads at each call). A function made
-    while a module held other builtins would run its library's code with the notebook's `callable`."""
+    """The loaded module whose `__dict__` is `fn`'s globals (`module_of_globals`) and whose file
+    `fn`'s code names."""
+    mod = module_of_globals(fn)
+    if mod is None:
+        return None
+    g = fn.__globals__
+    file = g.get("__file__")
+    if type(file) is not str or type(fn.__code__.co_filename) is not str:
+        return None
+    if _realpath(file) != _realpath(fn.__code__.co_filename):
+        return None
+    return mod
+
+
+_REALPATHS: Dict[str, str] = {}
+_FUNCTION_BUILTINS = types.FunctionType.__dict__.get("__builtins__")  # (a member descriptor, 3.10+)
+
+
+def module_of_globals(fn: types.FunctionType) -> Optional[types.ModuleType]:
+    """The loaded module whose `__dict__` is `fn`'s globals, when the function also has the
+    interpreter's builtins: the ones it took when it was made (3.10+, whatever its globals hold
+    now) and the ones its globals hold (which 3.9 reads at each call). The same code remade around
+    another dict (`FunctionType(f.__code__, {**globals, 'ValueError': KeyError})`), or made while a
+    module held the notebook's builtins (its `callable`), runs the library's code differently."""
     g = fn.__globals__
     if type(g) is not dict:
         return None
@@ -118,18 +138,7 @@ def library_module(fn: types.FunctionType) -> Optional[types.ModuleType]:
         return None
     name = g.get("__name__")
     mod = loaded_module(name) if type(name) is str else None
-    if type(mod) is not types.ModuleType or mod.__dict__ is not g:
-        return None
-    file = g.get("__file__")
-    if type(file) is not str or type(fn.__code__.co_filename) is not str:
-        return None
-    if _realpath(file) != _realpath(fn.__code__.co_filename):
-        return None
-    return mod
-
-
-_REALPATHS: Dict[str, str] = {}
-_FUNCTION_BUILTINS = types.FunctionType.__dict__.get("__builtins__")  # (a member descriptor, 3.10+)
+    return mod if type(mod) is types.ModuleType and mod.__dict__ is g else None
 
 
 def _real_builtins(b: object) -> bool:
@@ -760,5 +769,5 @@ def _same_items(a: Any, b: Any) -> bool:
     return len(a) == len(b) and all(x[0] is y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-__all__ = ["module_code", "class_body_data", "class_generated_names", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
+__all__ = ["module_code", "module_of_globals", "class_body_data", "class_generated_names", "plain_data", "class_body_stores", "enclosing_code", "genuine", "library_module", "reference_code", "same_code",
            "same_defaults"]

@@ -24,7 +24,7 @@ import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
-from .library_code import library_module, module_code, same_code
+from .library_code import library_module, module_code, module_of_globals, same_code
 from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, own
 from .static_reads import (loaded_module, checked, class_dict, class_module, class_name, is_static_type, lookup_static,
                            made_by_namedtuple, mro, instance_dict, plain_class)
@@ -441,7 +441,17 @@ def _no_function_in_anothers_place(judged: List[Tuple[str, types.ModuleType]]) -
     elsewhere: List[Tuple[str, Any]] = []
     for name, mod in judged:
         for key, value in checked(mod.__dict__).items():
-            if type(value) is not types.FunctionType or type(key) is not str:
+            if type(key) is not str:
+                continue
+            if type(value) is functools.partial or type(value) is _LRU_WRAPPER:
+                # (a wrapper runs the function it holds: `partial(check_array, ...)` in another's
+                # place is caught like the function itself; `lru_cache(signature)` keeps its name)
+                inner = value.func if type(value) is functools.partial else instance_dict(value, {}).get("__wrapped__")
+                if not (type(inner) is types.FunctionType and _named(inner, key)) and \
+                        not name.startswith("sklearn.externals."):
+                    elsewhere.append((key, value))
+                continue
+            if type(value) is not types.FunctionType:
                 continue
             if _named(value, key):
                 under_own_name.setdefault(key, []).append(value)
@@ -466,8 +476,10 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
         # (a builtin under another name, `check_consistent_length = print`, does nothing it did)
         return _true_name(value) == key or _SELF.__get__(value) is not builtins
     if t is types.FunctionType:
-        return any(_file_in(value.__code__.co_filename, p) for p in SKLEARN_PACKAGES) or \
-            _standard_library_code(value)
+        # (and made in its own module, with its globals and builtins: the same code remade around
+        # another dict, `FunctionType(f.__code__, {**globals, 'ValueError': KeyError})`, is not)
+        return (any(_file_in(value.__code__.co_filename, p) for p in SKLEARN_PACKAGES) or
+                _standard_library_code(value)) and module_of_globals(value) is not None
     if depth < 3 and t is functools.partial:
         return _sklearn_value(mod, key, value.func, depth + 1)
     if depth < 3 and t is _LRU_WRAPPER:

@@ -74,7 +74,7 @@ _UNIQUE = (_CW + "\nimport pandas as pd\nys = pd.Series([2, 0, 2, 1])\nyb = pd.S
            "yd = np.array(['2024-01-02', 'NaT'], dtype='datetime64[D]')\n"
            "yo = np.array([1, 'a', None], dtype=object)\nyn = pd.Series([1, None, 2], dtype='Int64')\n"
            "class Odd:\n    def __lt__(self, other):\n        raise ValueError('no order')\n"
-           "yodd = np.array([Odd(), Odd()], dtype=object)")
+           "yodd = np.array([Odd(), Odd()], dtype=object)\nframe = pd.DataFrame({'y': [0, 1, 1]})")
 
 CALL_ARGUMENTS: List[Pair] = [
     # scikit-learn 1.0 made these keyword-only; its validation wrapper matches them first
@@ -93,10 +93,8 @@ CALL_ARGUMENTS: List[Pair] = [
          "TypeError"),
     Pair("call-arguments", _UNIQUE, "cw('balanced', np.unique(yt), yt)", "cw('balanced', classes=np.unique(yt), y=yt)",
          "TypeError"),
-    Pair("call-arguments", _UNIQUE, "cw('balanced', ys.unique(), ys)", "cw('balanced', classes=ys.unique(), y=ys)",
-         "TypeError"),
-    Pair("call-arguments", _UNIQUE, "w = cw('balanced', yb.unique(), y=yb)", "w = cw('balanced', classes=yb.unique(), y=yb)",
-         "TypeError"),
+    Pair("call-arguments", _UNIQUE, "cw('balanced', np.unique(frame['y']), frame['y'])",
+         "cw('balanced', classes=np.unique(frame['y']), y=frame['y'])", "TypeError"),
     Pair("call-arguments", _UNIQUE, "u = np.unique(yf)\nk = np.unique(yd)\ncw('balanced', u, yf)",
          "u = np.unique(yf)\nk = np.unique(yd)\ncw('balanced', classes=np.unique(y01), y=y01)", "TypeError"),
     Pair("call-arguments", _CALL, "pd.concat([df1], [df1])", "pd.concat([df1, df1])", "TypeError"),
@@ -148,8 +146,14 @@ NO_CLAIM = [
     ("cw('balanced', np.unique(yo), yo)", _UNIQUE),
     ("cw('balanced', np.unique(yodd), yodd)", _UNIQUE),
     ("cw('balanced', np.unique(yn), yn)", _UNIQUE),
-    ("cw('balanced', yo_s.unique(), yo_s)", _UNIQUE + "\nyo_s = pd.Series(yodd)\nyo_s.unique = lambda: 1 / 0"),
-    ("cw('balanced', ys2.unique(), ys2)", _UNIQUE + "\nys2 = pd.Series([1, 2])\nys2.unique = lambda: 1 / 0"),
+    ("cw('balanced', ys.unique(), ys)", _UNIQUE),  # (pandas' hash tables: not modelled)
+    # NumPy reads the array protocol off the Series itself: an index label pandas hands out as an
+    # attribute, or the Series' own dict (red team, 6 Dec)
+    ("cw('balanced', np.unique(yl), yl)", _UNIQUE + "\nyl = pd.Series([0, 1, 1], index=['__array_interface__', 'b', 'c'])"),
+    ("u = np.unique(yl)\nundefined_u", _UNIQUE + "\nyl = pd.Series([0, 1, 1], index=['__array_struct__', 'b', 'c'])"),
+    ("cw('balanced', np.unique(fl['y']), fl['y'])",
+     _UNIQUE + "\nfl = pd.DataFrame({'y': [0, 1, 1]}, index=['__array_interface__', 'b', 'c'])"),
+    ("u = np.unique(ys3)\nundefined_u", _UNIQUE + "\nys3 = pd.Series([0, 1])\nys3.__dict__['__array_interface__'] = 1"),
     ("cw('balanced', np.unique(y01, return_counts=True), y01)", _UNIQUE),
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),

@@ -71,6 +71,26 @@ UNCLAIMED = [
      "train_test_split(X, y)", "_S.indexable = _o"),
     (SK + "_o = _V.check_consistent_length\n_V.check_consistent_length = _V.column_or_1d",
      "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    # The libraries' code remade around another globals dict, or wrapped (red team, 6 Dec)
+    (SK + "import types\n_o = _V.check_consistent_length\n_g = dict(_V.__dict__)\n_g['ValueError'] = KeyError\n"
+          "_V.check_consistent_length = types.FunctionType(_o.__code__, _g, 'check_consistent_length', _o.__defaults__)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "import types\n_o = _V.check_consistent_length\n_g = dict(_V.__dict__)\n_g['_num_samples'] = lambda x: 3\n"
+          "_V.check_consistent_length = types.FunctionType(_o.__code__, _g, 'check_consistent_length', _o.__defaults__)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "import functools\n_o = _V.check_consistent_length\n_V.check_consistent_length = functools.partial(_V._num_samples)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "import functools\n_o = _V.check_consistent_length\n"
+          "_V.check_consistent_length = functools.partial(_V.check_array, accept_sparse=True)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "import functools\n_o = _V.check_consistent_length\n"
+          "_V.check_consistent_length = functools.lru_cache()(_V.column_or_1d)",
+     "LogisticRegression().fit(X, y)", "_V.check_consistent_length = _o"),
+    (SK + "from sklearn.utils.class_weight import compute_class_weight as cw\nimport pandas as pd\n"
+          "import pandas.core.algorithms as _A\n_o = _A._hashtables['int64']\n"
+          "class Evil:\n    def __init__(self, n):\n        HITS.append(1)\n        raise ValueError('evil')\n"
+          "_A._hashtables['int64'] = Evil\nys = pd.Series([0, 1, 1])",
+     "cw('balanced', ys.unique(), ys)", "_A._hashtables['int64'] = _o"),
     (SK + "import sklearn.base\n_o = sklearn.base.validate_parameter_constraints\n"
           "sklearn.base.validate_parameter_constraints = lambda *a, **k: HITS.append(1)",
      "LogisticRegression().fit(X, y)", "sklearn.base.validate_parameter_constraints = _o"),

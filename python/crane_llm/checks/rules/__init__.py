@@ -214,8 +214,6 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return frames.groupby_call(interp, owner, func.attr, args, kwargs, node)
         if kind == "series" and func.attr == "astype":
             return frames.series_astype(interp, owner, args, kwargs, node)
-        if kind == "series" and func.attr == "unique":
-            return arrays.series_unique(owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             text = owner.concrete()
             if type(text) is str and len(text) > _MAX_SIZE:

@@ -14,12 +14,14 @@ from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import checked
-from ..class_facts import ndarray_type
+from ..class_facts import ndarray_type, pristine_pandas
+from ..dtypes import dtype_category
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
 from ..library_namespace import numpy_untouched
+from .accessors import _may_be_shadowed
 from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"
@@ -350,7 +352,7 @@ def _unique(v: Value, node) -> Value:
     if a is not None and a.kind is not None and a.kind in _SORTABLE_KINDS and sized(a.shape):
         kind = a.kind
     elif v.kind() == "series" and v.series_dtype() in ("numeric", "bool") and v.series_length() is not None \
-            and sized((v.series_length(),)):
+            and sized((v.series_length(),)) and _converts_through_its_array(v):
         kind = "b" if v.series_dtype() == "bool" else None
     else:
         raise Stop(node.lineno, "`numpy.unique` of values the checker cannot be sure NumPy sorts")
@@ -359,17 +361,31 @@ def _unique(v: Value, node) -> Value:
     return array_value((None,), kind)
 
 
-def series_unique(owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
-    """`s.unique()` of a pandas Series of a NumPy number or bool dtype: pandas' hash table over its
-    array, which cannot fail, while pandas' and NumPy's modules hold only their own code (`compute_class_weight(
-    'balanced', y.unique(), y)` is then reached)."""
-    n = owner.series_length()
-    if args or kwargs or owner.series_dtype() not in ("numeric", "bool") or n is None or not sized((n,)):
-        raise Stop(node.lineno, "a call to `.unique()` on a series the checker cannot be sure pandas hashes")
-    # (the dtype is read only from an unpatched Series class, which takes pandas' modules unpatched too)
-    if not numpy_untouched():
-        raise Stop(node.lineno, "a call to `.unique()` while NumPy's own functions are replaced")
-    return array_value((None,), "b" if owner.series_dtype() == "bool" else None)
+# What NumPy looks up on the object itself before `__array__`.
+_ARRAY_PROTOCOL_NAMES = ("__array_interface__", "__array_struct__")
+
+
+def _converts_through_its_array(v: Value) -> bool:
+    """NumPy makes an array of the Series with pandas' `__array__` only when it finds neither array
+    protocol name on the instance: not in the Series' own dict, and not as an index label, which
+    pandas' `__getattr__` hands out (`index=['__array_interface__', ...]` gives NumPy a number).
+    So the index must be of a dtype pandas looks no names up in (numbers, bools, dates)."""
+    if any(_may_be_shadowed(v, name) for name in _ARRAY_PROTOCOL_NAMES):
+        return False
+    if isinstance(v, LiveValue):
+        owner = v.obj
+    else:
+        source = getattr(v, "text_of", None)
+        frame = source[0] if type(source) is tuple and len(source) == 3 else None
+        owner = frame.obj if isinstance(frame, LiveValue) else None
+    if owner is None or not pristine_pandas(type(owner)):
+        return False
+    try:
+        index = owner.index  # (pandas' own property: the class is unpatched)
+        category = dtype_category(index.dtype) if pristine_pandas(type(index)) else None
+    except Exception:
+        return False
+    return category in ("numeric", "bool", "datetime", "timedelta")
 
 
 def _legacy_random_choice(fn: Any) -> bool:
