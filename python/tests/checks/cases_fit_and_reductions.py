@@ -154,6 +154,9 @@ NO_CLAIM = [
     ("cw('balanced', np.unique(fl['y']), fl['y'])",
      _UNIQUE + "\nfl = pd.DataFrame({'y': [0, 1, 1]}, index=['__array_interface__', 'b', 'c'])"),
     ("u = np.unique(ys3)\nundefined_u", _UNIQUE + "\nys3 = pd.Series([0, 1])\nys3.__dict__['__array_interface__'] = 1"),
+    ("cw('balanced', np.unique(ys4), ys4)", _UNIQUE + "\nys4 = pd.Series([0, 1])\nys4.__dict__['__array__'] = lambda *a, **k: 1 / 0"),
+    ("u = np.unique(ys5)\nundefined_u",
+     _UNIQUE + "\nys5 = pd.Series([0, 1])\nys5.__dict__['__array__'] = lambda *a, **k: np.array([1, 'a'], dtype=object)"),
     ("cw('balanced', np.unique(y01, return_counts=True), y01)", _UNIQUE),
     # `sum` of an empty array gives back the int 0: not followed.
     ("e = sum(np.zeros(0))\ne + undefined_later", NP),

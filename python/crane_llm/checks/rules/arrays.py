@@ -361,12 +361,13 @@ def _unique(v: Value, node) -> Value:
     return array_value((None,), kind)
 
 
-# What NumPy looks up on the object itself before `__array__`.
-_ARRAY_PROTOCOL_NAMES = ("__array_interface__", "__array_struct__")
+# What NumPy looks up on the object itself, `__array__` included (an instance's own dict wins
+# over the class's method).
+_ARRAY_PROTOCOL_NAMES = ("__array_interface__", "__array_struct__", "__array__")
 
 
 def _converts_through_its_array(v: Value) -> bool:
-    """NumPy makes an array of the Series with pandas' `__array__` only when it finds neither array
+    """NumPy makes an array of the Series with pandas' `__array__` only when it finds no array
     protocol name on the instance: not in the Series' own dict, and not as an index label, which
     pandas' `__getattr__` hands out (`index=['__array_interface__', ...]` gives NumPy a number).
     So the index must be of a dtype pandas looks no names up in (numbers, bools, dates)."""
