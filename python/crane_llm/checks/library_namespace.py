@@ -422,9 +422,11 @@ def sklearn_untouched() -> bool:
         return False
     if _SKLEARN_VERDICT[0] != generation:
         modules = checked(loaded_module("sys").__dict__).get("modules")
-        judged = [(name, mod) for name, mod in list(modules.items()) if type(modules) is dict and type(name) is str
-                  and (name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES))]
-        verdict = type(modules) is dict and all(
+        # (only an exact dict is iterated: a subclass's `items` would be the notebook's code)
+        judged = [(name, mod) for name, mod in list(modules.items()) if type(name) is str and (
+            name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES))] \
+            if type(modules) is dict else None
+        verdict = judged is not None and all(
             type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value) for name, mod in judged) \
             and _no_function_in_anothers_place(judged)
         _SKLEARN_VERDICT[:] = [generation, verdict]
