@@ -107,6 +107,15 @@ def _note_unnamed_index(values: Mapping[str, Any], names: Iterable[str]) -> None
             value.facts = replace(value.facts, frame=replace(facts, unnamed_index=True))
 
 
+def _note_read_from_csv(values: Mapping[str, Any], names: Iterable[str]) -> None:
+    """The frames read from CSV that no executed cell touched since (recorded_kernel.py): their
+    facts as recorded, which a change the target cell makes replaces (rules/value_counts.py)."""
+    for name in names:
+        value = values.get(name)
+        if isinstance(value, ReplayValue) and value.kind() == "frame" and value.frame() is not None:
+            value.read_from_csv = value.frame()
+
+
 def imported_value(target) -> Optional[Any]:
     """The installed module or object an executed `import` bound, when this process has the module.
     As Python binds it: `import a.b as m` and `from a import b` read `b` from `a` first, and take
@@ -437,6 +446,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                 value.plain_column_index = kernel.plain_column_index
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
+        _note_read_from_csv(values, kernel.csv_frames)
 
     def lookup(name: str):
         found = values.get(name)

@@ -144,3 +144,43 @@ def _bare_super(node: ast.AST) -> bool:
 def _renames_columns(call: Optional[ast.Call]) -> bool:
     """`x.rename(columns=...)`: keywords that rename column labels only."""
     return call is not None and not call.args and all(kw.arg in _RENAME_COLUMNS_ONLY for kw in call.keywords)
+
+
+# Arguments of read_csv under which every value it parses is text, a number, a bool or missing: no
+# dtype, converter or date parser of anyone's, and no engine or backend that keeps values in
+# another library's arrays.
+_TEXT_AND_NUMBER_ARGUMENTS = {"sep", "delimiter", "header", "names", "usecols", "skiprows", "skipfooter", "nrows",
+                              "na_values", "keep_default_na", "na_filter", "skip_blank_lines", "thousands",
+                              "decimal", "lineterminator", "quotechar", "quoting", "escapechar", "comment",
+                              "encoding", "encoding_errors", "on_bad_lines", "low_memory", "skipinitialspace",
+                              "index_col"}
+
+
+def untouched_csv_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str, Optional[str]]],
+                         kinds: BindingKinds) -> FrozenSet[str]:
+    """The names bound once, at the top of a cell, to `pd.read_csv(path)` (with arguments that
+    leave every value parsed text or a number), that no executed cell spells anywhere else, in
+    code or in text: the frame holds what the parser made, nothing the notebook put there (the
+    caller also requires no dynamic binding, no library patch and no attribute written out of sight)."""
+    trees = list(trees)
+    bindings: Dict[str, ast.AST] = {}
+    for tree in trees:
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and _reads_csv(stmt.value, aliases) \
+                    and all(kw.arg in _TEXT_AND_NUMBER_ARGUMENTS for kw in stmt.value.keywords):
+                bindings[stmt.targets[0].id] = stmt.targets[0]
+    names = {name for name, target in bindings.items() if kinds.count.get(name) == 1}
+    if not names:
+        return frozenset()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in names and bindings[node.id] is not node:
+                names.discard(node.id)
+            elif isinstance(node, ast.Constant) and type(node.value) is str:
+                names = {name for name in names if name not in node.value}
+            elif isinstance(node, (ast.Attribute, ast.alias, ast.arg, ast.keyword)) or hasattr(node, "name"):
+                spelled = getattr(node, "attr", None) or getattr(node, "arg", None) or getattr(node, "name", None)
+                if type(spelled) is str:
+                    names.discard(spelled)
+    return frozenset(names)

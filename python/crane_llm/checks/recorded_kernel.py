@@ -44,7 +44,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import BindingKinds, bound_in, every_identifier
-from .fresh_frames import unnamed_index_frames
+from .fresh_frames import unnamed_index_frames, untouched_csv_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
 
@@ -186,6 +186,9 @@ class RecordedKernel:
     # No executed cell names a dtype that could make a frame's column Index one pandas does not look
     # names up in (a Sparse one holding text): `df.Salary` is then the column.
     plain_column_index: bool = True
+    # Frames read with `pd.read_csv` that no executed cell touched since: their values are the
+    # parser's text and numbers (fresh_frames.untouched_csv_frames).
+    csv_frames: FrozenSet[str] = frozenset()
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -310,7 +313,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           _literals(trees, names, kinds.count) if dynamic is None else {},
                           unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
                           not any(_ODD_INDEX_DTYPES.search(text) for text in texts) and
-                          all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells))
+                          all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells),
+                          untouched_csv_frames(trees, aliases, kinds) if plain else frozenset())
 
 
 _MAX_LITERAL = 10000

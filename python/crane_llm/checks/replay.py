@@ -33,6 +33,8 @@ class ReplayValue(FactValue):
         self.set_attrs = set_attrs
         # (a frame's column Index is of a dtype pandas looks names up in: see RecordedKernel)
         self.plain_column_index = True
+        # (a frame read from CSV and untouched since: its facts as recorded; see RecordedKernel)
+        self.read_from_csv = None
 
     def has_attr(self, attr):
         if self.set_attrs is None:

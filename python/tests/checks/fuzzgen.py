@@ -256,6 +256,10 @@ TRICKY = [
     "from sklearn.utils.class_weight import compute_class_weight as ccw\nccw('balanced', np.unique({n}), {n})",
     "from sklearn.utils.class_weight import compute_class_weight as ccw\nccw('balanced', classes=np.unique({n}), y={n})",
     "u = np.unique({n})\nu + v4", "u = np.unique({n})\nundefined_u", "print(np.unique({n}), ser.unique())",
+    # value_counts gone on past: its result in a call that cannot bind, or followed by a crash
+    "vc = df['c'].value_counts()\nvc.index + v4", "vc = ser.value_counts(dropna=False)\nundefined_vc",
+    "vc = df['a'].value_counts(sort=False)\n{n}[vc]", "pd.isna(df['c'].value_counts().index, df['a'].value_counts())",
+    "vc = {n}.value_counts()\nlst[9]", "vc = sub['a'].value_counts(normalize=True)\nlst[9]",
     # pyplot: the drawing catalogue, images of no image shape; loops' first pass; arrays as list indices
     "plt.imshow(chw)", "plt.imshow({n})", "plt.figure(figsize=(3, 2))\n{n} + v4", "plt.title('t')\nplt.imshow({n})",
     "plt.subplot(2, 2, 5)", "plt.axis('nope')", "plt.legend()\nplt.show()\n{n}[labs]", "plt.imshow(m43.astype('uint8'))",

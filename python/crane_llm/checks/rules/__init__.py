@@ -23,7 +23,7 @@ from ..abstract_values import NOTHING, BoundMethod, Opaque, Value
 from .library_state import library_calls_plain, library_state_plain
 from .streams import stdout_is_plain as _stdout_is_plain
 from . import (array_reductions, arrays, attributes, call_binding, categoricals, containers, displays,  # noqa: F401
-               drawing, estimators, frames, operators, tensors)
+               drawing, estimators, frames, operators, tensors, value_counts)
 
 _PURE_BUILTINS = {"int", "float", "str", "bool", "complex", "abs", "round", "min", "max", "sum", "sorted",
                   "list", "tuple", "set", "frozenset", "divmod", "chr", "ord", "hex", "bin", "oct",
@@ -214,6 +214,8 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
             return frames.groupby_call(interp, owner, func.attr, args, kwargs, node)
         if kind == "series" and func.attr == "astype":
             return frames.series_astype(interp, owner, args, kwargs, node)
+        if kind == "series" and func.attr == "value_counts":
+            return value_counts.call(interp, owner, args, kwargs, node)
         if kind == "str" and func.attr in _STR_METHODS:
             text = owner.concrete()
             if type(text) is str and len(text) > _MAX_SIZE:

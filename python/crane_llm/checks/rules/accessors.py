@@ -65,7 +65,7 @@ def _defined_in_pandas(cls: Any, name: str) -> tuple:
     return ()
 
 
-def _may_be_shadowed(base: Value, attr: str) -> bool:
+def may_be_shadowed(base: Value, attr: str) -> bool:
     """The Series itself may hold `attr` (`s.__dict__['str'] = ...`): pandas' accessor is not a data
     descriptor, so that value wins. A Series the cell selects is a new one, except under pandas 2,
     whose frames hand out the same cached Series for a column each time."""
@@ -107,7 +107,7 @@ def check(base: Value, attr: str, node) -> None:
     if attr not in _REFUSES or base.kind() != "series":
         return
     category = base.series_dtype()
-    if category is None or category not in _REFUSES[attr][1] or not _own_accessor(attr) or _may_be_shadowed(base, attr):
+    if category is None or category not in _REFUSES[attr][1] or not _own_accessor(attr) or may_be_shadowed(base, attr):
         return
     label = f"`{base.name}`" if base.name else "this Series"
     raise Crash(CertainCrash("AttributeError", node.lineno, node.col_offset,

@@ -21,7 +21,7 @@ from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import own_module_function
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
 from ..library_namespace import numpy_untouched
-from .accessors import _may_be_shadowed
+from .accessors import may_be_shadowed
 from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"
@@ -371,7 +371,7 @@ def _converts_through_its_array(v: Value) -> bool:
     protocol name on the instance: not in the Series' own dict, and not as an index label, which
     pandas' `__getattr__` hands out (`index=['__array_interface__', ...]` gives NumPy a number).
     So the index must be of a dtype pandas looks no names up in (numbers, bools, dates)."""
-    if any(_may_be_shadowed(v, name) for name in _ARRAY_PROTOCOL_NAMES):
+    if any(may_be_shadowed(v, name) for name in _ARRAY_PROTOCOL_NAMES):
         return False
     if isinstance(v, LiveValue):
         owner = v.obj

@@ -1,0 +1,166 @@
+"""`s.value_counts()`, gone on past: a new Series of counts, and every variable as it was.
+
+The reading goes on past the call only when pandas counts the values without running anything of
+the notebook's, so the call can neither raise nor change anything: pandas hashes and compares the
+values (and the Series' name, which becomes the index's name). That is C work for values of a
+bool or number dtype, and for an object column whose every value is an exact str, int, float,
+bool or None. Where those values come from decides how they are known:
+
+- the kernel's own Series, or a column the cell selects from the kernel's frame: read;
+- in a replay, a column of a frame an executed cell read with `pd.read_csv` and nothing touched
+  since (`RecordedKernel.csv_frames`): parsed text holds only text and numbers.
+
+What the counts are is not modelled: the result is a Series of unknown length, good for what needs
+only its existence (the arguments of a call that cannot bind them, `sns.barplot(s.value_counts().index,
+s.value_counts())`).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Dict, List, Optional
+
+from ..class_facts import own_column_arrays, pandas_types, pristine_pandas
+from ..live_adapter import LiveValue, is_simple_constant
+from ..outcome import Stop
+from ..dtypes import dtype_category
+from ..provenance import _COMPILED_FUNCTIONS, audit, class_module, class_name, instance_dict, is_subclass, lookup_static
+from ..static_reads import checked, loaded_module
+from ..abstract_values import Value
+from .accessors import may_be_shadowed
+from .library_state import library_state_plain
+
+_FLAGS = ("sort", "ascending", "dropna")  # (`normalize` divides, `bins` cuts: not modelled)
+_PLAIN_VALUES = (str, int, float, bool, type(None))
+_MAX_VALUES = 1_000_000  # an object column longer than this is not scanned
+
+
+def call(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
+    from .frames import series_value  # (frames imports this module's caller)
+
+    library_state_plain(interp, node)
+    if args or any(k not in _FLAGS or type(v.concrete()) is not bool for k, v in kwargs.items()):
+        raise Stop(node.lineno, "`.value_counts()` with arguments the checker does not model")
+    # (no executed cell touched a frame read from CSV: no column of it holds anything of its own)
+    shadowed = may_be_shadowed(owner, "value_counts") and not _untouched_csv_column(owner)
+    if shadowed or not counted_plainly(owner):
+        raise Stop(node.lineno, "a call to `.value_counts()` on a series whose values the checker cannot read")
+    return series_value(None, "numeric")
+
+
+def counted_plainly(owner: Value) -> bool:
+    """pandas counts this Series' values and takes its name without running anything of anyone's."""
+    _, series_cls, _ = pandas_types()
+    if series_cls is None or not pristine_pandas(series_cls) or not _own_value_count():
+        return False
+    if isinstance(owner, LiveValue):
+        return _plain_series(owner.obj, series_cls)
+    source = getattr(owner, "text_of", None)
+    if type(source) is not tuple or len(source) != 3:
+        return False
+    frame, facts, label = source
+    if type(label) is not str:
+        return False
+    if isinstance(frame, LiveValue):
+        return _plain_column(frame, facts, label, series_cls)
+    return _untouched_csv_column(owner)
+
+
+def _untouched_csv_column(owner: Value) -> bool:
+    """Replay: a column of a frame an executed cell read from CSV, as recorded (the cell changed
+    nothing of the frame before selecting it)."""
+    source = getattr(owner, "text_of", None)
+    if type(source) is not tuple or len(source) != 3 or isinstance(source[0], LiveValue):
+        return False
+    read_from_csv = getattr(source[0], "read_from_csv", None)
+    return read_from_csv is not None and read_from_csv is source[1] and type(source[2]) is str
+
+
+def _plain_column(frame: LiveValue, facts: Any, label: str, series_cls: type) -> bool:
+    """A column the cell selects from the kernel's own frame, as the kernel holds it (a frame the
+    cell changed has no `live_columns`: the values the kernel holds are not those the cell meets)."""
+    frame_cls, _, _ = pandas_types()
+    if type(frame.obj) is not frame_cls or not facts.exact or facts.live_columns is None:
+        return False
+    try:
+        column = frame.obj[label]  # (pandas' own selection: the frame's classes are unpatched)
+    except Exception:
+        return False
+    return _plain_series(column, series_cls)
+
+
+def _plain_series(series: Any, series_cls: type) -> bool:
+    if type(series) is not series_cls or not own_column_arrays(series):
+        return False
+    try:
+        name, dtype = series.name, series.dtype
+        if not (name is None or is_simple_constant(name)) or type(name) is tuple:
+            return False
+        kind = _numpy_kind(dtype)
+        if kind is not None and kind in "biuf":
+            return True
+        if not (kind == "O" or _python_text(series, dtype)) or len(series) > _MAX_VALUES:
+            return False
+        return set(map(type, series.tolist())).issubset(_PLAIN_VALUES)
+    except Exception:
+        return False
+
+
+def _own_value_count() -> bool:
+    """The hash-table module's `value_count`, which pandas' Python code calls by that name, is
+    pandas' compiled function of that name, and so is each typed version it dispatches to. Its
+    code is read through the C descriptor of the compiled-function type, which refuses any other
+    object; the name and module a notebook can rewrite are not trusted."""
+    module = loaded_module("pandas._libs.hashtable")
+    if type(module) is not types.ModuleType:
+        return False
+    fn = checked(module.__dict__).get("value_count")
+    if not _compiled_value_count(fn):
+        return False
+    signatures = lookup_static(type(fn), "__signatures__", None)
+    if signatures is None:
+        return True
+    try:
+        table = signatures.__get__(fn, type(fn))
+    except Exception:
+        return False
+    # (a dict, or in newer Cython a read-only view of the one it keeps)
+    return type(table) in (dict, types.MappingProxyType) and \
+        all(type(k) is str and _compiled_value_count(v) for k, v in table.items())
+
+
+def _compiled_value_count(fn: Any) -> bool:
+    t = type(fn)
+    if class_name(t) not in _COMPILED_FUNCTIONS:
+        return False
+    descriptor = lookup_static(t, "__code__", None)
+    if type(descriptor) is not types.GetSetDescriptorType:
+        return False
+    try:
+        code = descriptor.__get__(fn, t)
+    except Exception:
+        return False
+    return type(code) is types.CodeType and code.co_filename.replace("\\", "/").startswith("pandas/_libs/hashtable") \
+        and code.co_name.endswith("value_count")
+
+
+def _python_text(series: Any, dtype: Any) -> bool:
+    """pandas' default text dtype (`str`, NaN for missing) kept in Python objects, in pandas' own,
+    unpatched StringArray: it counts the objects as for an object column."""
+    fields = instance_dict(dtype)
+    if dtype_category(dtype) != "str" or type(fields) is not dict or fields.get("_storage", fields.get("storage")) != "python":
+        return False
+    holder = type(series.array)
+    return class_module(holder).split(".")[0] == "pandas" and class_name(holder) == "StringArray" and \
+        audit().pristine(holder, "pandas")
+
+
+def _numpy_kind(dtype: Any) -> Optional[str]:
+    """The kind letter of one of NumPy's own dtypes, else None (pandas' extension dtypes count
+    through code of their own)."""
+    np = loaded_module("numpy")
+    dtype_cls = checked(np.__dict__).get("dtype") if np is not None else None
+    t = type(dtype)
+    if dtype_cls is None or not is_subclass(t, dtype_cls) or class_module(t).split(".")[0] != "numpy":
+        return None
+    return dtype.kind
