@@ -284,7 +284,8 @@ NUMPY_HELPER_MODULES = ("numpy._core.numerictypes", "numpy._core.multiarray", "n
 def pandas_untouched() -> bool:
     """None of PANDAS_MODULES (those loaded) holds a function of anyone else's, or one of a
     library's under a name its module's file does not give it; none of PANDAS_HELPER_MODULES
-    holds anyone else's."""
+    holds anyone else's; none of PANDAS_COMPILED_MODULES holds anything but pandas' compiled
+    functions under their own names."""
     for names, judge in ((PANDAS_MODULES, _pandas_value), (PANDAS_HELPER_MODULES, _libraries_own)):
         for name in names:
             mod = loaded_module(name)
@@ -292,7 +293,7 @@ def pandas_untouched() -> bool:
                 continue
             if type(mod) is not types.ModuleType or not _clean_by(name, mod, judge):
                 return False
-    return True
+    return pandas_compiled_untouched()
 
 
 def _real_module(value: types.ModuleType, packages: Tuple[str, ...] = _PACKAGES) -> bool:
@@ -579,3 +580,70 @@ def _module_bindings(code: types.CodeType) -> Dict[str, set]:
 
 __all__ = ["numpy_untouched", "pandas_untouched", "sklearn_generation", "sklearn_untouched", "NUMPY_MODULES",
            "PANDAS_MODULES"]
+
+
+# pandas' compiled modules, whose functions its Python code calls by attribute (`lib.is_scalar`,
+# `libindex.ObjectEngine`): a notebook can rebind any of them (`pandas._libs.lib.item_from_zerodim
+# = ...` made `df['zz']` select another column).
+PANDAS_COMPILED_MODULES = tuple(f"pandas._libs.{m}" for m in (
+    "lib", "hashtable", "index", "algos", "missing", "internals", "ops", "join", "properties", "reshape", "writers"))
+_PANDAS_COMPILED_FILES = "pandas/_libs/"
+_BUILTIN_OWNER = types.BuiltinFunctionType.__dict__["__self__"]
+
+
+def pandas_compiled_untouched() -> bool:
+    """Each loaded module of PANDAS_COMPILED_MODULES holds, under each name, pandas' compiled function
+    of that name (or a class of pandas' own, a module, or data)."""
+    for name in PANDAS_COMPILED_MODULES:
+        mod = loaded_module(name)
+        if mod is not None and (type(mod) is not types.ModuleType or not _clean_by(name, mod, _compiled_pandas_value)):
+            return False
+    return True
+
+
+def _compiled_pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
+    if type(key) is not str:
+        return False
+    if key.startswith("__pyx_") or (key.startswith("__") and key.endswith("__")):
+        return True  # (Cython's own pickling helpers and the module's dunders: nothing pandas calls)
+    t = type(value)
+    if t is types.BuiltinFunctionType:
+        try:
+            owner = _BUILTIN_OWNER.__get__(value)
+        except Exception:
+            return False
+        owner_name = checked(owner.__dict__).get("__name__") if type(owner) is types.ModuleType else None
+        # (pandas' own, NumPy's, or the interpreter's built in: `from sys import getsizeof`)
+        return type(owner_name) is str and (owner_name.startswith(("pandas.", "numpy")) or
+                                            owner_name in sys.builtin_module_names) and _true_name(value) == key
+    if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
+        return compiled_code_named(value, key, _PANDAS_COMPILED_FILES)
+    return _pandas_value(mod, key, value)
+
+
+def compiled_code_named(fn: Any, name: str, files: str) -> bool:
+    """`fn` is a Cython function compiled from `files` under `name` (a fused one: each typed version
+    it dispatches to too). Its code is read through the compiled-function type's own C descriptor,
+    which refuses any other object and cannot be written; the `__name__` and `__module__` a notebook
+    can rewrite are not trusted."""
+    t = type(fn)
+    descriptor = lookup_static(t, "__code__", None)
+    if class_name(t) not in _COMPILED_FUNCTIONS or type(descriptor) is not types.GetSetDescriptorType:
+        return False
+    try:
+        code = descriptor.__get__(fn, t)
+    except Exception:
+        return False
+    # (a fused function's name is mangled, `__pyx_fuse_0value_count`, its versions' are typed,
+    # `mode[ndarray[int8_t,ndim=1]]`; an alias keeps its own, `_unique_label_indices_int64`)
+    if type(code) is not types.CodeType or not code.co_filename.replace("\\", "/").startswith(files) or \
+            name not in code.co_name:
+        return False
+    signatures = lookup_static(t, "__signatures__", None)
+    try:
+        table = signatures.__get__(fn, t) if signatures is not None else None
+    except Exception:
+        return False
+    # (a dict, or in newer Cython a read-only view of the one it keeps; none in a typed version)
+    return table is None or type(table) in (dict, types.MappingProxyType) and \
+        all(type(k) is str and compiled_code_named(v, name, files) for k, v in table.items())

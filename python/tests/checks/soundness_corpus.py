@@ -267,6 +267,14 @@ def patched_libraries() -> List[Dict]:
     patch("pd.core.common.apply_if_callable", "pd.core.common.maybe_make_list", ["df['zz']"])
     patch("pd.core.frame.is_hashable", "lambda x: False", ["df['zz']"])
     patch("pd.core.common.maybe_make_list", "lambda obj: ['a']", ["df.drop(columns=['zz'])"])
+    # The same in pandas' compiled modules, which its Python code reaches by attribute
+    # (`lib.item_from_zerodim(key)` opens `DataFrame.__getitem__`): a function of the notebook's,
+    # another of pandas' compiled ones, or one of its typed versions' table.
+    libs = "import pandas._libs.lib as _lib\nimport pandas._libs.hashtable as _ht\n"
+    patch("_lib.item_from_zerodim", "lambda key: 'a'", ["df['zz']", "df[['a', 'zz']]"], extra=libs)
+    patch("_lib.item_from_zerodim", "_lib.is_scalar", ["df['zz']"], extra=libs)
+    patch("_lib.is_list_like", "lambda obj, *a: 1 / 0", ["df.drop(columns=['zz'])", "df[['a', 'zz']]"], extra=libs)
+    patch("_ht.value_count", "lambda *a, **k: 1 / 0", ["vc = df['c'].value_counts()\nundefined_vc"], extra=libs)
     patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
     patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
     # `np.unique` is gone on past (to reach a call its result cannot bind): never when it, or a
