@@ -487,6 +487,8 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
         return _sklearn_value(mod, key, value.func, depth + 1)
     if depth < 3 and t is _LRU_WRAPPER:
         return _sklearn_value(mod, key, instance_dict(value, {}).get("__wrapped__"), depth + 1)
+    if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
+        return _compiled_in_place(mod, key, value)
     if issubclass(t, type):
         if plain_class(value) and class_module(value).split(".", 1)[0] in _STDLIB_CLASS_HOMES:
             return True  # (`from pathlib import Path`)
@@ -495,7 +497,7 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
         if any(t is k for k in _HOLDERS):
             return False
         if class_name(t) in _COMPILED_FUNCTIONS:
-            return True  # (Cython's functions: compiled, which a notebook cannot write)
+            return _compiled_in_place(mod, key, value)  # (older Cython's static function types)
         if class_module(t).split(".", 1)[0] in SKLEARN_PACKAGES:
             # (NumPy's ufuncs and dispatchers: C, and a dispatcher runs the function it was made for)
             inner = instance_dict(value, {}).get("_implementation") if lookup_static(t, "_implementation", None) \
@@ -503,6 +505,18 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
             return inner is None or (depth < 3 and _sklearn_value(mod, key, inner, depth + 1))
         return lookup_static(t, "__dict__", None) is None  # (`types.SimpleNamespace(f=...)` holds anything)
     return _library_made(t, SKLEARN_PACKAGES) and (plain_class(t) or _library_made(type(t), SKLEARN_PACKAGES))
+
+
+# Where scikit-learn's modules' compiled functions come from (their code's file names).
+_SKLEARN_COMPILED_FILES = ("sklearn/", "scipy/")
+
+
+def _compiled_in_place(mod: types.ModuleType, key: str, value: Any) -> bool:
+    """A compiled function in one of scikit-learn's (or SciPy's sparse) modules: compiled, which
+    a notebook cannot write, but it can put one in another's place (`validation.cy_isfinite = ...`)."""
+    if key.startswith("__pyx_") or (key.startswith("__") and key.endswith("__")):
+        return True  # (Cython's pickling helpers and the module's dunders: nothing the code calls)
+    return compiled_code_named(value, key, _SKLEARN_COMPILED_FILES, mod)
 
 
 def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
@@ -526,6 +540,10 @@ def _pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
         # (the function it calls is held in C; the one functools.wraps recorded stands for it)
         inner = instance_dict(value, {}).get("__wrapped__")
         return _library_function(inner) and (_named(inner, key) or _given_name(mod, key, _true_name(inner)))
+    if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
+        # (compiled, which a notebook cannot write, but it can put one of pandas' compiled functions
+        # in another's place: `frame.is_list_like = lib.is_bool`)
+        return compiled_code_named(value, key, _PANDAS_COMPILED_FILES)
     if is_static_type(t) and t is not type:
         # (C objects that run no one's code but their library's; a bound method, a static or class
         # method or a property may hold anyone's function, and so may an object with a dict of its
@@ -621,29 +639,51 @@ def _compiled_pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
     return _pandas_value(mod, key, value)
 
 
-def compiled_code_named(fn: Any, name: str, files: str) -> bool:
-    """`fn` is a Cython function compiled from `files` under `name` (a fused one: each typed version
-    it dispatches to too). Its code is read through the compiled-function type's own C descriptor,
-    which refuses any other object and cannot be written; the `__name__` and `__module__` a notebook
-    can rewrite are not trusted."""
-    t = type(fn)
-    descriptor = lookup_static(t, "__code__", None)
-    if class_name(t) not in _COMPILED_FUNCTIONS or type(descriptor) is not types.GetSetDescriptorType:
-        return False
-    try:
-        code = descriptor.__get__(fn, t)
-    except Exception:
+def compiled_code_named(fn: Any, name: str, files: Any, mod: Optional[types.ModuleType] = None) -> bool:
+    """`fn` is a Cython function compiled from `files` (a path prefix, or a tuple of them) under
+    `name`, or under the name `mod`'s file gives it as `name` (`from .fast import mean_variance as
+    _mean_var`); a fused one's typed versions likewise. Its code is read through the
+    compiled-function type's own C descriptor, which refuses any other object and cannot be
+    written; the `__name__` and `__module__` a notebook can rewrite are not trusted."""
+    code = _compiled_code(fn, files)
+    if code is None:
         return False
     # (a fused function's name is mangled, `__pyx_fuse_0value_count`, its versions' are typed,
     # `mode[ndarray[int8_t,ndim=1]]`; an alias keeps its own, `_unique_label_indices_int64`)
-    if type(code) is not types.CodeType or not code.co_filename.replace("\\", "/").startswith(files) or \
-            name not in code.co_name:
+    made = code.co_name.split("[")[0]
+    if name not in code.co_name and not (mod is not None and _given_name(mod, name, made)):
         return False
+    t = type(fn)
     signatures = lookup_static(t, "__signatures__", None)
     try:
         table = signatures.__get__(fn, t) if signatures is not None else None
     except Exception:
         return False
-    # (a dict, or in newer Cython a read-only view of the one it keeps; none in a typed version)
-    return table is None or type(table) in (dict, types.MappingProxyType) and \
-        all(type(k) is str and compiled_code_named(v, name, files) for k, v in table.items())
+    if table is None:
+        return True
+    # (a dict, or in newer Cython a read-only view of the one it keeps)
+    if type(table) not in (dict, types.MappingProxyType):
+        return False
+    for key, version in table.items():
+        inner = _compiled_code(version, files)
+        if type(key) is not str or inner is None or not (
+                name in inner.co_name or inner.co_name.split("[")[0] == made or made in inner.co_name):
+            return False
+    return True
+
+
+def _compiled_code(fn: Any, files: Any) -> Optional[types.CodeType]:
+    t = type(fn)
+    descriptor = lookup_static(t, "__code__", None)
+    if class_name(t) not in _COMPILED_FUNCTIONS or type(descriptor) is not types.GetSetDescriptorType:
+        return None
+    try:
+        code = descriptor.__get__(fn, t)
+    except Exception:
+        return None
+    if type(code) is not types.CodeType:
+        return None
+    # (relative to the source tree, `pandas/_libs/lib.pyx`, or the build's own absolute path)
+    path = code.co_filename.replace("\\", "/")
+    prefixes = (files,) if type(files) is str else files
+    return code if any(path.startswith(p) or "/" + p in path for p in prefixes) else None

@@ -275,6 +275,10 @@ def patched_libraries() -> List[Dict]:
     patch("_lib.item_from_zerodim", "_lib.is_scalar", ["df['zz']"], extra=libs)
     patch("_lib.is_list_like", "lambda obj, *a: 1 / 0", ["df.drop(columns=['zz'])", "df[['a', 'zz']]"], extra=libs)
     patch("_ht.value_count", "lambda *a, **k: 1 / 0", ["vc = df['c'].value_counts()\nundefined_vc"], extra=libs)
+    # ... and one of them in another's place in pandas' Python modules (`frame.is_list_like` held
+    # pandas' compiled `is_bool`: `df[['a', 'zz']]` raised InvalidIndexError)
+    patch("pd.core.frame.is_list_like", "_lib.is_bool", ["df[['a', 'zz']]", "df['zz']"], extra=libs)
+    patch("pd.core.frame.is_list_like", "_lib.is_scalar", ["df[['a', 'zz']]"], extra=libs)
     patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
     patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
     # `np.unique` is gone on past (to reach a call its result cannot bind): never when it, or a
