@@ -25,7 +25,7 @@ import types
 from typing import Any, Dict, List, Optional, Tuple
 
 from .library_code import library_module, module_code, module_of_globals, same_code
-from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, own
+from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, compiled_in_place, is_subclass, own
 from .static_reads import (loaded_module, checked, class_dict, class_module, class_name, is_static_type, lookup_static,
                            made_by_namedtuple, mro, instance_dict, plain_class)
 
@@ -359,11 +359,15 @@ def _plain_default(value: Any, depth: int) -> bool:
     return _library_made(t, _PACKAGES) or (class_module(t) == "builtins" and t not in _HOLDERS)
 
 
-def _clean_by(name: str, mod: types.ModuleType, judge) -> bool:
+def _clean_by(name: str, mod: types.ModuleType, judge, classes: bool = False) -> bool:
     """Every (key, value) of the module's dict passes `judge(mod, key, value)`; remembered by the
-    identity of everything the dict held."""
+    identity of everything the dict held (`classes`: and everything its classes' own dicts held,
+    for compiled classes, which no audit of their own watches)."""
     d = checked(mod.__dict__)
     snapshot = tuple(d.keys()) + tuple(d.values())
+    if classes:
+        held = [class_dict(v) for v in d.values() if is_subclass(type(v), type)]
+        snapshot += tuple(x for cd in held for x in (*cd.keys(), *cd.values()))
     hit = _CLEAN.get(name)
     if hit is not None and hit[0] is mod and len(hit[1]) == len(snapshot) and \
             all(map(operator.is_, hit[1], snapshot)):
@@ -488,7 +492,7 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
     if depth < 3 and t is _LRU_WRAPPER:
         return _sklearn_value(mod, key, instance_dict(value, {}).get("__wrapped__"), depth + 1)
     if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
-        return _compiled_in_place(mod, key, value)
+        return _compiled_module_value(mod, key, value)
     if issubclass(t, type):
         if plain_class(value) and class_module(value).split(".", 1)[0] in _STDLIB_CLASS_HOMES:
             return True  # (`from pathlib import Path`)
@@ -497,7 +501,7 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
         if any(t is k for k in _HOLDERS):
             return False
         if class_name(t) in _COMPILED_FUNCTIONS:
-            return _compiled_in_place(mod, key, value)  # (older Cython's static function types)
+            return _compiled_module_value(mod, key, value)  # (older Cython's static function types)
         if class_module(t).split(".", 1)[0] in SKLEARN_PACKAGES:
             # (NumPy's ufuncs and dispatchers: C, and a dispatcher runs the function it was made for)
             inner = instance_dict(value, {}).get("_implementation") if lookup_static(t, "_implementation", None) \
@@ -511,7 +515,7 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
 _SKLEARN_COMPILED_FILES = ("sklearn/", "scipy/")
 
 
-def _compiled_in_place(mod: types.ModuleType, key: str, value: Any) -> bool:
+def _compiled_module_value(mod: types.ModuleType, key: str, value: Any) -> bool:
     """A compiled function in one of scikit-learn's (or SciPy's sparse) modules: compiled, which
     a notebook cannot write, but it can put one in another's place (`validation.cy_isfinite = ...`)."""
     if key.startswith("__pyx_") or (key.startswith("__") and key.endswith("__")):
@@ -614,7 +618,8 @@ def pandas_compiled_untouched() -> bool:
     of that name (or a class of pandas' own, a module, or data)."""
     for name in PANDAS_COMPILED_MODULES:
         mod = loaded_module(name)
-        if mod is not None and (type(mod) is not types.ModuleType or not _clean_by(name, mod, _compiled_pandas_value)):
+        if mod is not None and (type(mod) is not types.ModuleType or
+                                not _clean_by(name, mod, _compiled_pandas_value, classes=True)):
             return False
     return True
 
@@ -636,7 +641,16 @@ def _compiled_pandas_value(mod: types.ModuleType, key: Any, value: Any) -> bool:
                                             owner_name in sys.builtin_module_names) and _true_name(value) == key
     if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
         return compiled_code_named(value, key, _PANDAS_COMPILED_FILES)
+    if issubclass(t, type) and not _methods_in_place(value):
+        return False  # (`ObjectEngine.get_loc = lib.is_scalar`: compiled, in another's place)
     return _pandas_value(mod, key, value)
+
+
+def _methods_in_place(cls: Any) -> bool:
+    """Every compiled function or builtin in the dictionaries of pandas' classes along `cls`'s MRO
+    is the one made for its name there (provenance.compiled_in_place)."""
+    return all(compiled_in_place(klass, k, v) for klass in mro(cls) if class_module(klass).split(".", 1)[0] == "pandas"
+               for k, v in class_dict(klass).items() if type(k) is str)
 
 
 def compiled_code_named(fn: Any, name: str, files: Any, mod: Optional[types.ModuleType] = None) -> bool:

@@ -283,7 +283,7 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
     if type(value) is staticmethod or type(value) is classmethod:
         value = value.__func__
     if type(value) is not types.FunctionType:
-        return True
+        return package != "pandas" or compiled_in_place(klass, key, value)
     if depth > _MAX_DEPTH:
         return False
     code = value.__code__
@@ -322,6 +322,47 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
 
 
 _ATTRGETTER_REDUCE = operator.attrgetter.__reduce__
+# A builtin function pandas' classes hold under another name: Python's `enum` keeps `__new__` so.
+_BUILTIN_ALIASES = {("_new_member_", "__new__")}
+
+
+def compiled_in_place(klass: Any, key: str, value: Any) -> bool:
+    """A compiled function or a builtin in a pandas class's dictionary is the one the class's own
+    source made for that name: a compiled function compiled under it, or in the file the class's
+    other compiled methods come from (NaTType's are made by a factory there), a builtin under it.
+    Anything else was moved there (`pd.Index.get_loc = len`, `ObjectEngine.get_loc = lib.is_scalar`:
+    `df['zz']` then raised no KeyError). Names are read from C slots and the code's own descriptor."""
+    t = type(value)
+    if t is types.BuiltinFunctionType:
+        return _true_name(value) == key or (key, _true_name(value)) in _BUILTIN_ALIASES
+    if class_name(t) not in _COMPILED_FUNCTIONS:
+        return True  # (data, descriptors and C methods: judged by `own`)
+    code = _compiled_code(value)
+    if code is None:
+        return False
+    if key in code.co_name:
+        return True
+    homes = set()
+    for name, other in class_dict(klass).items():
+        other_code = _compiled_code(other) if class_name(type(other)) in _COMPILED_FUNCTIONS else None
+        if type(name) is str and other_code is not None and name in other_code.co_name:
+            homes.add(other_code.co_filename)
+    source = code.co_filename.replace("\\", "/").rsplit(".", 1)[0].replace("/", ".")
+    return code.co_filename in homes or source == class_module(klass)
+
+
+def _compiled_code(fn: Any) -> Optional[types.CodeType]:
+    """A compiled function's code, read through its type's own descriptor (which refuses any other
+    object and cannot be written)."""
+    t = type(fn)
+    descriptor = lookup_static(t, "__code__", None)
+    if type(descriptor) is not types.GetSetDescriptorType:
+        return None
+    try:
+        code = descriptor.__get__(fn, t)
+    except Exception:
+        return None
+    return code if type(code) is types.CodeType else None
 
 
 def _generated_names(klass: Any) -> Any:

@@ -225,6 +225,15 @@ def scoping() -> List[Dict]:
     return out
 
 
+def _writable(module: str, name: str) -> bool:
+    """The compiled class lets a notebook set its attributes (a heap type not marked immutable,
+    as Cython 3 makes them)."""
+    import importlib
+
+    cls = getattr(importlib.import_module(module), name)
+    return bool(cls.__flags__ & (1 << 9)) and not cls.__flags__ & (1 << 8)
+
+
 def patched_libraries() -> List[Dict]:
     out = []
 
@@ -279,6 +288,16 @@ def patched_libraries() -> List[Dict]:
     # pandas' compiled `is_bool`: `df[['a', 'zz']]` raised InvalidIndexError)
     patch("pd.core.frame.is_list_like", "_lib.is_bool", ["df[['a', 'zz']]", "df['zz']"], extra=libs)
     patch("pd.core.frame.is_list_like", "_lib.is_scalar", ["df[['a', 'zz']]"], extra=libs)
+    # ... or in a class's place: a builtin in a pandas class, a compiled function in one of the
+    # compiled classes pandas 3 lets a notebook write (`df['zz']` then raised no KeyError)
+    patch("pd.Index.get_loc", "len", ["df['zz']"])
+    patch("pd.Index.get_loc", "_lib.is_scalar", ["df['zz']"], extra=libs)
+    engines = libs + "import pandas._libs.index as _idx\n"
+    if _writable("pandas._libs.index", "ObjectEngine"):
+        patch("_idx.ObjectEngine.get_loc", "_lib.is_scalar", ["df['zz']"], extra=engines)
+        patch("_idx.IndexEngine.get_loc", "_lib.is_scalar", ["df['zz']"], extra=engines)
+    if _writable("pandas._libs.hashtable", "PyObjectHashTable"):
+        patch("_ht.PyObjectHashTable.get_item", "_lib.is_scalar", ["df['zz']"], extra=libs)
     patch("np.vstack", "lambda t: 0", ["np.vstack([np.ones(2), np.ones(3)])"])
     patch("np.dot", "lambda a, b: 0", ["np.dot(np.ones(2), np.ones(3))"])
     # `np.unique` is gone on past (to reach a call its result cannot bind): never when it, or a

@@ -152,3 +152,23 @@ def test_a_compiled_function_in_anothers_place_is_seen():
         finally:
             setattr(module, name, original)
         assert pandas_untouched() and sklearn_untouched(), name
+
+
+def test_a_compiled_class_patched_after_a_check_is_seen():
+    """The verdict on pandas' compiled modules is remembered between checks by the identity of what
+    they hold, their classes' own dictionaries included: a notebook that patches an index engine
+    after a first check (`ObjectEngine.get_loc = ...`) gets no claim from the second."""
+    import pandas._libs.index as index
+
+    flags = index.ObjectEngine.__flags__
+    if not flags & (1 << 9) or flags & (1 << 8):
+        pytest.skip("this pandas' compiled classes cannot be written")
+    setup = ("import pandas as pd\nimport pandas._libs.index as _idx\nimport pandas._libs.lib as _lib\n"
+             "df = pd.DataFrame({'a': [1, 2], 'b': [3, 4]})\nfrom crane_llm.checks import run_checks\n"
+             "_first = run_checks(\"df['zz']\", globals())\n_o = _idx.ObjectEngine.__dict__.get('get_loc')\n")
+    for value in ("lambda self, key: 0", "_lib.is_scalar"):
+        [r] = run_batch([{"setup": setup + f"_idx.ObjectEngine.get_loc = {value}", "cell": "df['zz']",
+                          "teardown": "if _o is None:\n    del _idx.ObjectEngine.get_loc\n"
+                                      "else:\n    _idx.ObjectEngine.get_loc = _o"}])
+        assert_no_false_claim(r, value)
+        assert r["claim"] is None, (value, r)
