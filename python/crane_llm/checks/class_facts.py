@@ -51,7 +51,9 @@ def pristine_pandas(cls: Any) -> bool:
     hit = a.pandas.get(id(cls))
     if hit is not None and hit[0] is cls:
         return hit[1]
-    ok = a.pristine(cls, "pandas") and all(a.pristine(c, "pandas") for c in _pandas_core()) and pandas_untouched()
+    if a.pandas_namespace is None:
+        a.pandas_namespace = pandas_untouched()  # (once a check: a class may be patched between two, never during one)
+    ok = a.pristine(cls, "pandas") and all(a.pristine(c, "pandas") for c in _pandas_core()) and a.pandas_namespace
     a.pandas[id(cls)] = (cls, ok)
     return ok
 

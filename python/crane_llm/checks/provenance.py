@@ -527,6 +527,8 @@ class Audit:
         self.facts: Dict[Tuple[str, int], Tuple[Any, Any]] = {}
         # id(class) -> (class, verdict of class_facts.pristine_pandas) during this check
         self.pandas: Dict[int, Tuple[Any, bool]] = {}
+        # library_namespace.pandas_untouched during this check, once asked
+        self.pandas_namespace: Optional[bool] = None
 
     def pristine(self, cls: Any, package: str) -> bool:
         hit = self.classes.get(id(cls))
