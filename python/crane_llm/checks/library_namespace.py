@@ -25,7 +25,7 @@ import types
 from typing import Any, Dict, List, Optional, Tuple
 
 from .library_code import library_module, module_code, module_of_globals, same_code
-from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, compiled_in_place, is_subclass, own
+from .provenance import _COMPILED_FUNCTIONS, _file_in, _named, _true_name, compiled_code, compiled_in_place, is_subclass, own
 from .static_reads import (loaded_module, checked, class_dict, class_module, class_name, is_static_type, lookup_static,
                            made_by_namedtuple, mro, instance_dict, plain_class)
 
@@ -687,15 +687,9 @@ def compiled_code_named(fn: Any, name: str, files: Any, mod: Optional[types.Modu
 
 
 def _compiled_code(fn: Any, files: Any) -> Optional[types.CodeType]:
-    t = type(fn)
-    descriptor = lookup_static(t, "__code__", None)
-    if class_name(t) not in _COMPILED_FUNCTIONS or type(descriptor) is not types.GetSetDescriptorType:
-        return None
-    try:
-        code = descriptor.__get__(fn, t)
-    except Exception:
-        return None
-    if type(code) is not types.CodeType:
+    """A compiled function's code when it was compiled from `files`."""
+    code = compiled_code(fn) if class_name(type(fn)) in _COMPILED_FUNCTIONS else None
+    if code is None:
         return None
     # (relative to the source tree, `pandas/_libs/lib.pyx`, or the build's own absolute path)
     path = code.co_filename.replace("\\", "/")

@@ -337,21 +337,21 @@ def compiled_in_place(klass: Any, key: str, value: Any) -> bool:
         return _true_name(value) == key or (key, _true_name(value)) in _BUILTIN_ALIASES
     if class_name(t) not in _COMPILED_FUNCTIONS:
         return True  # (data, descriptors and C methods: judged by `own`)
-    code = _compiled_code(value)
+    code = compiled_code(value)
     if code is None:
         return False
     if key in code.co_name:
         return True
     homes = set()
     for name, other in class_dict(klass).items():
-        other_code = _compiled_code(other) if class_name(type(other)) in _COMPILED_FUNCTIONS else None
+        other_code = compiled_code(other) if class_name(type(other)) in _COMPILED_FUNCTIONS else None
         if type(name) is str and other_code is not None and name in other_code.co_name:
             homes.add(other_code.co_filename)
     source = code.co_filename.replace("\\", "/").rsplit(".", 1)[0].replace("/", ".")
     return code.co_filename in homes or source == class_module(klass)
 
 
-def _compiled_code(fn: Any) -> Optional[types.CodeType]:
+def compiled_code(fn: Any) -> Optional[types.CodeType]:
     """A compiled function's code, read through its type's own descriptor (which refuses any other
     object and cannot be written)."""
     t = type(fn)

@@ -10,21 +10,21 @@ bool or None. Where those values come from decides how they are known:
 - in a replay, a column of a frame an executed cell read with `pd.read_csv` and nothing touched
   since (`RecordedKernel.csv_frames`): parsed text holds only text and numbers.
 
-What the counts are is not modelled: the result is a Series of unknown length, good for what needs
+pandas' own code and compiled modules (its hash-table counter among them) must be unpatched
+(`class_facts.pristine_pandas`). What the counts are is not modelled: the result is a Series of unknown length, good for what needs
 only its existence (the arguments of a call that cannot bind them, `sns.barplot(s.value_counts().index,
 s.value_counts())`).
 """
 
 from __future__ import annotations
 
-import types
 from typing import Any, Dict, List, Optional
 
 from ..class_facts import own_column_arrays, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import Stop
 from ..dtypes import dtype_category
-from ..provenance import _COMPILED_FUNCTIONS, audit, class_module, class_name, instance_dict, is_subclass, lookup_static
+from ..provenance import audit, class_module, class_name, instance_dict, is_subclass
 from ..static_reads import checked, loaded_module
 from ..abstract_values import Value
 from .accessors import may_be_shadowed
@@ -51,7 +51,9 @@ def call(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node
 def counted_plainly(owner: Value) -> bool:
     """pandas counts this Series' values and takes its name without running anything of anyone's."""
     _, series_cls, _ = pandas_types()
-    if series_cls is None or not pristine_pandas(series_cls) or not _own_value_count():
+    # (pristine_pandas also holds pandas' compiled modules to their own functions: the hash-table
+    # module's `value_count`, which `value_counts` calls by that name, among them)
+    if series_cls is None or not pristine_pandas(series_cls):
         return False
     if isinstance(owner, LiveValue):
         return _plain_series(owner.obj, series_cls)
@@ -104,44 +106,6 @@ def _plain_series(series: Any, series_cls: type) -> bool:
         return set(map(type, series.tolist())).issubset(_PLAIN_VALUES)
     except Exception:
         return False
-
-
-def _own_value_count() -> bool:
-    """The hash-table module's `value_count`, which pandas' Python code calls by that name, is
-    pandas' compiled function of that name, and so is each typed version it dispatches to. Its
-    code is read through the C descriptor of the compiled-function type, which refuses any other
-    object; the name and module a notebook can rewrite are not trusted."""
-    module = loaded_module("pandas._libs.hashtable")
-    if type(module) is not types.ModuleType:
-        return False
-    fn = checked(module.__dict__).get("value_count")
-    if not _compiled_value_count(fn):
-        return False
-    signatures = lookup_static(type(fn), "__signatures__", None)
-    if signatures is None:
-        return True
-    try:
-        table = signatures.__get__(fn, type(fn))
-    except Exception:
-        return False
-    # (a dict, or in newer Cython a read-only view of the one it keeps)
-    return type(table) in (dict, types.MappingProxyType) and \
-        all(type(k) is str and _compiled_value_count(v) for k, v in table.items())
-
-
-def _compiled_value_count(fn: Any) -> bool:
-    t = type(fn)
-    if class_name(t) not in _COMPILED_FUNCTIONS:
-        return False
-    descriptor = lookup_static(t, "__code__", None)
-    if type(descriptor) is not types.GetSetDescriptorType:
-        return False
-    try:
-        code = descriptor.__get__(fn, t)
-    except Exception:
-        return False
-    return type(code) is types.CodeType and code.co_filename.replace("\\", "/").startswith("pandas/_libs/hashtable") \
-        and code.co_name.endswith("value_count")
 
 
 def _python_text(series: Any, dtype: Any) -> bool:
