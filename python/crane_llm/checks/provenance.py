@@ -283,7 +283,7 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
     if type(value) is staticmethod or type(value) is classmethod:
         value = value.__func__
     if type(value) is not types.FunctionType:
-        return package != "pandas" or compiled_in_place(klass, key, value)
+        return package not in _NAMES_HELD or compiled_in_place(klass, key, value)
     if depth > _MAX_DEPTH:
         return False
     code = value.__code__
@@ -322,12 +322,15 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
 
 
 _ATTRGETTER_REDUCE = operator.attrgetter.__reduce__
-# A builtin function pandas' classes hold under another name: Python's `enum` keeps `__new__` so.
+# The libraries whose classes' builtins and compiled functions are held to their names (surveyed:
+# pandas', scikit-learn's and matplotlib's classes hold none under another, but for the alias below).
+_NAMES_HELD = ("pandas", "sklearn", "matplotlib")
+# A builtin function the libraries' classes hold under another name: Python's `enum` keeps `__new__` so.
 _BUILTIN_ALIASES = {("_new_member_", "__new__")}
 
 
 def compiled_in_place(klass: Any, key: str, value: Any) -> bool:
-    """A compiled function or a builtin in a pandas class's dictionary is the one the class's own
+    """A compiled function or a builtin in a library class's dictionary is the one the class's own
     source made for that name: a compiled function compiled under it, or in the file the class's
     other compiled methods come from (NaTType's are made by a factory there), a builtin under it.
     Anything else was moved there (`pd.Index.get_loc = len`, `ObjectEngine.get_loc = lib.is_scalar`:

@@ -91,6 +91,9 @@ UNCLAIMED = [
           "class Evil:\n    def __init__(self, n):\n        HITS.append(1)\n        raise ValueError('evil')\n"
           "_A._hashtables['int64'] = Evil\nys = pd.Series([0, 1, 1])",
      "cw('balanced', ys.unique(), ys)", "_A._hashtables['int64'] = _o"),
+    # a builtin in an estimator's method's place: `fit` then prints (the length rule claimed ValueError)
+    (SK + "_o = LogisticRegression.__dict__['fit']\nLogisticRegression.fit = print", "LogisticRegression().fit(X, y)",
+     "LogisticRegression.fit = _o"),
     (SK + "import sklearn.base\n_o = sklearn.base.validate_parameter_constraints\n"
           "sklearn.base.validate_parameter_constraints = lambda *a, **k: HITS.append(1)",
      "LogisticRegression().fit(X, y)", "sklearn.base.validate_parameter_constraints = _o"),
