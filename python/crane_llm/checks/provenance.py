@@ -323,10 +323,12 @@ def _defined_as(klass: Any, key: str, value: Any, package: str, depth: int = 0) 
 
 _ATTRGETTER_REDUCE = operator.attrgetter.__reduce__
 # The libraries whose classes' builtins and compiled functions are held to their names (surveyed:
-# pandas', scikit-learn's and matplotlib's classes hold none under another, but for the alias below).
-_NAMES_HELD = ("pandas", "sklearn", "matplotlib")
+# pandas', scikit-learn's, matplotlib's and PyTorch's classes hold none under another, but for the
+# aliases below).
+_NAMES_HELD = ("pandas", "sklearn", "matplotlib", "torch")
 # A builtin function the libraries' classes hold under another name: Python's `enum` keeps `__new__` so.
-_BUILTIN_ALIASES = {("_new_member_", "__new__")}
+_BUILTIN_ALIASES = {("_new_member_", "__new__"), ("__torch_dispatch__", "_disabled_torch_dispatch_impl"),
+                    ("__torch_function__", "_disabled_torch_function_impl")}  # (and torch its opt-outs)
 
 
 def compiled_in_place(klass: Any, key: str, value: Any) -> bool:

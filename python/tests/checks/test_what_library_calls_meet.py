@@ -175,3 +175,14 @@ def test_a_compiled_class_patched_after_a_check_is_seen():
                                       "else:\n    _idx.ObjectEngine.get_loc = _o"}])
         assert_no_false_claim(r, value)
         assert r["claim"] is None, (value, r)
+
+
+@pytest.mark.parametrize("owner, attr", [("nn.Linear", "forward"), ("nn.Module", "__call__"), ("nn.Module", "_call_impl")])
+def test_a_builtin_in_a_torch_layers_place_stops_the_shape_rule(owner, attr):
+    """`nn.Linear.forward = print`: the layer then prints what it is given, whatever its shape."""
+    pytest.importorskip("torch")
+    setup = (f"import torch\nimport torch.nn as nn\nlayer = nn.Linear(3, 2)\nx = torch.zeros(4, 5)\n"
+             f"_o = {owner}.__dict__.get('{attr}')\n{owner}.{attr} = print")
+    [r] = run_batch([{"setup": setup, "cell": "layer(x)", "teardown": f"{owner}.{attr} = _o"}])
+    assert_no_false_claim(r, f"{owner}.{attr} = print")
+    assert r["raised"] is None and r["claim"] is None, r
