@@ -470,8 +470,9 @@ def _no_function_in_anothers_place(judged: List[Tuple[str, types.ModuleType]]) -
 def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) -> bool:
     """`value`, held at `key` in a module of scikit-learn's, is data, a C function (one of Python's
     builtins only under its own name), a module loaded under its own name, or code (a function, a
-    class's methods) from SKLEARN_PACKAGES' files or the standard library's. Other names are not
-    judged here: one of the libraries' functions put in another's place is `_no_function_in_anothers_place`'s."""
+    class's methods) from SKLEARN_PACKAGES' files or the standard library's; a compiled function
+    only under the name it was compiled with (or one the module's file gives it). A Python function
+    of the libraries' put in another's place is `_no_function_in_anothers_place`'s to see."""
     t = type(value)
     if type(key) is not str:
         return False

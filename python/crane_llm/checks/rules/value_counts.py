@@ -11,23 +11,23 @@ bool or None. Where those values come from decides how they are known:
   since (`RecordedKernel.csv_frames`): parsed text holds only text and numbers.
 
 pandas' own code and compiled modules (its hash-table counter among them) must be unpatched
-(`class_facts.pristine_pandas`). What the counts are is not modelled: the result is a Series of unknown length, good for what needs
-only its existence (the arguments of a call that cannot bind them, `sns.barplot(s.value_counts().index,
+(`class_facts.pristine_pandas`). What the counts are is not modelled: the result is a Series of
+unknown length, good for what needs only its existence (the arguments of a call that cannot bind them, `sns.barplot(s.value_counts().index,
 s.value_counts())`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..class_facts import own_column_arrays, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import Stop
 from ..dtypes import dtype_category
-from ..provenance import audit, class_module, class_name, instance_dict, is_subclass
-from ..static_reads import checked, loaded_module
+from ..provenance import audit, class_module, class_name, instance_dict
 from ..abstract_values import Value
 from .accessors import may_be_shadowed
+from .frames import series_value
 from .library_state import library_state_plain
 
 _FLAGS = ("sort", "ascending", "dropna")  # (`normalize` divides, `bins` cuts: not modelled)
@@ -36,8 +36,6 @@ _MAX_VALUES = 1_000_000  # an object column longer than this is not scanned
 
 
 def call(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
-    from .frames import series_value  # (frames imports this module's caller)
-
     library_state_plain(interp, node)
     if args or any(k not in _FLAGS or type(v.concrete()) is not bool for k, v in kwargs.items()):
         raise Stop(node.lineno, "`.value_counts()` with arguments the checker does not model")
@@ -57,25 +55,31 @@ def counted_plainly(owner: Value) -> bool:
         return False
     if isinstance(owner, LiveValue):
         return _plain_series(owner.obj, series_cls)
-    source = getattr(owner, "text_of", None)
-    if type(source) is not tuple or len(source) != 3:
+    source = _selected_from(owner)
+    if source is None:
         return False
     frame, facts, label = source
-    if type(label) is not str:
-        return False
     if isinstance(frame, LiveValue):
         return _plain_column(frame, facts, label, series_cls)
     return _untouched_csv_column(owner)
 
 
+def _selected_from(owner: Value) -> Optional[Tuple[Any, Any, str]]:
+    """(frame, its facts then, label) of a column the cell selected by a text label."""
+    source = getattr(owner, "text_of", None)
+    if type(source) is not tuple or len(source) != 3 or type(source[2]) is not str:
+        return None
+    return source
+
+
 def _untouched_csv_column(owner: Value) -> bool:
     """Replay: a column of a frame an executed cell read from CSV, as recorded (the cell changed
     nothing of the frame before selecting it)."""
-    source = getattr(owner, "text_of", None)
-    if type(source) is not tuple or len(source) != 3 or isinstance(source[0], LiveValue):
+    source = _selected_from(owner)
+    if source is None or isinstance(source[0], LiveValue):
         return False
     read_from_csv = getattr(source[0], "read_from_csv", None)
-    return read_from_csv is not None and read_from_csv is source[1] and type(source[2]) is str
+    return read_from_csv is not None and read_from_csv is source[1]
 
 
 def _plain_column(frame: LiveValue, facts: Any, label: str, series_cls: type) -> bool:
@@ -98,10 +102,10 @@ def _plain_series(series: Any, series_cls: type) -> bool:
         name, dtype = series.name, series.dtype
         if not (name is None or is_simple_constant(name)) or type(name) is tuple:
             return False
-        kind = _numpy_kind(dtype)
-        if kind is not None and kind in "biuf":
+        category = dtype_category(dtype)  # (NumPy's and pandas' own dtypes only)
+        if category in ("numeric", "bool") and dtype.kind != "c":
             return True
-        if not (kind == "O" or _python_text(series, dtype)) or len(series) > _MAX_VALUES:
+        if not (category == "object" or _python_text(series, dtype)) or len(series) > _MAX_VALUES:
             return False
         return set(map(type, series.tolist())).issubset(_PLAIN_VALUES)
     except Exception:
@@ -117,14 +121,3 @@ def _python_text(series: Any, dtype: Any) -> bool:
     holder = type(series.array)
     return class_module(holder).split(".")[0] == "pandas" and class_name(holder) == "StringArray" and \
         audit().pristine(holder, "pandas")
-
-
-def _numpy_kind(dtype: Any) -> Optional[str]:
-    """The kind letter of one of NumPy's own dtypes, else None (pandas' extension dtypes count
-    through code of their own)."""
-    np = loaded_module("numpy")
-    dtype_cls = checked(np.__dict__).get("dtype") if np is not None else None
-    t = type(dtype)
-    if dtype_cls is None or not is_subclass(t, dtype_cls) or class_module(t).split(".")[0] != "numpy":
-        return None
-    return dtype.kind
