@@ -202,6 +202,9 @@ class Facts:
     tensor: Optional[TensorFacts] = None  # a PyTorch tensor's shape, dtype and device
     # A pandas Series' dtype category ('numeric', 'bool', 'datetime', 'timedelta', 'object', 'str', 'category').
     series_dtype: Optional[str] = None
+    # A value a float array, Series or list is known to hold that is no whole number (a fraction,
+    # NaN or infinity): scikit-learn reads such targets as continuous.
+    non_integer: Optional[float] = None
 
 
 def _stated(fact: str) -> Callable[["Value"], Any]:
@@ -228,6 +231,7 @@ class Value:
     keys = _stated("keys")
     estimator = _stated("estimator")
     tensor = _stated("tensor")
+    non_integer = _stated("non_integer")
 
     def has_attr(self, attr: str) -> Optional[bool]:
         known = self.facts.attrs

@@ -26,6 +26,7 @@ from .class_facts import (_MISSING, _module, _plain_getattribute, _plain_value, 
 from .torch_facts import live_tensor_facts
 from .probe_state import class_data
 from .dtypes import dtype_category
+from . import non_integers
 from .abstract_values import NOTHING, ArrayFacts, EstimatorFacts, FrameFacts, Value
 
 _SIMPLE_CONST = (int, float, complex, str, bytes, bool, type(None))
@@ -543,3 +544,20 @@ class LiveValue(Value):
 
     def estimator(self):
         return estimator_facts(self.obj)
+
+    def non_integer(self):
+        obj = self.obj
+        if type(obj) is list:
+            return non_integers.in_list(obj) if all(type(x) in (int, float, bool) for x in obj[:100001]) else None
+        if self.array() is not None:
+            return non_integers.in_float_array(obj)
+        if self.series_dtype() == "numeric":
+            try:
+                # ('numeric' is told of NumPy's own dtypes only: its kind is a C slot)
+                if obj.dtype.kind != "f":
+                    return None
+                values = obj.to_numpy(copy=False)  # (pandas' own method of an exact, unpatched Series)
+            except Exception:
+                return None
+            return non_integers.in_float_array(values) if type(values) is ndarray_type() else None
+        return None

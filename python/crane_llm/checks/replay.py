@@ -124,12 +124,16 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas"),
                            set_attrs=set_attrs).named(name)
     if t == "pandas.core.series.Series":
-        return ReplayValue("series", type_name=t, cls=_unpatched(_loaded_class(t), "pandas"),
-                           set_attrs=set_attrs).named(name)
+        dtype = _series_dtype(facts.get("value_info"))
+        return ReplayValue("series", type_name=t, cls=_unpatched(_loaded_class(t), "pandas"), set_attrs=set_attrs,
+                           series_dtype=dtype, non_integer=_recorded_non_integer(facts.get("value_info"))
+                           if dtype == "numeric" else None).named(name)
     if t == "numpy.ndarray":
         shape = _shape(facts.get("shape"))
-        return ReplayValue("ndarray", type_name=t, array=ArrayFacts(shape=shape, kind=_dtype_kind(facts.get("dtype"))),
-                           cls=_loaded_class(t), set_attrs=set_attrs).named(name)
+        kind = _dtype_kind(facts.get("dtype"))
+        return ReplayValue("ndarray", type_name=t, array=ArrayFacts(shape=shape, kind=kind),
+                           cls=_loaded_class(t), set_attrs=set_attrs,
+                           non_integer=_recorded_non_integer(facts) if kind == "f" else None).named(name)
     if t in ("list", "tuple") and type(facts.get("length")) is int:
         return ReplayValue(t, type_name=t, length=facts["length"]).named(name)
     if t == "dict" and type(facts.get("length")) is int:
@@ -199,6 +203,42 @@ def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
             if texts:
                 seen[label] = texts
     return seen
+
+
+# The recording sorts a Series into these by pandas' `is_numeric_dtype` (NaN dropped first); the
+# "categorical numeric" one reads "categorical numeric(no more than 10 unique values)".
+_NUMERIC_VALUE_TYPES = ("continuous", "binary", "categorical numeric")
+
+
+def _series_dtype(info: Any) -> Optional[str]:
+    """'numeric' or 'bool' for a Series the recording summarised as numbers ('binary' also holds
+    bools: shown as False / True), None otherwise."""
+    if not isinstance(info, dict) or type(info.get("value_type")) is not str \
+            or not info["value_type"].startswith(_NUMERIC_VALUE_TYPES):
+        return None
+    shown = info.get("unique_values")
+    if info["value_type"] == "binary":
+        if not isinstance(shown, list) or not shown:
+            return None
+        if all(type(v) is bool for v in shown):
+            return "bool"
+        return "numeric" if all(type(v) in (int, float) for v in shown) else None
+    return "numeric"
+
+
+def _recorded_non_integer(facts: Any) -> Optional[float]:
+    """A recorded float value that is no whole number: an end of the recorded value range (the
+    recording's own min and max, printed in full), or NaN when the recording says there is one."""
+    if not isinstance(facts, dict):
+        return None
+    span = facts.get("value_range")
+    if isinstance(span, tuple) and len(span) == 2:
+        for end in span:
+            if type(end) is float and (end != end or end in (float("inf"), float("-inf")) or not end.is_integer()):
+                return end
+    if facts.get("has_nan") is True:
+        return float("nan")
+    return None
 
 
 def _shape(raw: Any) -> Optional[Tuple[int, ...]]:

@@ -90,13 +90,21 @@ import matplotlib.pyplot as plt
 chw = np.zeros((3, 4, 4))
 labs = np.array([[1], [0]])
 iv = np.arange(6)
+from sklearn.metrics import accuracy_score, f1_score, confusion_matrix
+p4 = np.array([0.1, 0.9, 0.4, 0.7])
+sp4 = pd.Series(p4)
+stext = pd.Series(['a', None, 'b', 'a'])
 """
 
 NAMES = ["df", "dfi", "ser", "v3", "v4", "m43", "m34", "m22", "lst", "tup", "dct", "txt", "zero", "three", "half",
          "nothing", "y4", "y3", "lr_unfit", "lr_fit", "sc_fit", "sub", "dyn", "ddict", "odict", "mylist", "mi", "dti",
          "i8", "u8", "bools", "strs", "objs", "scalar0", "f64", "gen", "it", "idx", "fn_user", "frames", "alias",
-         "np", "pd"]
+         "np", "pd", "p4"]
 PLAUSIBLE = [
+    "accuracy_score(y4, p4)", "accuracy_score(y4, y4)", "f1_score(y4, p4)", "accuracy_score(y3, p4)",
+    "confusion_matrix(p4, y4)", "accuracy_score(stext, p4)", "accuracy_score(y4, sp4)", "accuracy_score(y4, objs)",
+    "accuracy_score(y4, [0.5, 1, 0, 1])", "accuracy_score(y4, v4)", "f1_score(y4, m43)", "accuracy_score(ser, p4)",
+    "accuracy_score(bools, sp4 * 2)", "f1_score(y_true=p4, y_pred=p4)", "accuracy_score(y4, p4, normalize=False)",
     "df['a']", "df[['a', 'b']]", "df.head()", "df.drop(columns=['a'])", "df.groupby('c')", "df.sort_values('b')",
     "df.set_index('c')", "df.loc[:, 'b']", "df.dropna(subset=['b'])", "df.shape", "df.columns", "len(df)",
     "df.copy()", "df.rename(columns={'a': 'A'})", "df.reset_index(drop=True)", "df.drop('b', axis=1)",

@@ -17,9 +17,15 @@ def record(value: Any) -> Dict[str, Any]:
         return {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape),
                 "per_column": {c: _column(value, c) for c in list(value.columns)[:20]}}
     if pd is not None and cls is pd.Series:
-        return {"type": "<class 'pandas.core.series.Series'>"}
+        out = {"type": "<class 'pandas.core.series.Series'>"}
+        info = _series_values(value)
+        if info is not None:
+            out["value_info"] = info
+        return out
     if np is not None and cls is np.ndarray:
-        return {"type": "numpy.ndarray", "shape": tuple(value.shape), "dtype": str(value.dtype)}
+        out = {"type": "numpy.ndarray", "shape": tuple(value.shape), "dtype": str(value.dtype)}
+        out.update(_array_values(value))
+        return out
     if cls in (int, float, str, bool):
         return {"type": f"<class '{cls.__name__}'>", "value": value}
     if value is None:
@@ -43,14 +49,76 @@ def record(value: Any) -> Dict[str, Any]:
     return {"type": f"<class '{name}'>"}
 
 
+def _plain_pandas() -> bool:
+    """pandas' own methods are in place (a case's patched ones are not run while recording)."""
+    import pandas as pd
+
+    return all(getattr(f, "__module__", None) in ("pandas.core.frame", "pandas.core.series", "pandas.core.base")
+               for f in (pd.DataFrame.__getitem__, pd.Series.dropna, pd.Series.unique))
+
+
+def _scalar(x: Any) -> Any:
+    """A NumPy scalar as the recording's printed text reads back: a plain Python number."""
+    return x.item() if hasattr(type(x), "item") else x
+
+
+def _series_values(s: Any) -> Any:
+    """A Series' values as the paper summarises them: NaN dropped, numbers as 'binary', 'categorical
+    numeric' (a few integers) or 'continuous' with their range, anything else by its distinct values."""
+    import pandas as pd
+
+    if not _plain_pandas():
+        return None
+    try:
+        data = s.dropna()
+        if data.empty:
+            return {"value_type": "empty or all NaN"}
+        unique = data.unique()
+        n = len(unique)
+        if pd.api.types.is_numeric_dtype(data):
+            if n == 2 and set(unique.tolist()) <= {0, 1}:
+                return {"value_type": "binary", "unique_values": sorted(unique.tolist())}
+            if n <= 10 and pd.api.types.is_integer_dtype(data):
+                info = {"value_type": "categorical numeric(no more than 10 unique values)", "num_unique": n}
+                if n <= 5:
+                    info["unique_values"] = sorted(unique.tolist())
+                return info
+            return {"value_type": "continuous", "value_range": (_scalar(data.min()), _scalar(data.max()))}
+        info = {"value_type": "categorical or object", "num_unique": n}
+        if n <= 5:
+            info["unique_values"] = list(unique.tolist())
+        return info
+    except Exception:
+        return None
+
+
+def _array_values(a: Any) -> Dict[str, Any]:
+    """An array's NaN flag and, for numbers, its least and greatest value (NaN aside), as the paper
+    records them."""
+    import numpy as np
+
+    out: Dict[str, Any] = {}
+    if type(np.isnan) is not np.ufunc or getattr(np.nanmin, "__module__", None) != "numpy":
+        return out  # (not running a case's replaced NumPy functions while recording)
+    try:
+        out["has_nan"] = bool(np.isnan(a).any())
+    except TypeError:
+        pass
+    if np.issubdtype(a.dtype, np.number) and a.size > 0:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (an all-NaN array)
+            out["value_range"] = (_scalar(np.nanmin(a)), _scalar(np.nanmax(a)))
+    return out
+
+
 def _column(frame: Any, label: Any) -> Dict[str, Any]:
     """A text column as the paper records it: up to 5 of its values, each cut at 20 characters
     (a frame pandas cannot read so, a case's hostile one, gets its column recorded as unknown)."""
     import pandas as pd
 
-    plain = all(getattr(f, "__module__", None) in ("pandas.core.frame", "pandas.core.series", "pandas.core.base")
-                for f in (pd.DataFrame.__getitem__, pd.Series.dropna, pd.Series.unique))
-    if not plain:
+    if not _plain_pandas():
         return {"type": "unknown"}  # (not running a case's patched pandas methods while recording)
     try:
         col = frame[label]

@@ -344,6 +344,22 @@ def patched_libraries() -> List[Dict]:
     patch("ConfusionMatrixDisplay.plot", "lambda self, **k: self", plot_cells, extra=cmd)
     patch("matplotlib.axis.Axis.set_ticklabels", "lambda self, labels, **k: []", plot_cells, extra=cmd)
     patch("sklearn.metrics.confusion_matrix", "lambda a, b: np.ones((2, 2), dtype=int)", plot_cells[1:], extra=cmd)
+    # The classification metrics' reading of their targets: the helpers they call by name, and the
+    # metric itself, replaced by the notebook's code or by another of scikit-learn's functions.
+    metric = ("import sklearn.metrics\nimport sklearn.metrics._classification\nimport sklearn.utils.multiclass\n"
+              "from sklearn.metrics import accuracy_score\nyt = np.array([0, 1, 1])\nys = np.array([0.2, 0.9, 0.7])\n")
+    metric_cells = ["accuracy_score(yt, ys)", "sklearn.metrics.accuracy_score(yt, ys)",
+                    "sklearn.metrics.f1_score(yt, ys)"]
+    patch("sklearn.utils.multiclass.type_of_target", "lambda y, input_name='': 'binary'", metric_cells, extra=metric)
+    patch("sklearn.metrics._classification.type_of_target", "lambda y, input_name='': 'binary'", metric_cells,
+          extra=metric)
+    patch("sklearn.metrics._classification._check_targets", "lambda *a, **k: ('binary', None, a[0], a[1], None)",
+          metric_cells, extra=metric)
+    patch("sklearn.metrics._classification.type_of_target", "sklearn.utils.multiclass.unique_labels",
+          metric_cells, extra=metric)
+    patch("sklearn.metrics.accuracy_score", "lambda a, b: 1.0", metric_cells[1:2], extra=metric)
+    patch("sklearn.metrics.f1_score", "sklearn.metrics.r2_score", metric_cells[2:], extra=metric)
+    patch("np.isfinite", "lambda x, *a, **k: x == x", metric_cells, extra=metric)
     # Process-wide switches that make library calls raise.
     for cell in ["np.ones(3) / 0\nundefined_w", "np.ones(3) / np.zeros(3)\nlst[9]", "df['a'] / 0\nundefined_w"]:
         out.append(_c(cell, DF + "np.seterr(all='raise')\n"))

@@ -165,6 +165,11 @@ CELLS = [
     "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(arr_obj, display_labels=['a']).plot()",
     "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(h, display_labels=[h]).plot()",
     "from sklearn.metrics import ConfusionMatrixDisplay as CMD\nCMD(X[:3], display_labels=lst).plot()",
+    # classification metrics given hostile targets beside a continuous one
+    "from sklearn.metrics import accuracy_score as acc\nacc(arr_obj, y + 0.5)",
+    "from sklearn.metrics import accuracy_score as acc\nacc(y + 0.5, df_vals['a'])",
+    "from sklearn.metrics import f1_score\nf1_score(lst, [0.5, 1.5, 1])", "from sklearn.metrics import f1_score\nf1_score(h, X)",
+    "from sklearn.metrics import accuracy_score as acc\nacc(ser, y + 0.5)\nh.nope",
     # IPython syntax around them
     "h?", "!echo hi\nh.nope", "%time h", "x = %pwd\nh.nope", "In [1]: h.nope",
 ]

@@ -21,6 +21,7 @@ from ..dtypes import dtype_category  # noqa: F401  (the categories the table spe
 from ..outcome import CertainCrash, Crash
 from ..provenance import (audit, class_dict, class_module, class_name, instance_dict, lookup_static, mro, own,
                           plain_class)
+from . import frames
 
 # accessor -> (pandas' class behind it, the dtype categories it refuses)
 _REFUSES = {
@@ -83,8 +84,8 @@ def _selected_as_cached(base: Value, attr: str) -> bool:
     'n' when it holds one (a new one otherwise, cached then): that one must be an exact Series of
     the column's dtype with nothing of the accessor's name in its own dict. The cache is read as
     data: a dict of str or int keys, so finding 'n' in it compares nothing of the notebook's."""
-    source = getattr(base, "text_of", None)
-    frame = source[0] if type(source) is tuple and len(source) == 3 else None
+    source = frames.selected_from(base)
+    frame = source[0] if source is not None else None
     frame_cls, series_cls, _ = pandas_types()
     if not isinstance(frame, LiveValue) or frame_cls is None or type(frame.obj) is not frame_cls:
         return False

@@ -22,6 +22,7 @@ from ..provenance import own_module_function
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, Value
 from ..library_namespace import numpy_untouched
 from .accessors import may_be_shadowed
+from .frames import selected_from
 from .library_state import library_state_plain
 
 NUMERIC_KINDS = "iuf"
@@ -376,8 +377,8 @@ def _converts_through_its_array(v: Value) -> bool:
     if isinstance(v, LiveValue):
         owner = v.obj
     else:
-        source = getattr(v, "text_of", None)
-        frame = source[0] if type(source) is tuple and len(source) == 3 else None
+        source = selected_from(v)
+        frame = source[0] if source is not None else None
         owner = frame.obj if isinstance(frame, LiveValue) else None
     if owner is None or not pristine_pandas(type(owner)):
         return False

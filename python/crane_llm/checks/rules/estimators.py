@@ -22,7 +22,7 @@ from ..library_only import library_only, remembered
 from ..probe_state import probe_state
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
-from . import call_binding, displays, estimator_fit
+from . import call_binding, displays, estimator_fit, metrics
 from .operators import FLOAT_INTS
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
@@ -338,6 +338,7 @@ def function(interp, fn: Any, args: List[Value], kwargs: Dict[str, Value], node)
     mod = loaded_module("sklearn.model_selection")
     if name == "train_test_split" and mod is not None and checked(mod.__dict__).get(name) is fn:
         _check_split(args, kwargs, node)
+    metrics.continuous_target(fn, name, args, kwargs, node)
     if name == "confusion_matrix":
         made = displays.confusion_matrix(interp, fn, args, kwargs, node)
         if made is not None:

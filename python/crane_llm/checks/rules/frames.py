@@ -163,6 +163,13 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
     return column
 
 
+def selected_from(column: Value) -> Optional[Tuple[Value, FrameFacts, Any]]:
+    """(frame, its facts then, label) of a column this cell selected by one label (`df['n']`),
+    None for any other value: where its values come from, for the rules that read them."""
+    source = getattr(column, "text_of", None)
+    return source if type(source) is tuple and len(source) == 3 else None
+
+
 def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
     """For a column of text (str or object dtype, every value a str): True when converting it to
     integers, in order, meets a text int() rejects before any number too large for int64."""
@@ -198,7 +205,7 @@ def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Val
     target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
     to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
         (np is not None and target is checked(np.__dict__).get("int64"))
-    source = getattr(owner, "text_of", None)
+    source = selected_from(owner)
     if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
             _text_not_integer(*source) is True:
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,

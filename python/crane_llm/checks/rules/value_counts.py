@@ -27,7 +27,7 @@ from ..dtypes import dtype_category
 from ..provenance import audit, class_module, class_name, instance_dict
 from ..abstract_values import Value
 from .accessors import may_be_shadowed
-from .frames import series_value
+from .frames import selected_from, series_value
 from .library_state import library_state_plain
 
 _FLAGS = ("sort", "ascending", "dropna")  # (`normalize` divides, `bins` cuts: not modelled)
@@ -66,10 +66,8 @@ def counted_plainly(owner: Value) -> bool:
 
 def _selected_from(owner: Value) -> Optional[Tuple[Any, Any, str]]:
     """(frame, its facts then, label) of a column the cell selected by a text label."""
-    source = getattr(owner, "text_of", None)
-    if type(source) is not tuple or len(source) != 3 or type(source[2]) is not str:
-        return None
-    return source
+    source = selected_from(owner)
+    return source if source is not None and type(source[2]) is str else None
 
 
 def _untouched_csv_column(owner: Value) -> bool:
