@@ -20,8 +20,10 @@ def in_float_array(arr: Any) -> Optional[float]:
     rows at a time (views: nothing the size of the array is copied); None when it holds none or is
     too large to read."""
     np = loaded_module("numpy")
-    if np is None or not numpy_untouched() or arr.dtype.kind != "f" or arr.ndim not in (1, 2) \
-            or arr.size > _MAX_ELEMENTS:
+    # (a dtype carrying metadata may carry scikit-learn's cached "unique" labels: they, not the
+    # values, would decide whether a 2-D target is a multilabel one)
+    if np is None or not numpy_untouched() or arr.dtype.kind != "f" or arr.dtype.metadata is not None \
+            or arr.ndim not in (1, 2) or arr.size > _MAX_ELEMENTS:
         return None
     isfinite, trunc, flatnonzero = (checked(np.__dict__).get(n) for n in ("isfinite", "trunc", "flatnonzero"))
     width = arr.shape[1] if arr.ndim == 2 else 1

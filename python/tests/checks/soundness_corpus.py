@@ -874,6 +874,22 @@ def target_conversions() -> List[Dict]:
     return [_c(cell + "\nundefined_t", fit) for cell in crash + twins]
 
 
+def metric_targets() -> List[Dict]:
+    """A classification metric given a target of fractions raises ValueError, unless what scikit-learn
+    reads before the values says otherwise: labels a dtype's metadata caches make a 2-D array of
+    fractions a multilabel target (the metric then runs clean), and text with a missing value fails
+    its sorting with TypeError first."""
+    setup = DF + ("from sklearn.metrics import accuracy_score, f1_score\n"
+                  "cached = np.dtype(np.float64, metadata={'unique': np.array([0.0, 1.0])})\n"
+                  "ints = np.dtype(np.int64, metadata={'unique': np.array([0, 1])})\n"
+                  "yp = np.array([[0.5, 0.2], [0.3, 0.9]], dtype=cached)\nyt = np.array([[0, 1], [1, 0]], dtype=ints)\n"
+                  "yp1 = np.array([0.5, 0.2], dtype=cached)\nyt1 = np.array([0, 1])\n"
+                  "ymix = pd.Series(['a', None])\nyq = np.array([0.5, 0.2])\n")
+    cells = ["accuracy_score(yt, yp)", "f1_score(yt, yp, average='micro')", "accuracy_score(yt1, yp1)",
+             "accuracy_score(ymix, yq)", "accuracy_score(yq, ymix)", "accuracy_score(yt1, yq)"]
+    return [_c(cell, setup) for cell in cells] + [_c(cell + "\nundefined_m", setup) for cell in cells]
+
+
 def sparse_tensors() -> List[Dict]:
     """A sparse (COO) tensor has a shape like a dense one, but `sp + a`, `sp.reshape(6)` and
     `torch.cat([sp, a])` raise RuntimeError whatever the shapes, so only dense (strided) tensors are
@@ -1328,7 +1344,7 @@ def corpus() -> List[Dict]:
             + multiline_chains() + identity_of_constants()
             + huge_int_text() + set_order() + results_too_large()
             + boolean_masks() + repeated_column_writes() + unsigned_arrays()
-            + feature_conversions() + target_conversions() + sparse_tensors()
+            + feature_conversions() + target_conversions() + metric_targets() + sparse_tensors()
             + wrapped_method_arguments() + slice_parts() + codecs_of_ones_own() + frame_arguments()
             + sizes_past_the_machine() + displayed_mid_cell() + loop_corners()
             + argument_checks_first() + unpacking_lines() + shell_command_lines() + warning_machinery()

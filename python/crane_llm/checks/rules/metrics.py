@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional
 from ..abstract_values import Value
 from ..library_namespace import numpy_untouched, sklearn_generation, sklearn_untouched
 from ..library_only import remembered
+from ..live_adapter import LiveValue
 from ..non_integers import described
 from ..outcome import CertainCrash, Crash
 from ..provenance import own_call, own_module_function
@@ -52,7 +53,9 @@ def continuous_target(fn: Any, name: str, args: List[Value], kwargs: Dict[str, V
     if not (_read_with_value_errors(y_true) and _read_with_value_errors(y_pred)):
         return
     odd = [(role, v, v.non_integer()) for role, v in (("y_true", y_true), ("y_pred", y_pred))]
-    odd = [(role, v, x) for role, v, x in odd if x is not None]
+    # (a recorded 2-D array of several columns is read as multilabel when the "unique" labels its
+    # dtype's metadata may cache say so: the recording does not show that metadata)
+    odd = [(role, v, x) for role, v, x in odd if x is not None and (isinstance(v, LiveValue) or (_columns(v) or 1) == 1)]
     if not odd or not numpy_untouched() or not sklearn_untouched() or not _refuses_continuous(fn, y_true, y_pred, odd):
         return
     n_true, n_pred = y_true.length(), y_pred.length()
