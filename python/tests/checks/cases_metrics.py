@@ -50,7 +50,35 @@ CONTINUOUS_TARGETS: List[Pair] = [
          "from sklearn.metrics import jaccard_score\nprint('scores')\njaccard_score(y_test, labels)", "ValueError"),
 ]
 
-PAIRS: List[Pair] = CONTINUOUS_TARGETS
+FIT = CMD + ("\nfrom sklearn.linear_model import LogisticRegression, LinearRegression, RidgeClassifier\n"
+             "from sklearn.tree import DecisionTreeClassifier\nfrom sklearn.svm import SVC\n"
+             "from sklearn.neighbors import KNeighborsClassifier\nfrom sklearn.naive_bayes import GaussianNB\n"
+             "from sklearn.ensemble import RandomForestClassifier\n"
+             "X = np.arange(18.0).reshape(6, 3)\nXi = np.arange(12).reshape(6, 2)\n"
+             "frame = pd.DataFrame(X, columns=['a', 'b', 'c'])\nclf = LogisticRegression(max_iter=50)")
+
+CLASSIFIER_TARGETS: List[Pair] = [
+    Pair("fit-continuous-target", FIT, "LogisticRegression().fit(X, scores)", "LogisticRegression().fit(X, labels)",
+         "ValueError"),
+    Pair("fit-continuous-target", FIT, "clf.fit(X, s_scores)", "clf.fit(X, s_test)", "ValueError"),
+    Pair("fit-continuous-target", FIT, "model = DecisionTreeClassifier(max_depth=2)\nmodel.fit(frame, scores)",
+         "model = DecisionTreeClassifier(max_depth=2)\nmodel.fit(frame, y_test)", "ValueError"),
+    Pair("fit-continuous-target", FIT, "SVC().fit(Xi, scores)", "SVC().fit(Xi, names)", "ValueError"),
+    Pair("fit-continuous-target", FIT, "KNeighborsClassifier(n_neighbors=2).fit(X, with_nan)",
+         "KNeighborsClassifier(n_neighbors=2).fit(X, whole)", "ValueError"),
+    Pair("fit-continuous-target", FIT, "GaussianNB().fit(X, [0.5, 1, 1, 0, 1, 0])",
+         "GaussianNB().fit(X, [0, 1, 1, 0, 1, 0])", "ValueError"),
+    Pair("fit-continuous-target", FIT, "RandomForestClassifier(n_estimators=3).fit(Xi, s_scores)",
+         "RandomForestClassifier(n_estimators=3).fit(Xi, s_flags)", "ValueError"),
+    Pair("fit-continuous-target", FIT, "RidgeClassifier().fit(frame, scores)\nprint('fitted')",
+         "RidgeClassifier().fit(frame, labels)\nprint('fitted')", "ValueError"),
+    Pair("fit-continuous-target", FIT, "print(X.shape)\nclf.fit(X, scores)", "print(X.shape)\nclf.fit(X, labels)",
+         "ValueError"),
+    Pair("fit-continuous-target", FIT, "LogisticRegression(C=0.5).fit(X, scores)", "LinearRegression().fit(X, scores)",
+         "ValueError"),
+]
+
+PAIRS: List[Pair] = CONTINUOUS_TARGETS + CLASSIFIER_TARGETS
 
 # These crash for real, but not certainly from what the checker sees: it must stay silent.
 NO_CLAIM = [
@@ -63,4 +91,8 @@ NO_CLAIM = [
     ("accuracy_score(y_test, mine)", CMD + "\nclass Mine(pd.Series):\n    pass\nmine = Mine(scores)"),
     # An object array: NumPy would compare the notebook's objects.
     ("accuracy_score(y_test, scores.astype(object))", CMD),
+    # X of text fails its conversion first, with ValueError or TypeError by what it holds.
+    ("LogisticRegression().fit(np.array([[pd.Timestamp(0)]] * 6), scores)", FIT),
+    # A 2-D target: scikit-learn warns and ravels, or refuses its shape; not modelled.
+    ("LogisticRegression().fit(X, probs2)", FIT),
 ]

@@ -360,6 +360,17 @@ def patched_libraries() -> List[Dict]:
     patch("sklearn.metrics.accuracy_score", "lambda a, b: 1.0", metric_cells[1:2], extra=metric)
     patch("sklearn.metrics.f1_score", "sklearn.metrics.r2_score", metric_cells[2:], extra=metric)
     patch("np.isfinite", "lambda x, *a, **k: x == x", metric_cells, extra=metric)
+    # A classifier's refusal of a continuous target: the check it calls by name, replaced.
+    fit_cells = ["LogisticRegression().fit(Xc, ys)", "from sklearn.tree import DecisionTreeClassifier\n"
+                 "DecisionTreeClassifier().fit(Xc, ys)"]
+    fit_extra = metric + "import sklearn.linear_model._logistic\nimport sklearn.tree._classes\nXc = np.ones((3, 2))\n"
+    patch("sklearn.linear_model._logistic.check_classification_targets", "lambda y: None", fit_cells[:1],
+          extra=fit_extra)
+    patch("sklearn.linear_model._logistic.check_classification_targets", "sklearn.utils.validation.column_or_1d",
+          fit_cells[:1], extra=fit_extra)
+    patch("sklearn.utils.multiclass.type_of_target", "lambda y, input_name='', raise_unknown=False: 'binary'",
+          fit_cells, extra=fit_extra)
+    patch("sklearn.tree._classes.check_classification_targets", "lambda y: None", fit_cells[1:], extra=fit_extra)
     # Process-wide switches that make library calls raise.
     for cell in ["np.ones(3) / 0\nundefined_w", "np.ones(3) / np.zeros(3)\nlst[9]", "df['a'] / 0\nundefined_w"]:
         out.append(_c(cell, DF + "np.seterr(all='raise')\n"))

@@ -3,7 +3,7 @@ runtime information, recorded from the real objects) as well as live, each cell 
 
 from __future__ import annotations
 
-from cases_metrics import CMD, CONTINUOUS_TARGETS, NO_CLAIM
+from cases_metrics import CLASSIFIER_TARGETS, CMD, CONTINUOUS_TARGETS, NO_CLAIM
 from exec_runner import run_batch
 from harness import assert_no_false_claim
 
@@ -32,6 +32,24 @@ def test_the_replay_claims_what_the_recording_proves_and_nothing_else():
             claimed.append(cell)
     assert set(REPLAY_PROVES) <= set(claimed), set(REPLAY_PROVES) - set(claimed)
     assert len(REPLAY_PROVES) >= 8
+
+
+# A classifier the cell builds, fitted on a recorded array of numbers and a recorded target whose
+# range holds a fraction (a frame's dtypes and an estimator the kernel holds are not recorded).
+FIT_REPLAY_PROVES = [p.crash for p in CLASSIFIER_TARGETS if p.crash.split("(")[0] in (
+    "LogisticRegression", "SVC", "KNeighborsClassifier", "RandomForestClassifier") and "[0.5" not in p.crash]
+
+
+def test_the_replay_claims_a_classifier_fitted_on_a_continuous_target():
+    cells = [(p.setup, p.crash) for p in CLASSIFIER_TARGETS] + [(p.setup, p.safe) for p in CLASSIFIER_TARGETS]
+    results = run_batch([{"setup": s, "cell": c, "replay": True, "replay_executed": True} for s, c in cells])
+    claimed = []
+    for (setup, cell), r in zip(cells, results):
+        assert_no_false_claim(r, cell)
+        if r["replay_claim"] is not None:
+            assert _same(r["replay_claim"], r["raised"]), (cell, r)
+            claimed.append(cell)
+    assert len(FIT_REPLAY_PROVES) >= 5 and set(FIT_REPLAY_PROVES) <= set(claimed), set(FIT_REPLAY_PROVES) - set(claimed)
 
 
 SERIES_BINARY = {"type": "<class 'pandas.core.series.Series'>",

@@ -434,3 +434,83 @@ def _probe_names_with(pd: Any, cls: type, params: Dict[str, Any], attr: str, fit
             else:
                 return False
     return True
+
+
+_CONTINUOUS = "Unknown label type"
+_PROBED_TARGETS: Dict[Any, bool] = {}
+_TARGET_ROWS = 40
+_CANONICAL = {"f": "<f8", "i": "<i8", "u": "<u8", "b": "|b1"}
+
+
+def rejects_continuous_target(owner: Any, x: Any, y: Any) -> Optional[float]:
+    """A value of y that is no whole number, when `owner.fit(x, y)` raises ValueError for it: a
+    classifier refuses a continuous target ("Unknown label type: continuous"). x must be numbers in
+    2-D (an array, or a frame of number columns with text names), so whatever its conversion
+    raises is a ValueError too; y numbers in 1-D (a float array, Series or list) holding a fraction,
+    NaN or an infinity (non_integers.py). The installed version is asked on fresh instances with the
+    same plain parameters, fitted on two inputs of x's column count and dtype and two targets of
+    fractions that share nothing else; the user's estimator, x and y are never handed over."""
+    np = _numpy()
+    params = _probe_params(owner)
+    # (only classifiers are probed: a regressor would be fitted for real on the made-up data)
+    is_classifier = own_call("sklearn.base", "is_classifier", "sklearn")
+    if params is None or np is None or is_classifier is None or rejected_parameters(owner, 2) is not None:
+        return None
+    try:
+        if is_classifier(owner.obj) is not True:
+            return None
+    except Exception:
+        return None
+    witness = y.non_integer() if _numbers_in_one_dimension(y) else None
+    layout = _feature_layout(x)
+    if witness is None or layout is None:
+        return None
+    nx, ny = x.length(), y.length()
+    if nx is not None and ny is not None and nx != ny:
+        return None  # (the lengths are what scikit-learn compares first: estimators.method says so)
+    cls = type(owner.obj)
+    try:
+        key = (cls, layout, repr(sorted(params.items())), probe_state(cls))
+    except Exception:
+        return None
+    if key[-1] is None:
+        return None
+    return witness if remembered(_PROBED_TARGETS, key, lambda: _probe_target(cls, params, layout, np)) else None
+
+
+def _numbers_in_one_dimension(y: Any) -> bool:
+    kind = y.kind()
+    if kind == "ndarray":
+        a = y.array()
+        return a is not None and a.shape is not None and len(a.shape) == 1
+    if kind == "series":
+        return y.series_dtype() == "numeric"
+    return kind == "list"  # (non_integer() answers for a list of plain numbers only)
+
+
+def _feature_layout(x: Any) -> Optional[Tuple[int, str]]:
+    """(columns, dtype) of an X of numbers in 2-D: an array whose kind is known (live or recorded),
+    or a live frame whose columns are all numbers or bools under text names (scikit-learn refuses
+    names of mixed types with TypeError)."""
+    if x.kind() == "ndarray":
+        a = x.array()
+        if a is None or a.shape is None or len(a.shape) != 2 or a.kind is None or a.kind not in _CANONICAL or \
+                not all(type(d) is int and d > 0 for d in a.shape):
+            return None
+        return a.shape[1], _CANONICAL[a.kind]
+    f = x.frame() if x.kind() == "frame" else None
+    if f is None or not f.exact or not f.flat or not f.columns or f.column_dtypes is None or \
+            not all(type(c) is str for c in f.columns) or not all(d in ("numeric", "bool") for d in f.column_dtypes):
+        return None
+    return len(f.columns), "<f8"
+
+
+def _probe_target(cls: type, params: Dict[str, Any], layout: Tuple[int, str], np: Any) -> bool:
+    columns, dtype = layout
+    rows = _TARGET_ROWS
+    try:
+        inputs = [(np.zeros((rows, columns), dtype=dtype), np.array([0.5] * rows)),
+                  (np.arange(rows * columns).reshape(rows, columns).astype(dtype), np.arange(rows) + 0.25)]
+    except Exception:
+        return False
+    return all(_fit_rejects(cls, params, data, _CONTINUOUS) for data in inputs)

@@ -20,6 +20,7 @@ from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, is_simp
 from ..provenance import lookup_static, own_call
 from ..library_only import library_only, remembered
 from ..probe_state import probe_state
+from ..non_integers import described
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
 from . import call_binding, displays, estimator_fit, metrics
@@ -230,6 +231,15 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
                                      f"{'`' + args[0].name + '`' if args[0].name else 'X'} {said}: "
                                      f"{label} ({facts.class_name}) `.fit()` raises ValueError.",
                                      "fit-" + defect, _names(owner, args[0])))
+    if attr == "fit" and len(args) == 2 and not kwargs:
+        witness = estimator_fit.rejects_continuous_target(owner, args[0], args[1])
+        if witness is not None:
+            y_label = f"`{args[1].name}`" if args[1].name else "y"
+            raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                     f"{y_label} holds {described(witness)}, a continuous target, and {label} "
+                                     f"({facts.class_name}) is a classifier: `.fit()` raises ValueError (Unknown "
+                                     "label type: continuous). Fit a regressor, or turn the target into classes.",
+                                     "fit-continuous-target", _names(owner, args[1])))
     if attr == "fit" and len(args) >= 2:
         x, y = args[0], args[1]
         nx, ny = _samples(x), _samples(y)
