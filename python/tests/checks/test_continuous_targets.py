@@ -16,22 +16,26 @@ REPLAY_PROVES = [p.crash for p in CONTINUOUS_TARGETS
                  if "[0.5" not in p.crash and "[:4]" not in p.safe and "probs2" not in p.crash]
 
 
-def _same(claim, raised):
-    return raised is not None and (claim["exception"], claim["line"]) == (raised["exception"], raised["line"])
-
-
-def test_the_replay_claims_what_the_recording_proves_and_nothing_else():
-    cells = [(CMD, p.crash) for p in CONTINUOUS_TARGETS] + [(CMD, p.safe) for p in CONTINUOUS_TARGETS] + \
-        [(setup, cell) for cell, setup in NO_CLAIM]
+def _replay_claims(cells):
+    """Run each (setup, cell) for real and through the replay (the setup read as executed cells):
+    no false claim either way; the cells the replay claimed."""
     results = run_batch([{"setup": s, "cell": c, "replay": True, "replay_executed": True} for s, c in cells])
     claimed = []
     for (setup, cell), r in zip(cells, results):
         assert_no_false_claim(r, cell)
         if r["replay_claim"] is not None:
-            assert _same(r["replay_claim"], r["raised"]), (cell, r)
+            raised = r["raised"]
+            assert raised is not None and (r["replay_claim"]["exception"], r["replay_claim"]["line"]) == \
+                (raised["exception"], raised["line"]), (cell, r)
             claimed.append(cell)
-    assert set(REPLAY_PROVES) <= set(claimed), set(REPLAY_PROVES) - set(claimed)
-    assert len(REPLAY_PROVES) >= 8
+    return claimed
+
+
+def test_the_replay_claims_what_the_recording_proves_and_nothing_else():
+    cells = [(CMD, p.crash) for p in CONTINUOUS_TARGETS] + [(CMD, p.safe) for p in CONTINUOUS_TARGETS] + \
+        [(setup, cell) for cell, setup in NO_CLAIM]
+    claimed = _replay_claims(cells)
+    assert len(REPLAY_PROVES) >= 8 and set(REPLAY_PROVES) <= set(claimed), set(REPLAY_PROVES) - set(claimed)
 
 
 # A classifier the cell builds, fitted on a recorded array of numbers and a recorded target whose
@@ -41,14 +45,8 @@ FIT_REPLAY_PROVES = [p.crash for p in CLASSIFIER_TARGETS if p.crash.split("(")[0
 
 
 def test_the_replay_claims_a_classifier_fitted_on_a_continuous_target():
-    cells = [(p.setup, p.crash) for p in CLASSIFIER_TARGETS] + [(p.setup, p.safe) for p in CLASSIFIER_TARGETS]
-    results = run_batch([{"setup": s, "cell": c, "replay": True, "replay_executed": True} for s, c in cells])
-    claimed = []
-    for (setup, cell), r in zip(cells, results):
-        assert_no_false_claim(r, cell)
-        if r["replay_claim"] is not None:
-            assert _same(r["replay_claim"], r["raised"]), (cell, r)
-            claimed.append(cell)
+    claimed = _replay_claims([(p.setup, p.crash) for p in CLASSIFIER_TARGETS] +
+                             [(p.setup, p.safe) for p in CLASSIFIER_TARGETS])
     assert len(FIT_REPLAY_PROVES) >= 5 and set(FIT_REPLAY_PROVES) <= set(claimed), set(FIT_REPLAY_PROVES) - set(claimed)
 
 

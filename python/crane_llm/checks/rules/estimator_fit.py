@@ -56,13 +56,21 @@ def rejected_parameters(owner: Any, n_args: int) -> Optional[Tuple[str, str]]:
         return None
     if type(params) is not dict or not all(is_plain_data(v) for v in params.values()):
         return None
+    return _asked_once(_PROBED, cls, params, (n_args,), lambda: _probe(cls, params, n_args))
+
+
+def _asked_once(table: Dict[Any, Any], cls: type, params: Dict[str, Any], data: Tuple[Any, ...],
+               ask: Any) -> Any:
+    """`ask()`, a probe of fresh `cls(**params)` instances on made-up data described by `data`, run
+    under `library_only` and remembered per class, data, parameters and probe state (so asked
+    afresh once any of them changed); None when the state cannot be told."""
     try:
-        key = (cls, n_args, repr(sorted(params.items())), probe_state(cls))
+        key = (cls, data, repr(sorted(params.items())), probe_state(cls))
     except Exception:
         return None
     if key[-1] is None:
         return None
-    return remembered(_PROBED, key, lambda: _probe(cls, params, n_args))
+    return remembered(table, key, ask)
 
 
 # NumPy's functions the checker calls: all in C, so no module global of NumPy's is read.
@@ -207,13 +215,8 @@ def rejects_1d(owner: Any, x: Any) -> bool:
     if params is None or rejected_parameters(owner, 1) is not None:
         return False
     cls = type(owner.obj)
-    try:
-        key = (cls, arr.shape[0], arr.dtype.str, repr(sorted(params.items())), probe_state(cls))
-    except Exception:
-        return False
-    if key[-1] is None:
-        return False
-    return bool(remembered(_PROBED_1D, key, lambda: _probe_1d(cls, params, arr.shape[0], arr.dtype, np)))
+    return bool(_asked_once(_PROBED_1D, cls, params, (arr.shape[0], arr.dtype.str),
+                           lambda: _probe_1d(cls, params, arr.shape[0], arr.dtype, np)))
 
 
 def _probe_1d(cls: type, params: Dict[str, Any], n: int, dtype: Any, np: Any) -> bool:
@@ -249,12 +252,11 @@ def rejects_data(owner: Any, x: Any, y: Any) -> Optional[str]:
     what, layout = shape
     cls = type(owner.obj)
     try:
-        key = (cls, what, repr(layout), y is None, repr(sorted(params.items())), probe_state(cls))
+        data = (what, repr(layout), y is None)
     except Exception:
         return None
-    if key[-1] is None:
-        return None
-    return what if remembered(_PROBED_DATA, key, lambda: _probe_data(cls, params, what, layout, y is None, np)) else None
+    return what if _asked_once(_PROBED_DATA, cls, params, data,
+                              lambda: _probe_data(cls, params, what, layout, y is None, np)) else None
 
 
 def _plain_target(y: Any, np: Any) -> bool:
@@ -377,13 +379,8 @@ def names_mismatch(owner: Any, x: Any, attr: str) -> Optional[Tuple[list, list]]
             names == fitted_names:
         return None
     cls = type(owner.obj)
-    try:
-        key = (cls, attr, tuple(fitted_names), tuple(names), repr(sorted(params.items())), probe_state(cls))
-    except Exception:
-        return None
-    if key[-1] is None:
-        return None
-    rejected = remembered(_PROBED_NAMES, key, lambda: _probe_names(cls, params, attr, fitted_names, names, np))
+    rejected = _asked_once(_PROBED_NAMES, cls, params, (attr, tuple(fitted_names), tuple(names)),
+                          lambda: _probe_names(cls, params, attr, fitted_names, names, np))
     return (fitted_names, names) if rejected else None
 
 
@@ -469,13 +466,8 @@ def rejects_continuous_target(owner: Any, x: Any, y: Any) -> Optional[float]:
     if nx is not None and ny is not None and nx != ny:
         return None  # (the lengths are what scikit-learn compares first: estimators.method says so)
     cls = type(owner.obj)
-    try:
-        key = (cls, layout, repr(sorted(params.items())), probe_state(cls))
-    except Exception:
-        return None
-    if key[-1] is None:
-        return None
-    return witness if remembered(_PROBED_TARGETS, key, lambda: _probe_target(cls, params, layout, np)) else None
+    return witness if _asked_once(_PROBED_TARGETS, cls, params, layout,
+                                 lambda: _probe_target(cls, params, layout, np)) else None
 
 
 def _numbers_in_one_dimension(y: Any) -> bool:
