@@ -120,7 +120,8 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
                            flat=columns is not None and all(type(c) is str for c in columns),
                            integer_spans=_integer_spans(facts, per_column) if columns is not None else None,
-                           ordered=False, seen_text=_seen_text(per_column) if columns is not None else {})
+                           ordered=False, seen_text=_seen_text(per_column) if columns is not None else {},
+                           column_dtypes=[_column_dtype(per_column[c]) for c in columns] if columns is not None else None)
         return ReplayValue("frame", type_name=t, frame=frame, cls=_unpatched(_loaded_class(t), "pandas"),
                            set_attrs=set_attrs).named(name)
     if t == "pandas.core.series.Series":
@@ -208,6 +209,27 @@ def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
 # The recording sorts a Series into these by pandas' `is_numeric_dtype` (NaN dropped first); the
 # "categorical numeric" one reads "categorical numeric(no more than 10 unique values)".
 _NUMERIC_VALUE_TYPES = ("continuous", "binary", "categorical numeric")
+
+
+def _column_dtype(col: Any) -> Optional[str]:
+    """A recorded column's dtype category: the recording types a column by pandas' `is_numeric_dtype`
+    ('continuous', 'categorical_numeric', 'binary': numbers, or bools, whose range shows False and
+    True), anything else as 'categorical' (whose dtype, when recorded, is told by name)."""
+    if not isinstance(col, dict):
+        return None
+    kind = col.get("type")
+    if kind in ("continuous", "categorical_numeric"):
+        return "numeric"
+    if kind == "binary":
+        span = col.get("value_range")
+        if not isinstance(span, tuple) or len(span) != 2:
+            return None
+        if all(type(v) is bool for v in span):
+            return "bool"
+        return "numeric" if all(type(v) in (int, float) for v in span) else None
+    if kind == "categorical":
+        return {"object": "object", "category": "category"}.get(col.get("dtype"))
+    return None
 
 
 def _series_dtype(info: Any) -> Optional[str]:

@@ -14,8 +14,14 @@ def record(value: Any) -> Dict[str, Any]:
     pd = sys.modules.get("pandas")
     np = sys.modules.get("numpy")
     if pd is not None and cls is pd.DataFrame:
-        return {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape),
-                "per_column": {c: _column(value, c) for c in list(value.columns)[:20]}}
+        out = {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape),
+               "per_column": {c: _column(value, c) for c in list(value.columns)[:20]}}
+        if _plain_pandas():
+            try:
+                out["has_nan"] = bool(value.isnull().values.any())
+            except Exception:
+                pass
+        return out
     if pd is not None and cls is pd.Series:
         out = {"type": "<class 'pandas.core.series.Series'>"}
         info = _series_values(value)
@@ -114,17 +120,26 @@ def _array_values(a: Any) -> Dict[str, Any]:
 
 
 def _column(frame: Any, label: Any) -> Dict[str, Any]:
-    """A text column as the paper records it: up to 5 of its values, each cut at 20 characters
-    (a frame pandas cannot read so, a case's hostile one, gets its column recorded as unknown)."""
+    """A column as the paper records it: numbers by kind ('binary', 'categorical_numeric' for a few
+    integers, 'continuous') with their range; text by up to 5 of its values, each cut at 20
+    characters (a frame pandas cannot read so, a case's hostile one, gets its column recorded as
+    unknown)."""
     import pandas as pd
 
     if not _plain_pandas():
         return {"type": "unknown"}  # (not running a case's patched pandas methods while recording)
     try:
         col = frame[label]
-        if type(col) is not pd.Series or pd.api.types.is_numeric_dtype(col):
+        if type(col) is not pd.Series:
             return {"type": "unknown"}
-        values = col.dropna().unique()
+        data = col.dropna()
+        values = data.unique()
+        if pd.api.types.is_numeric_dtype(data):
+            n = len(values)
+            kind = "binary" if n == 2 and set(values.tolist()) <= {0, 1} else \
+                "categorical_numeric" if n <= 10 and pd.api.types.is_integer_dtype(data) else "continuous"
+            return {"type": kind, "num_unique": n, "dtype": str(col.dtype),
+                    "value_range": (_scalar(data.min()), _scalar(data.max())) if n else (None, None)}
     except Exception:
         return {"type": "unknown"}
     shown = [v[:20] + "..." if isinstance(v, str) and len(v) > 20 else v for v in list(values)[:5]]
