@@ -17,6 +17,7 @@ installed scikit-learn is asked once, on made-up targets, that it refuses contin
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional
 
 from ..abstract_values import Value
@@ -65,13 +66,18 @@ def continuous_target(fn: Any, name: str, args: List[Value], kwargs: Dict[str, V
                    f"inconsistent numbers of samples: [{n_true}, {n_pred}].")
     else:
         role, v, x = odd[-1]
-        what = "NaN" if x != x else f"{described(x)}, which is no class label"
-        refusal = "continuous is not supported" if len(odd) == 2 else \
-            ("Classification metrics can't handle a mix of continuous and … targets" if role == "y_true" else
-             "Classification metrics can't handle a mix of … and continuous targets")
-        message = (f"`{name}()` compares class labels, and `{_label(v, role)}` holds {what}: scikit-learn "
-                   f"reads it as a continuous target and refuses it ({refusal}). Turn scores into labels "
-                   f"first, e.g. `(y_pred > 0.5).astype(int)` or `y_pred.argmax(axis=1)`.")
+        if not math.isfinite(x):
+            # (a value that is not finite is refused as such, before the kinds of target are compared)
+            message = (f"`{name}()` compares class labels, and `{_label(v, role)}` holds {described(x)}, which "
+                       f"scikit-learn refuses in a target (Input {role} contains "
+                       f"{'NaN' if x != x else 'infinity'}).")
+        else:
+            refusal = "continuous is not supported" if len(odd) == 2 else \
+                ("Classification metrics can't handle a mix of continuous and … targets" if role == "y_true" else
+                 "Classification metrics can't handle a mix of … and continuous targets")
+            message = (f"`{name}()` compares class labels, and `{_label(v, role)}` holds {described(x)}, which is "
+                       f"no class label: scikit-learn reads it as a continuous target and refuses it ({refusal}). "
+                       f"Turn scores into labels first, e.g. `(y_pred > 0.5).astype(int)` or `y_pred.argmax(axis=1)`.")
     raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset, message, "continuous-target",
                              [v.name for v in (y_true, y_pred) if v.name]))
 
