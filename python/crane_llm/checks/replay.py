@@ -222,11 +222,7 @@ def _column_dtype(col: Any) -> Optional[str]:
         return "numeric"
     if kind == "binary":
         span = col.get("value_range")
-        if not isinstance(span, tuple) or len(span) != 2:
-            return None
-        if all(type(v) is bool for v in span):
-            return "bool"
-        return "numeric" if all(type(v) in (int, float) for v in span) else None
+        return _binary_dtype(span) if isinstance(span, tuple) and len(span) == 2 else None
     if kind == "categorical":
         return {"object": "object", "category": "category"}.get(col.get("dtype"))
     return None
@@ -240,12 +236,16 @@ def _series_dtype(info: Any) -> Optional[str]:
         return None
     shown = info.get("unique_values")
     if info["value_type"] == "binary":
-        if not isinstance(shown, list) or not shown:
-            return None
-        if all(type(v) is bool for v in shown):
-            return "bool"
-        return "numeric" if all(type(v) in (int, float) for v in shown) else None
+        return _binary_dtype(shown) if isinstance(shown, list) and shown else None
     return "numeric"
+
+
+def _binary_dtype(shown: Any) -> Optional[str]:
+    """'bool' or 'numeric' for what the recording shows of a 'binary' column or Series (its range,
+    or its values): pandas' `is_numeric_dtype` takes bools too, shown as False / True."""
+    if all(type(v) is bool for v in shown):
+        return "bool"
+    return "numeric" if all(type(v) in (int, float) for v in shown) else None
 
 
 def _recorded_non_integer(facts: Any) -> Optional[float]:
