@@ -160,8 +160,9 @@ def untouched_csv_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
                          kinds: BindingKinds) -> FrozenSet[str]:
     """The names bound once, at the top of a cell, to `pd.read_csv(path)` (with arguments that
     leave every value parsed text or a number), that no executed cell spells anywhere else, in
-    code or in text: the frame holds what the parser made, nothing the notebook put there (the
-    caller also requires no dynamic binding, no library patch and no attribute written out of sight)."""
+    code or in text, but to look at the frame (`_looks`): the frame holds what the parser made,
+    nothing the notebook put there (the caller also requires no dynamic binding, no library patch
+    and no attribute written out of sight)."""
     trees = list(trees)
     bindings: Dict[str, ast.AST] = {}
     for tree in trees:
@@ -173,9 +174,11 @@ def untouched_csv_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
     names = {name for name, target in bindings.items() if kinds.count.get(name) == 1}
     if not names:
         return frozenset()
+    looks = _looks(trees, kinds)
     for tree in trees:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id in names and bindings[node.id] is not node:
+            if isinstance(node, ast.Name) and node.id in names and bindings[node.id] is not node \
+                    and id(node) not in looks:
                 names.discard(node.id)
             elif isinstance(node, ast.Constant) and type(node.value) is str:
                 names = {name for name in names if name not in node.value}
@@ -184,3 +187,65 @@ def untouched_csv_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
                 if type(spelled) is str:
                     names.discard(spelled)
     return frozenset(names)
+
+
+# What a notebook does to look at a frame it has just read, none of which changes a value in it:
+# methods that compute a new object, or print; attributes that are read (a column by its name too).
+_LOOKING_METHODS = {"head", "tail", "info", "describe", "nunique", "count", "isnull", "isna", "notnull", "notna",
+                    "sum", "value_counts", "unique", "mean", "min", "max", "median", "std"}
+_LOOKING_WRAPPERS = {"print", "len"}
+# The shell's names for what a cell showed (`_`, `__`, `_7`, `Out[7]`, `_oh`): through them a later
+# cell reaches the frame itself (a bare `df` shows it), or a slice of it, without spelling its name.
+_SHOWN = re.compile(r"^(_{1,3}|_\d+|Out|_oh)$")
+
+
+def _looks(trees, kinds: BindingKinds) -> FrozenSet[int]:
+    """The ids of the name nodes that root a statement that only looks at a frame: `df`,
+    `df.head()`, `df.labels.value_counts()`, `print(df.shape)` alone on their line, with constant
+    arguments. Empty when a cell may reach what the shell kept of a shown value."""
+    trees = list(trees)
+    if any(isinstance(node, ast.Name) and _SHOWN.match(node.id) for tree in trees for node in ast.walk(tree)):
+        return frozenset()
+    found = set()
+    for tree in trees:
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, ast.Expr):
+                root = _looked_at(stmt.value, kinds)
+                if root is not None:
+                    found.add(id(root))
+    return frozenset(found)
+
+
+def _looked_at(node: ast.AST, kinds: BindingKinds) -> Optional[ast.Name]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _LOOKING_WRAPPERS \
+            and node.func.id not in kinds.bound and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    while True:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            return node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in _LOOKING_METHODS and _constants(node.args + [k.value for k in node.keywords]) \
+                and all(k.arg is not None for k in node.keywords):
+            node = node.func.value
+        elif isinstance(node, ast.Attribute) and not node.attr.startswith("_"):
+            node = node.value
+        elif isinstance(node, ast.Subscript) and _constants([node.slice]):
+            node = node.value
+        else:
+            return None
+
+
+def _constants(nodes) -> bool:
+    for node in nodes:
+        if isinstance(node, (ast.List, ast.Tuple)):
+            if not _constants(node.elts):
+                return False
+        elif isinstance(node, ast.Slice):
+            if not _constants([p for p in (node.lower, node.upper, node.step) if p is not None]):
+                return False
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            if not _constants([node.operand]):
+                return False
+        elif not (isinstance(node, ast.Constant) and type(node.value) in (str, int, float, bool, type(None))):
+            return False
+    return True

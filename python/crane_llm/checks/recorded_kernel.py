@@ -186,8 +186,9 @@ class RecordedKernel:
     # No executed cell names a dtype that could make a frame's column Index one pandas does not look
     # names up in (a Sparse one holding text): `df.Salary` is then the column.
     plain_column_index: bool = True
-    # Frames read with `pd.read_csv` that no executed cell touched since: their values are the
-    # parser's text and numbers (fresh_frames.untouched_csv_frames).
+    # Frames read with `pd.read_csv` that no executed cell touched since (showing one, or
+    # `df.head()`, `df.col.value_counts()`, does not touch it): their values are the parser's text
+    # and numbers (fresh_frames.untouched_csv_frames).
     csv_frames: FrozenSet[str] = frozenset()
 
 

@@ -208,8 +208,9 @@ def _main(src: str, out: str) -> None:
             try:
                 # A case that patches (and so restores in teardown) runs its setup afresh each time.
                 _setup(case.get("setup", ""), ns, setups if not case.get("teardown") else {})
-                if case.get("shell"):
-                    r = shell.run_cell(case["shell"], store_history=False)
+                # (one shell cell at a time, so each shows its last value as a notebook's would)
+                for part in case["shell"].split(CELL_BREAK) if case.get("shell") else ():
+                    r = shell.run_cell(part, store_history=False)
                     if not r.success:
                         raise RuntimeError(f"shell setup failed: {r.error_before_exec or r.error_in_exec!r}")
             except BaseException as exc:  # a broken case, reported as such

@@ -86,6 +86,9 @@ def read(interp, base: Value, attr: str, node) -> Value:
     arr = base.array()
     if arr is not None and attr == "shape" and arr.shape is not None and None not in arr.shape:
         return LiveValue(tuple(arr.shape))
+    if arr is not None and attr == "T" and kind == "ndarray" and arr.shape is not None:
+        # (NumPy's own transpose: the axes reversed, whatever subclass the recording saw)
+        return FactValue("ndarray", array=ArrayFacts(shape=tuple(reversed(arr.shape)), kind=arr.kind))
     if kind in ("frame", "series", "ndarray", "estimator", "list", "dict", "str", "ipython", "groupby",
                 "confusion-display"):
         return BoundMethod(base, attr)
