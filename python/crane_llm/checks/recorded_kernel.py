@@ -258,6 +258,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     runs_with_target: Optional[str] = None
     texts = [_as_python_reads_it(cell) for cell in cells]
     keys_are_items = not any(_PRIVATE_NAME.search(text) for text in texts)
+    mentioned = _mentioned(cells)
     for index, cell in enumerate(cells):
         try:
             code = python_source(cell)
@@ -275,7 +276,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -576,7 +577,9 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
     return out
 
 
-def _dynamic_reason(tree: ast.AST) -> Optional[str]:
+def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset()) -> Optional[str]:
+    """Why names may exist that no cell shows binding, or None. `mentioned`: every identifier the
+    executed cells spell outside their import statements (`_mentioned`)."""
     plain_shell, plain_getattr = _plain_uses(tree)
     appended = _appended_paths(tree)
     for node in ast.walk(tree):
@@ -589,9 +592,12 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             module_tops = {a.name.split(".")[0] for a in node.names} if isinstance(node, ast.Import) else \
                 {(node.module or "").split(".")[0]}
-            if module_tops & _CODE_RUNNING_MODULES:
+            unused = _unused_import(node, mentioned)
+            if module_tops & _CODE_RUNNING_MODULES and not unused:
                 return f"an import of `{sorted(module_tops & _CODE_RUNNING_MODULES)[0]}`"
             for top in ([] if _plain_display_import(node) else imported_tops(node)):
+                if unused and top in _INERT_UNUSED | _CODE_RUNNING_MODULES | _WRITING_MODULES:
+                    continue
                 if top in _INJECTING_MODULES:
                     return f"an import of `{top}`"
                 if top not in _KNOWN_LIBRARIES and top not in _stdlib():
@@ -611,10 +617,52 @@ def _dynamic_reason(tree: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = _writes_files_unseen(node, appended) or _runs_code_by_name(node) or _reaches_unseen(node)
+        why = (_writes_files_unseen(node, appended) if not (isinstance(node, (ast.Import, ast.ImportFrom)) and
+                                                             _unused_import(node, mentioned)) else None) or \
+            _runs_code_by_name(node) or _reaches_unseen(node)
         if why:
             return why
     return None
+
+
+# Modules that inject nothing when imported, only through what they hold (`IPython.get_ipython()`):
+# imported under a name no cell uses, they do nothing (IPython is the kernel's own, loaded already).
+# (pyforest binds names as it is imported.) The same holds for the standard modules that run code
+# or place files, and for `dill`, which only adds to pickle's tables (unpickling is what counts).
+_INERT_UNUSED = {"IPython", "pylab"}
+
+
+def _mentioned(cells: List[str]) -> FrozenSet[str]:
+    """Every identifier the cells spell but as the names their import statements bind: names,
+    attributes, parameters, keywords, definitions, and any identifier inside a text."""
+    out: Set[str] = set()
+    for cell in cells:
+        try:
+            tree = ast.parse(python_source(cell))
+        except Exception:
+            out |= every_identifier(cell)
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.alias):
+                continue
+            if isinstance(node, ast.Constant) and type(node.value) is str:
+                out.update(_IDENTIFIER.findall(node.value))
+            for field in ("id", "attr", "arg", "name", "rest"):
+                spelled = getattr(node, field, None)
+                if type(spelled) is str:
+                    out.add(spelled)
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                out.update(node.names)
+    return frozenset(out)
+
+
+def _unused_import(node: ast.AST, mentioned: FrozenSet[str]) -> bool:
+    """An import statement whose names no executed cell uses: what it loaded is reached through
+    nothing the cells spell (importing a standard module runs only its own code)."""
+    if isinstance(node, ast.ImportFrom) and (node.level or any(a.name == "*" for a in node.names)):
+        return False
+    bound = [a.asname or (a.name.split(".")[0] if isinstance(node, ast.Import) else a.name) for a in node.names]
+    return bool(bound) and not any(name in mentioned for name in bound)
 
 
 def _reaches_unseen(node: ast.AST) -> Optional[str]:
@@ -719,8 +767,10 @@ def _appended_paths(tree: ast.AST) -> Set[int]:
     return out
 
 
-# A module's file named in text (`tabulate.py`, also inside a shell command or a path).
-_MODULE_FILE = re.compile(r"\.(py[cdw]?|so|pth)\b")
+# A module's file named in text (`tabulate.py`, also inside a shell command or a path). (A `.pth`
+# file, PyTorch's name for a checkpoint too, runs only when `site` reads its directory, at start-up
+# or through the `site` module, whose import counts as placing files.)
+_MODULE_FILE = re.compile(r"\.(py[cdw]?|so)\b")
 # Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
 _FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd)\b|>")
 # File-writing functions whose target a cell can compute: a module written under a library's
@@ -738,7 +788,9 @@ _PATH_KEYWORDS = {"path", "path_or_buf", "buf", "fname", "file", "filename", "fi
 _MOVING_ATTRS = {"rename", "replace"}
 _WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport",
                     # (processes running any command: `subprocess.run('... > seaborn.p' + 'y', shell=True)`)
-                    "subprocess", "pty"}
+                    "subprocess", "pty",
+                    # (`site.addsitedir(d)` and `site.main()` run the import lines of `d`'s `.pth` files)
+                    "site"}
 # Calls that hand a command line to a shell: a command computed at run time may write anything.
 _SHELL_ATTRS = {"system", "getoutput", "getstatusoutput", "popen"}
 

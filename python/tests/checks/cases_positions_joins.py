@@ -40,6 +40,12 @@ ILOC: List[Pair] = [
          "IndexError"),
     Pair("positions", FR, "top = df.head(2)\nr = top.iloc[2]", "top = df.head(2)\nr = top.iloc[1]", "IndexError"),
     Pair("positions", FR, "col = df.iloc[:, 1]\nr = df.iloc[3]", "col = df.iloc[:, 1]\nr = df.iloc[0]", "IndexError"),
+    # a Series' positions: its length is its index's
+    Pair("positions", FR, "r = df['b'].iloc[3]", "r = df['b'].iloc[2]", "IndexError"),
+    Pair("positions", FR, "s = df['a']\nr = s.iloc[-4]", "s = df['a']\nr = s.iloc[-3]", "IndexError"),
+    Pair("positions", FR + "\ns = pd.Series([1, 2], index=['x', 'x'])", "r = s.iloc[2]", "r = s.iloc[1]", "IndexError"),
+    Pair("positions", FR + "\ne = pd.Series([], dtype=float)", "r = e.iloc[0]", "r = e.iloc[:1]", "IndexError"),
+    Pair("positions", FR, "r = df.iloc[:, 2].iloc[3]", "r = df.iloc[:, 2].iloc[-3]", "IndexError"),
 ]
 
 JOIN: List[Pair] = [
@@ -301,6 +307,11 @@ NO_CLAIM = [
     # a subclass of DataFrame: its constructor and indexers may be anyone's
     ("class Sub(pd.DataFrame):\n    pass\nd = Sub(m32, columns=['a', 'b', 'c'])", FR),
     ("class Sub(pd.DataFrame):\n    pass\nr = Sub(df).iloc[7]", FR),
+    ("class Mine(pd.Series):\n    pass\nr = Mine([1, 2]).iloc[7]", FR),
+    # a Series whose length the reading does not know, or keys it does not model
+    ("r = df.dropna()['a'].iloc[3]", FR),
+    ("r = df['a'].iloc[[5]]", FR),
+    ("r = df['a'].iloc[np.int64(5)]", FR),
     # a scaler subclass of the notebook's own
     ("class Mine(StandardScaler):\n    pass\nMine().fit(y)", SK1),
     # label smoothing and class-probability targets take other paths through PyTorch

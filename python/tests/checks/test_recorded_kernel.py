@@ -137,9 +137,10 @@ def test_a_trace_function_installed_by_an_executed_cell_really_defines_the_name(
 
 @pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%time y = 1", "import my_helpers",
                                   "get_ipython().user_ns['y'] = 1", "get_ipython().push({'y': 1})",
-                                  "from my_utils import load", "import pyforest", "import IPython",
-                                  "from IPython.display import Javascript", "from IPython.display import display, HTML",
-                                  "from IPython import get_ipython"])
+                                  "from my_utils import load", "import pyforest", "import IPython\nshell = IPython",
+                                  "from IPython.display import Javascript\nJavascript('x')",
+                                  "from IPython.display import display, HTML\ndisplay(HTML('<b>x</b>'))",
+                                  "from IPython import get_ipython\nshell = get_ipython"])
 def test_magics_and_modules_of_ones_own_make_the_names_unknown(cell):
     assert read_executed([cell]).dynamic is not None
     assert run_checks_on_facts("print(y)", {}, executed=[cell]).crash is None
@@ -412,10 +413,22 @@ def test_cells_that_may_import_or_unpickle_code_of_their_own_leave_names_unknown
     for cell in ("df.plot(backend='mymod')", "pd.options.plotting.backend = 'mymod'", "plt.style.use('mymod.style')",
                  "import matplotlib\nmatplotlib.use('module://mymod')", "import logging.config\nlogging.config.dictConfig(c)",
                  "x = pd.read_pickle(p)", "import joblib\nm = joblib.load(p)", "from joblib import load",
-                 "a = np.load(p, allow_pickle=True)", "pwd ['{x}']", "df.to_csv(out)", "import zipfile",
+                 "a = np.load(p, allow_pickle=True)", "pwd ['{x}']", "df.to_csv(out)",
+                 "import zipfile\nzipfile.ZipFile(p).extractall()", "import pickle\nm = pickle.load(f)",
+                 "import pickle as pk\nm = pk.loads(b)", "import shutil\nshutil.unpack_archive(p)",
+                 "import subprocess\nsubprocess.run(c, shell=True)", "import IPython\nIPython.get_ipython()",
+                 "import pickle\nload = getattr(pickle, 'lo' + 'ad')", "import pylab\npylab.plot([1])",
                  "!echo x > m.p''y", "import io\nio.FileIO(p, 'w')", "import sys\nsys.path.insert(0, '')"):
         assert read_executed([cell]).dynamic is not None, cell
     assert read_executed(["S = type('S', (B,), {'__module__': 'keras.src.models.sequential'})"]).written is None
     for cell in ("df.plot(kind='bar')", "plt.style.use('ggplot')", "a = np.load(p)", "pwd",
                  "df.to_csv('submission.csv', index=False)", "df = pd.read_csv('data/x.csv.zip')", "!pip install -q x"):
         assert read_executed([cell]).dynamic is None, cell
+    # Imported under names no cell uses, such modules are reached through nothing the cells spell.
+    for cells in (["import pickle\nimport shutil, subprocess", "x = 1"], ["import IPython"], ["import pylab as p"],
+                  ["from IPython.display import Javascript"], ["from IPython import get_ipython"],
+                  ["import zipfile as z", "print('done')"]):
+        assert read_executed(cells).dynamic is None, cells
+    # ... unless a text spells the name (it may reach the module by it) or another cell uses it
+    for cells in (["import pickle", "print('pickle')"], ["import shutil", "def f():\n    return shutil"]):
+        assert read_executed(cells).dynamic is not None, cells

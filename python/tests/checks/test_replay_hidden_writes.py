@@ -79,6 +79,15 @@ MODULES_WRITTEN = [
     f"import sys\nimport zipfile\nz = zipfile.ZipFile({_DIR!r} + '/a.zip', 'w')\n"
     f"z.writestr('langdetect.p' + 'y', {_SPOOF!r})\nz.close()" + B + f"sys.path.append({_DIR!r} + '/a.zip')" + B +
     "import langdetect",
+    # a `.pth` file's import lines, run when the `site` module reads its directory
+    f"open({_DIR!r} + '/crane_y.pth', 'w').write('import builtins; builtins.y = 1\\n')" + B +
+    f"from site import addsitedir\naddsitedir({_DIR!r})",
+    f"open({_DIR!r} + '/crane_y2.pth', 'w').write('import builtins; builtins.y = 1\\n')" + B +
+    f"import site as s\ns.addsitedir({_DIR!r})",
+    # the same modules, used
+    "import pickle" + B + "import io\npickle.load(io.BytesIO(b'cbuiltins\\nexec\\n(Vimport builtins; builtins.y = 1\\ntR.'))",
+    f"import subprocess" + B + f"subprocess.run(['sh', '-c', \"printf 'import builtins; builtins.y = 1' > {_DIR}/crane_sp_y.py\"])" + B +
+    f"import sys\nsys.path.append({_DIR!r})\nimport crane_sp_y",
 ]
 NAMES_BOUND_OUT_OF_SIGHT += MODULES_WRITTEN
 
@@ -89,6 +98,12 @@ TWINS = [
     ("import sys\nsys.path.append('/tmp/no-such-dir')", "print(y)", "NameError"),
     ("get_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")", "print(y)", "NameError"),
     (DF + B + "class K:\n    pass\nk = K()", "k = None\ndf['zz']", "KeyError"),
+    # a PyTorch checkpoint's name (`.pth`) is no module: written where nothing reads it as one
+    (f"open({_DIR + '/model.pth'!r}, 'w').write('import builtins; builtins.y = 1\\n')", "print(y)",
+     "NameError"),
+    ("url = 'https://download.pytorch.org/models/googlenet-1378be20.pth'", "print(y)", "NameError"),
+    # modules that run code or place files, imported under names no cell uses
+    ("import pickle\nimport shutil, subprocess\nimport IPython" + B + "x = 1", "print(y)", "NameError"),
 ]
 
 

@@ -78,6 +78,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
                                                          if frame.nrows is not None and ncols is not None else None))
         if attr in ("loc", "iloc"):
             return Indexer(base, attr)
+    if kind == "series" and attr == "iloc":
+        return Indexer(base, attr)
     if kind == "series" and attr in ("shape", "values"):
         n = base.series_length()
         if attr == "shape":
@@ -233,7 +235,7 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     plain_library = (cls is frame_cls or cls is series_cls) and pristine_pandas(cls) or cls is ndarray_type()
     if attr in _PLAIN_PROPS and plain_library:
         return LiveValue(getattr(obj, attr))
-    if attr in ("loc", "iloc") and cls is frame_cls and plain_library:
+    if (attr in ("loc", "iloc") and cls is frame_cls or attr == "iloc" and cls is series_cls) and plain_library:
         return Indexer(base, attr)
     if attr == "values" and cls is frame_cls and plain_library:
         f = base.frame()

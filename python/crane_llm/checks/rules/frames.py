@@ -245,6 +245,8 @@ def _duplicated_columns(f: FrameFacts) -> bool:
 
 def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     base = indexer.frame_value
+    if base.kind() == "series":
+        return _series_iloc(base, index.concrete(), node)
     f = _frame(base, node)
     key = index.concrete()
     if indexer.how == "iloc":
@@ -293,6 +295,22 @@ def _iloc(base: Value, f: FrameFacts, key: Any, node) -> Value:
         known = f.column_dtypes is not None and f.ordered
         return series_value(f.nrows, f.column_dtypes[cols] if known else None)
     return Opaque()
+
+
+def _series_iloc(base: Value, key: Any, node) -> Value:
+    """`s.iloc[i]` with a plain integer: IndexError past the ends (the length is the index's)."""
+    n = base.series_length()
+    if type(key) is not int or n is None:
+        raise Stop(node.lineno, f"`.iloc[...]` on {_series_label(base)}")
+    if key >= n or key < -n:
+        raise Crash(CertainCrash("IndexError", node.lineno, node.col_offset,
+                                 f"position {key} is out of bounds: {_series_label(base)} has {n} values.",
+                                 "index-out-of-range", [base.name] if base.name else []))
+    return Opaque()
+
+
+def _series_label(v: Value) -> str:
+    return f"`{v.name}`" if v.name else "a Series"
 
 
 def _int_row_index(f: FrameFacts) -> bool:
