@@ -259,6 +259,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     texts = [_as_python_reads_it(cell) for cell in cells]
     keys_are_items = not any(_PRIVATE_NAME.search(text) for text in texts)
     mentioned = _mentioned(cells)
+    modules_only = BindingKinds(_parsed(cells)).modules
     for index, cell in enumerate(cells):
         try:
             code = python_source(cell)
@@ -276,7 +277,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, modules_only)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -577,9 +578,11 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
     return out
 
 
-def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset()) -> Optional[str]:
+def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
+                    modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
     """Why names may exist that no cell shows binding, or None. `mentioned`: every identifier the
-    executed cells spell outside their import statements (`_mentioned`)."""
+    executed cells spell outside their import statements (`_mentioned`); `modules_only`: the names
+    they bind by imports alone."""
     plain_shell, plain_getattr = _plain_uses(tree)
     appended = _appended_paths(tree)
     for node in ast.walk(tree):
@@ -617,7 +620,7 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset()) -> O
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
             return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = (_writes_files_unseen(node, appended) if not (isinstance(node, (ast.Import, ast.ImportFrom)) and
+        why = (_writes_files_unseen(node, appended, modules_only) if not (isinstance(node, (ast.Import, ast.ImportFrom)) and
                                                              _unused_import(node, mentioned)) else None) or \
             _runs_code_by_name(node) or _reaches_unseen(node)
         if why:
@@ -630,6 +633,17 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset()) -> O
 # (pyforest binds names as it is imported.) The same holds for the standard modules that run code
 # or place files, and for `dill`, which only adds to pickle's tables (unpickling is what counts).
 _INERT_UNUSED = {"IPython", "pylab"}
+
+
+def _parsed(cells: List[str]) -> List[ast.AST]:
+    """The cells that parse, parsed."""
+    trees = []
+    for cell in cells:
+        try:
+            trees.append(ast.parse(python_source(cell)))
+        except Exception:
+            pass
+    return trees
 
 
 def _mentioned(cells: List[str]) -> FrozenSet[str]:
@@ -795,9 +809,10 @@ _WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", 
 _SHELL_ATTRS = {"system", "getoutput", "getstatusoutput", "popen"}
 
 
-def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
+def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
     """Why `node` may write a file whose name the cell computes, or put files of unknown names in
-    place, or add a directory to the import path; None otherwise."""
+    place, or add a directory to the import path; None otherwise. `modules_only`: names the cells
+    bind by imports alone."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         tops = {a.name.split(".")[0] for a in node.names} if isinstance(node, ast.Import) else \
             {(node.module or "").split(".")[0]}
@@ -833,6 +848,8 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
     if not opener:
         return None
     plain_open = isinstance(func, ast.Name)
+    if _library_open_of_a_path(node, modules_only):
+        return None
     mode = next((kw.value for kw in node.keywords if kw.arg == "mode"), None)
     if mode is None and len(node.args) > (1 if plain_open else 0):
         mode = node.args[1 if plain_open else 0]
@@ -843,6 +860,26 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int]) -> Optional[str]:
     if reading or (path is not None and isinstance(path, ast.Constant)):
         return None
     return "a file written under a name computed at run time, which may be a module a later import finds"
+
+
+# A text that is a file mode (`Path(p).open('w')`), not a path.
+_FILE_MODE = re.compile(r"^[rwxabtU+]{1,4}$")
+
+
+def _library_open_of_a_path(call: ast.Call, modules_only: FrozenSet[str]) -> bool:
+    """`Image.open(path)`, `PIL.Image.open(path)`, `gzip.open(path)`: a module's or an imported
+    class's `open` given the path alone opens it to read, in every library that has one (PIL's
+    takes only 'r'; io, codecs, gzip, tarfile, dbm, fsspec default to reading). (`shelve.open`
+    creates, but shelve is a module that runs code, never passed over when used.)"""
+    func = call.func
+    root = func.value if isinstance(func, ast.Attribute) else None
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not (isinstance(root, ast.Name) and root.id in modules_only) or len(call.args) != 1 or call.keywords \
+            or isinstance(call.args[0], ast.Starred):
+        return False
+    only = call.args[0]
+    return not (isinstance(only, ast.Constant) and type(only.value) is str and _FILE_MODE.match(only.value))
 
 
 def _plain_display_import(node: ast.AST) -> bool:

@@ -84,6 +84,9 @@ MODULES_WRITTEN = [
     f"from site import addsitedir\naddsitedir({_DIR!r})",
     f"open({_DIR!r} + '/crane_y2.pth', 'w').write('import builtins; builtins.y = 1\\n')" + B +
     f"import site as s\ns.addsitedir({_DIR!r})",
+    # a file opened for writing by a one-argument `.open` whose argument is the mode
+    f"import sys\nfrom pathlib import Path\nsys.path.append({_DIR!r})\nm = 'w'\n"
+    f"Path({_DIR!r} + '/crane_open_y.p' + 'y').open(m).write({_SPOOF!r})" + B + "import crane_open_y",
     # the same modules, used
     "import pickle" + B + "import io\npickle.load(io.BytesIO(b'cbuiltins\\nexec\\n(Vimport builtins; builtins.y = 1\\ntR.'))",
     f"import subprocess" + B + f"subprocess.run(['sh', '-c', \"printf 'import builtins; builtins.y = 1' > {_DIR}/crane_sp_y.py\"])" + B +
@@ -102,6 +105,9 @@ TWINS = [
     (f"open({_DIR + '/model.pth'!r}, 'w').write('import builtins; builtins.y = 1\\n')", "print(y)",
      "NameError"),
     ("url = 'https://download.pytorch.org/models/googlenet-1378be20.pth'", "print(y)", "NameError"),
+    # an image opened by PIL at a computed path (PIL's `open` only reads)
+    (f"import numpy as np\nfrom PIL import Image\np = {_DIR!r} + '/img.png'\n"
+     "Image.fromarray(np.zeros((2, 2), dtype='uint8')).save(p)\nim = Image.open(p)", "print(y)", "NameError"),
     # modules that run code or place files, imported under names no cell uses
     ("import pickle\nimport shutil, subprocess\nimport IPython" + B + "x = 1", "print(y)", "NameError"),
 ]
