@@ -152,7 +152,7 @@ __future__ os sys re string glob math cmath random time datetime calendar collec
 operator json csv warnings statistics pathlib shutil zipfile tarfile gzip bz2 lzma io textwrap copy
 decimal fractions numbers heapq bisect array uuid hashlib base64 pprint typing dataclasses abc
 contextlib urllib html unicodedata locale platform tempfile traceback logging subprocess struct
-secrets difflib fnmatch zlib queue gc functools
+secrets difflib fnmatch zlib queue gc functools imghdr colorsys mimetypes wave getpass
 """.split())
 # What those reach that runs text or names a module: logging's configuration imports classes by
 # dotted name, and singledispatch evaluates string annotations.
@@ -585,6 +585,10 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
     they bind by imports alone."""
     plain_shell, plain_getattr = _plain_uses(tree)
     appended = _appended_paths(tree)
+    # `model.modules()`, called (PyTorch's layers of a model): `sys.modules` is a dict, and calling
+    # it fails, so a called `.modules` is some object's method, never the table of modules.
+    module_lists = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call) and
+                    isinstance(node.func, ast.Attribute) and node.func.attr == "modules"}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
             return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
@@ -609,7 +613,7 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
                     return f"an import of the standard module `{top}`, which the replay does not follow"
         if isinstance(node, ast.Name) and node.id in _DYNAMIC_NAMES:
             return f"`{node.id}`"
-        mention = _mention(node, _DYNAMIC_ATTRS) or _mention(node, _REACHING_ATTRS)
+        mention = None if id(node) in module_lists else _mention(node, _DYNAMIC_ATTRS) or _mention(node, _REACHING_ATTRS)
         if mention:
             return mention
         if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS \

@@ -429,6 +429,8 @@ def test_cells_that_may_import_or_unpickle_code_of_their_own_leave_names_unknown
                   ["from IPython.display import Javascript"], ["from IPython import get_ipython"],
                   ["import zipfile as z", "print('done')"]):
         assert read_executed(cells).dynamic is None, cells
+    assert read_executed(["for m in model.modules():\n    m.reset()"]).dynamic is None
+    assert read_executed(["import sys\nt = sys.modules.get\nt('x')"]).dynamic is not None
     # ... unless a text spells the name (it may reach the module by it) or another cell uses it
     for cells in (["import pickle", "print('pickle')"], ["import shutil", "def f():\n    return shutil"]):
         assert read_executed(cells).dynamic is not None, cells

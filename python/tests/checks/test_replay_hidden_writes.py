@@ -87,6 +87,8 @@ MODULES_WRITTEN = [
     # a file opened for writing by a one-argument `.open` whose argument is the mode
     f"import sys\nfrom pathlib import Path\nsys.path.append({_DIR!r})\nm = 'w'\n"
     f"Path({_DIR!r} + '/crane_open_y.p' + 'y').open(m).write({_SPOOF!r})" + B + "import crane_open_y",
+    # the table of modules itself, read and then called through another name
+    "import sys\nm = sys.modules\nm['builtins'].y = 1",
     # the same modules, used
     "import pickle" + B + "import io\npickle.load(io.BytesIO(b'cbuiltins\\nexec\\n(Vimport builtins; builtins.y = 1\\ntR.'))",
     f"import subprocess" + B + f"subprocess.run(['sh', '-c', \"printf 'import builtins; builtins.y = 1' > {_DIR}/crane_sp_y.py\"])" + B +
@@ -108,6 +110,9 @@ TWINS = [
     # an image opened by PIL at a computed path (PIL's `open` only reads)
     (f"import numpy as np\nfrom PIL import Image\np = {_DIR!r} + '/img.png'\n"
      "Image.fromarray(np.zeros((2, 2), dtype='uint8')).save(p)\nim = Image.open(p)", "print(y)", "NameError"),
+    # a model's layers (`model.modules()`, called): some object's method, not `sys.modules`
+    ("class Net:\n    def modules(self):\n        return [self]\nfor m in Net().modules():\n    pass", "print(y)",
+     "NameError"),
     # modules that run code or place files, imported under names no cell uses
     ("import pickle\nimport shutil, subprocess\nimport IPython" + B + "x = 1", "print(y)", "NameError"),
 ]
