@@ -57,6 +57,7 @@ def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
     bind names."""
     trees = list(trees)
     candidates = set()
+    rebound: Dict[str, int] = {}
     for tree in trees:
         if _may_name_levels(tree, kinds):
             return frozenset()
@@ -64,7 +65,38 @@ def unnamed_index_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str,
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and _reads_csv(stmt.value, aliases):
                 candidates.add(stmt.targets[0].id)
-    return frozenset(name for name in candidates if kinds.count.get(name) == 1)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and _keeps_the_index(node.value, node.targets[0].id):
+                rebound[node.targets[0].id] = rebound.get(node.targets[0].id, 0) + 1
+    # (bound once by the read, and otherwise only to what pandas made of the frame itself,
+    # keeping its row index's names: `df = df.dropna()`, `df = df[df.a > 0].reset_index(drop=True)`)
+    return frozenset(name for name in candidates if kinds.count.get(name) == 1 + rebound.get(name, 0))
+
+
+# DataFrame methods whose result has the frame's row index, its level names unchanged, or a new
+# unnamed range (`reset_index`, `sample(ignore_index=True)`).
+_KEEPING = {"drop", "dropna", "fillna", "replace", "astype", "copy", "sort_values", "drop_duplicates", "head",
+            "tail", "sample", "reset_index", "select_dtypes", "ffill", "bfill", "interpolate", "convert_dtypes",
+            "infer_objects", "round"}
+
+
+def _keeps_the_index(value: ast.AST, name: str) -> bool:
+    """`name.<keeping method>(...)`, `name[...]`, `name.loc[...]`, chained, ending at `name`."""
+    node, steps = value, 0
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id == name and steps > 0
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                (node.func.attr in _KEEPING or node.func.attr == "rename" and _renames_columns(node)):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+            if isinstance(node, ast.Attribute) and node.attr in ("loc", "iloc"):
+                node = node.value
+        else:
+            return False
+        steps += 1
 
 
 def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> bool:

@@ -573,7 +573,11 @@ CSV_MIDDLE = ["", "df.index.name = 'w'", "df.rename_axis('w', inplace=True)", "d
               "df.reset_index(inplace=True)", "df.drop(columns=['v'], inplace=True)", "df = df.set_index('k')",
               "df.eval(\"@df.rename_axis('w', inplace=True)\")", "df.agg('rename_axis', index='w')",
               "d2 = df\nd2.index.name = 'g'", "df['g'] = df['g'].astype('category')", "df['v'] = df['v'].apply(lambda x: x * 2)",
-              "def name(d):\n    d.index.names = ['w']\nname(df)", "df = pd.read_csv(path)"]
+              "def name(d):\n    d.index.names = ['w']\nname(df)", "df = pd.read_csv(path)",
+              # rebound to what pandas makes of the frame: its index kept, or named by the grouping
+              "df = df.dropna()", "df = df[df.v > 1].reset_index(drop=True)", "df = df.drop(columns=['v']).copy()",
+              "df = df.sort_values('v').head(2)", "df = df.groupby('g').sum()",
+              "df = df.pivot_table(index='k', values='v')", "df = df.loc[:, ['k', 'g']]"]
 CSV_TARGETS = ["df.sort_values('{k}')", "df.sort_values(by=['v', '{k}'])", "df.groupby('{k}')",
                "df.groupby('g').get_group('{grp}').sort_values('{k}')", "df.groupby('{k}').get_group('p')",
                "df.sort_values('{k}', ascending=False)", "df.head(2).sort_values('{k}')"]

@@ -49,6 +49,12 @@ NAMED = [
     (READ, "df = pd.DataFrame({'region': ['x']}, index=pd.Index([0], name='zz'))", "df.sort_values('zz')"),
     (WRITE + "df = pd.read_csv(path, index_col='region')", "x = 1", "df.sort_values('region')"),
     (READ, "df = df.set_index('region')", "df.sort_values('region')"),
+    # a frame rebound to what names its index: grouped, pivoted, or another frame's method
+    (READ, "df = df.groupby('region').sum()", "df.sort_values('region')"),
+    (READ, "df = df.pivot_table(index='region', values='emissions')", "df.sort_values('region')"),
+    (READ, "df = df.dropna()\nother = df.groupby('region').mean()\ndf = other.dropna()", "df.sort_values('region')"),
+    (READ, "df = df.dropna()" + CELL_BREAK + "for df in [df.groupby('region').sum()]:\n    pass",
+     "df.sort_values('region')"),
     # found by the red team of 3 Dec: text pandas runs, reached other than by `df.eval(<written out>)`
     (READ, "f = df.eval\nq = " + Q + "\nf(q)", "df.sort_values('zz')"),
     (READ, "q = " + Q + "\nlist(map(df.eval, [q]))", "df.sort_values('zz')"),
@@ -84,6 +90,12 @@ UNNAMED = [
     (READ, "df.drop(columns=['emissions'], inplace=True)\ndf.region = df.region.astype('category')",
      "df.groupby('region').get_group('Europe').sort_values(by='emissions')", "KeyError", 1),
     (WRITE + "from pandas import read_csv\ndf = read_csv(path, sep=',')", "x = 1", "df.sort_values('zz')", "KeyError", 1),
+    # rebound only to what pandas made of the frame itself, keeping its index
+    (READ, "df = df.dropna()" + CELL_BREAK + "df = df[df.emissions > 0].reset_index(drop=True)",
+     "df.sort_values('zz')", "KeyError", 1),
+    (READ, "df = df.drop(columns=['emissions']).drop_duplicates()", "df.groupby('emissions')", "KeyError", 1),
+    (READ, "df = df.loc[:, ['region']].copy()\ndf = df.rename(columns={'region': 'r'})",
+     "df.sort_values('region')", "KeyError", 1),
 ]
 
 
