@@ -586,8 +586,10 @@ CSV_TARGETS = ["df.sort_values('{k}')", "df.sort_values(by=['v', '{k}'])", "df.g
 def csv_case(rng: random.Random) -> dict:
     cell = rng.choice(CSV_TARGETS).format(k=rng.choice(["w", "v", "g", "k", "zz", "index"]), grp=rng.choice("pqr"))
     middle = rng.choice(CSV_MIDDLE)
-    if middle:  # (a read without the column a middle cell names makes it fail: it is then a cell that raised)
-        middle = "try:\n" + "".join("    " + line + "\n" for line in middle.split("\n")) + "except KeyError:\n    pass"
+    # (a read without the column a middle cell names makes it fail: it is then a cell that raised)
+    if middle:
+        middle = "try:\n" + "".join("    " + line + "\n" for line in middle.split("\n")) + \
+            "except Exception:\n    pass"
     setup = CSV_SETUP + rng.choice(CSV_READS) + (CELL_BREAK + middle if middle else "")
     return {"setup": setup, "cell": cell, "replay_executed": True}
 
