@@ -192,7 +192,9 @@ UNFITTED_OWN: List[Pair] = [
 TX = ("import pandas as pd\nimport numpy as np\n"
       "t = pd.DataFrame({'code': ['10', '20', 'x3', '40'], 'pad': [' 7', '8 ', '1_0', '-3'], "
       "'flt': ['1.5', '2', '3', '4'], 'big': ['99999999999999999999', 'x', '1', '2'], 'ok': ['1', '2', '3', '4']})\n"
-      "o = pd.DataFrame({'code': pd.Series(['1', 'two', '3'], dtype=object), 'ok': pd.Series(['1', '2', '3'], dtype=object)})")
+      "o = pd.DataFrame({'code': pd.Series(['1', 'two', '3'], dtype=object), 'ok': pd.Series(['1', '2', '3'], dtype=object)})\n"
+      "f = pd.DataFrame({'sex': ['Male', 'Female', 'Male'], 'num': ['1.5', ' 2 ', '1e3'], 'odd': ['nan', '-Infinity', '1_0'], "
+      "'hex': ['0x1A', '1', '2'], 'none': ['1', None, 'x']})")
 
 ASTYPE: List[Pair] = [
     Pair("astype-text", TX, "t['code'].astype(int)", "t['ok'].astype(int)", "ValueError"),
@@ -207,6 +209,12 @@ ASTYPE: List[Pair] = [
     Pair("astype-text", TX, "n = len(t)\nc = t['flt'].astype(np.int64)", "n = len(t)\nc = t['pad'].astype(np.int64)",
          "ValueError"),
     Pair("astype-text", TX, "c = t['code'].astype(int) + 1", "c = t['ok'].astype(int) + 1", "ValueError"),
+    # to floats: a text with a letter no float's spelling has
+    Pair("astype-text", TX, "c = f['sex'].astype(float)", "c = f['num'].astype(float)", "ValueError"),
+    Pair("astype-text", TX, "c = f['sex'].astype('float64')", "c = f['odd'].astype('float64')", "ValueError"),
+    Pair("astype-text", TX, "c = f['hex'].astype(np.float32)", "c = f['num'].astype(np.float32)", "ValueError"),
+    Pair("astype-text", TX, "c = o['code'].astype('float')", "c = o['ok'].astype('float')", "ValueError"),
+    Pair("astype-text", TX, "s = f['sex']\nc = s.astype(float)", "s = f['odd']\nc = s.astype(float)", "ValueError"),
 ]
 
 TORCH = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport torch.optim\n"
@@ -331,6 +339,10 @@ NO_CLAIM = [
     ("reg.predict(pd.DataFrame(np.zeros((2, 4)), columns=['a', 'b', 'c', 0]))", NM),
     # a number too large for int64 comes before the text: OverflowError
     ("c = t['big'].astype(int)", TX),
+    # a missing value among the texts: the conversion is not read (None fails otherwise, NaN does not)
+    ("c = f['none'].astype(float)", TX),
+    # text that no float spells but with letters a float may have
+    ("c = f['odd'].astype(float)\nd = pd.Series(['nana']).astype(float)", TX),
     # a forest whose base tree is the notebook's own class
     ("class Tree(DecisionTreeClassifier):\n    pass\nforest.estimator = Tree()\nforest.predict(X)", SKD),
 

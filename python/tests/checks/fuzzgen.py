@@ -132,6 +132,7 @@ PLAUSIBLE = [
     "v4[f64]", "m43[half]", "m43[1, half]", "np.random.choice(m43)", "np.random.choice(v4)", "np.random.choice(scalar0)",
     "StandardScaler().fit(v4)", "StandardScaler().fit(df)", "LinearRegression().fit(df, y4)", "StandardScaler().fit(bools)",
     "df['c'].astype(int)", "df['a'].astype(int)", "ser.astype('int64')", "df.groupby('c').sum()", "dti.groupby('a').sum()",
+    "df['c'].astype(float)", "df['a'].astype('float64')", "df['b'].astype(np.float32)", "ser.astype(float)",
 ]
 MISSING = ["dff", "df_", "Lst", "arr", "model", "X_train", "undefined"]
 ATTRS = ["shape", "columns", "head", "T", "dtype", "size", "append", "ix", "nope", "lower", "keys", "coef_",

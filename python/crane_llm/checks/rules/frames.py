@@ -171,9 +171,9 @@ def selected_from(column: Value) -> Optional[Tuple[Value, FrameFacts, Any]]:
     return source if type(source) is tuple and len(source) == 3 else None
 
 
-def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
-    """For a column of text (str or object dtype, every value a str): True when converting it to
-    integers, in order, meets a text int() rejects before any number too large for int64."""
+def _column_texts(base: Value, f: FrameFacts, label: Any) -> Optional[List[str]]:
+    """The values of a column of text (str or object dtype) of the kernel's frame, when every one
+    is an exact str: what converting it reads, in order."""
     frame_cls, series_cls, pd = pandas_types()
     np = loaded_module("numpy")
     if not isinstance(base, LiveValue) or type(base.obj) is not frame_cls or not f.exact or np is None or \
@@ -188,9 +188,13 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
         values = col.tolist()
     except Exception:
         return None
-    for v in values:
-        if type(v) is not str or len(v) > 1000:
-            return None
+    return values if all(type(v) is str and len(v) <= 1000 for v in values) else None
+
+
+def _text_not_integer(texts: List[str]) -> Optional[bool]:
+    """True when converting the texts to integers, in order, meets one int() rejects before any
+    number too large for int64."""
+    for v in texts:
         try:
             n = int(v)
         except ValueError:
@@ -200,19 +204,38 @@ def _text_not_integer(base: Value, f: FrameFacts, label: Any) -> Optional[bool]:
     return False
 
 
+# ASCII letters no spelling of a float has (`1e5`, `nan`, `inf`, `Infinity` use only the others).
+_NOT_IN_FLOATS = frozenset("bcdghjklmopqrsuvwxzBCDGHJKLMOPQRSUVWXZ")
+
+
+def _text_not_float(texts: List[str]) -> bool:
+    """Some text holds a letter no float's spelling has: every parser of floats rejects it."""
+    return any(not _NOT_IN_FLOATS.isdisjoint(v) for v in texts)
+
+
 def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
-    """`s.astype(int)` on a column of text: ValueError at the first text that is not an integer."""
+    """`s.astype(int)` / `s.astype(float)` on a column of text: ValueError at a text that is no
+    integer (no float)."""
     np = loaded_module("numpy")
     target = args[0].concrete() if len(args) == 1 and not kwargs else NOTHING
+    numpy_types = checked(np.__dict__) if np is not None else {}
     to_int64 = target is int or (type(target) is str and target in ("int", "int64")) or \
-        (np is not None and target is checked(np.__dict__).get("int64"))
+        (np is not None and target is numpy_types.get("int64"))
+    to_float = target is float or (type(target) is str and target in ("float", "float64", "float32")) or \
+        (np is not None and any(target is numpy_types.get(t) for t in ("float64", "float32")))
     source = selected_from(owner)
-    if to_int64 and np is not None and np.dtype(int) == np.dtype("int64") and source is not None and \
-            _text_not_integer(*source) is True:
+    texts = _column_texts(*source) if source is not None and (to_int64 or to_float) else None
+    what = f"`{owner.name}`" if owner.name else "this column"
+    if texts is not None and to_int64 and np.dtype(int) == np.dtype("int64") and _text_not_integer(texts) is True:
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
-                                 f"{'`' + owner.name + '`' if owner.name else 'this column'} holds text that is not "
-                                 "an integer, so `.astype(int)` raises ValueError (invalid literal for int()).",
-                                 "astype-text", [owner.name] if owner.name else []))
+                                 f"{what} holds text that is not an integer, so `.astype(int)` raises ValueError "
+                                 "(invalid literal for int()).", "astype-text", [owner.name] if owner.name else []))
+    if texts is not None and to_float and _text_not_float(texts):
+        shown = next(v for v in texts if not _NOT_IN_FLOATS.isdisjoint(v))
+        raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
+                                 f"{what} holds text that is not a number ({shown[:40]!r}), so `.astype(float)` "
+                                 "raises ValueError (could not convert string to float).", "astype-text",
+                                 [owner.name] if owner.name else []))
     raise Stop(node.lineno, "a call to `.astype()` on a series, which the checker does not model")
 
 
