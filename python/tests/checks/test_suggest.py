@@ -43,7 +43,7 @@ def _our_suggestion(message):
 @pytest.mark.parametrize("cell", ["print(modle_one)", "total_sale + 1", "x = tf_idf", "print(arr.shap)",
                                   "np.arnge(3)", "print(zzqqxx)", "arr.totally_unlike_anything",
                                   "df.sort_value('price')", "print(src_images)\nsrc_img = 1",
-                                  "src_img = 1\nprint(src_images)"])
+                                  "src_img = 1\nprint(src_images)", "print(df.Price)", "df.totl.sum()"])
 def test_the_suggestion_is_the_one_python_prints(cell):
     ns = _namespace()
     claim = run_checks(cell, ns).crash

@@ -174,7 +174,13 @@ def _attribute_names(base: Value):
     for klass in mro(obj if issubclass(type(obj), type) else type(obj)):
         names.extend(class_dict(klass))
     # Only exact strings are kept (and only then hashed): a key of another type may hash in user code.
-    return [k for k in names if type(k) is str and not k.startswith("_")]
+    names = [k for k in names if type(k) is str and not k.startswith("_")]
+    frame = base.frame() if base.kind() == "frame" else None
+    if frame is not None and frame.columns is not None:
+        # (`df.Age` for the column 'age': the columns pandas hands out as attributes come first)
+        taken = set(names)
+        names[:0] = [c for c in frame.columns if type(c) is str and c.isidentifier() and c not in taken]
+    return names
 
 
 @dataclass(eq=False)
