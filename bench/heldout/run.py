@@ -116,9 +116,10 @@ def main() -> int:
     ap.add_argument("--out", default=str(HERE / "results.json"))
     args = ap.parse_args()
     runs = []
+    # (the replay reads the setup as the executed cells, as JunoBench gives a notebook's history)
     for c in CASES:
-        runs.append({"setup": c.setup, "cell": c.crash, "replay": True})
-        runs.append({"setup": c.setup, "cell": c.clean, "replay": True})
+        runs.append({"setup": c.setup, "cell": c.crash, "replay": True, "replay_executed": True})
+        runs.append({"setup": c.setup, "cell": c.clean, "replay": True, "replay_executed": True})
     baseline = _baseline(args.baseline, runs) if args.baseline else None
     out = run_parallel(runs, workers=args.workers)
     summary = evaluate([(c, out[2 * i], out[2 * i + 1]) for i, c in enumerate(CASES)])

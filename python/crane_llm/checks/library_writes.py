@@ -39,6 +39,11 @@ _WRITING_STRINGS = _WRITING_NAMES | {"eval", "compile", "__setitem__", "__delite
 _INSTALLERS = {"register_dataframe_accessor", "register_series_accessor", "register_index_accessor", "_register_accessor",
                "get_referents", "get_referrers", "get_objects", "pythonapi", "patch", "monkeypatch"}
 _PATCHING_MODULES = {"mock", "unittest", "ctypes", "forbiddenfruit"}
+# A library module's number constants (`np.nan`, `math.pi`, `np.inf`, `np.newaxis`): a float or
+# None, whatever holds it after (`df['Age'] = np.nan` writes no library object into `df`). Every
+# installed library the replay follows binds these names to floats or None only.
+_CONSTANTS = {"nan", "NaN", "NAN", "inf", "Inf", "infty", "Infinity", "PINF", "NINF", "pi", "e", "tau",
+              "euler_gamma", "newaxis"}
 # Builtins that only look at a module they are given.
 _READS_ONLY = {"print", "dir", "help", "type", "id", "repr", "str", "isinstance", "hasattr", "callable", "display"}
 # Attributes that lead from any object to a class, a module namespace or library code
@@ -116,6 +121,8 @@ def reaches(node: Optional[ast.AST], reaching: Set[str]) -> bool:
         return node.id in reaching
     if isinstance(node, ast.Attribute) and node.attr in _REACHING_DUNDERS:
         return True
+    if isinstance(node, ast.Attribute) and node.attr in _CONSTANTS and isinstance(node.value, ast.Name):
+        return False
     if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
         return reaches(node.value, reaching)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):

@@ -430,6 +430,13 @@ def test_cells_that_may_import_or_unpickle_code_of_their_own_leave_names_unknown
                   ["import zipfile as z", "print('done')"]):
         assert read_executed(cells).dynamic is None, cells
     assert read_executed(["for m in model.modules():\n    m.reset()"]).dynamic is None
+    # a number constant of a library stored into the notebook's values patches nothing; a module does
+    head = "import numpy as np\nimport pandas as pd\ndf = pd.read_csv('x.csv')\n"
+    for body in ("df['Age'] = np.nan", "df.loc[df.Age > 5, 'Age'] = np.inf", "X = df.values\nX[0, 0] = np.pi"):
+        assert read_executed([head + body]).patches is None, body
+    for body in ("x = [0]\nx[0] = np.linalg\nx[0].norm = 1", "x = [0]\nx[0] = pd.DataFrame\nx[0].drop = None",
+                 "x = [0]\nx[0] = np.nan.__class__\nx[0].real = 1"):
+        assert read_executed([head + body]).patches is not None, body
     assert read_executed(["import sys\nt = sys.modules.get\nt('x')"]).dynamic is not None
     # ... unless a text spells the name (it may reach the module by it) or another cell uses it
     for cells in (["import pickle", "print('pickle')"], ["import shutil", "def f():\n    return shutil"]):

@@ -113,6 +113,10 @@ TWINS = [
     # a model's layers (`model.modules()`, called): some object's method, not `sys.modules`
     ("class Net:\n    def modules(self):\n        return [self]\nfor m in Net().modules():\n    pass", "print(y)",
      "NameError"),
+    # a library's number constants written into the notebook's own values (no library object)
+    ("import numpy as np\nimport pandas as pd\nimport math\ndf = pd.DataFrame({'Age': [1.0, 2.0]})\n"
+     "df['Age'] = np.nan\ndf.loc[df.Age > 5, 'Age'] = np.inf\nX = df.values.copy()\nX[0, 0] = math.pi",
+     "df['zz']", "KeyError"),
     # modules that run code or place files, imported under names no cell uses
     ("import pickle\nimport shutil, subprocess\nimport IPython" + B + "x = 1", "print(y)", "NameError"),
 ]
