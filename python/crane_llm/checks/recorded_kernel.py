@@ -200,6 +200,20 @@ _ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_lab
                                  r"from_breaks|read_parquet|read_feather|read_orc|read_hdf)\b")
 
 
+_TIME_CELL = re.compile(r"\A(?:[ \t]*\n)*%%time[ \t]*\n")
+_TIME_LINE = re.compile(r"^%time[ \t]+(?=\S)", re.M)
+
+
+def _timed_code(cell: str) -> str:
+    """The code a `%%time` cell or a `%time stmt` line runs: IPython runs it in the notebook's own
+    namespace, as if the magic were not there (`%%timeit` runs it in a function, many times: left
+    as the magic it is)."""
+    match = _TIME_CELL.match(cell)
+    if match:
+        cell = cell[match.end():]
+    return _TIME_LINE.sub("", cell)
+
+
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
     """(name, label) when `stmt` is `name.drop([label], inplace=True)` along the rows (also
     `drop(label, ...)`, `drop(index=[label], ...)`, `axis=0` / `'index'`): DataFrame.drop finds the
@@ -244,7 +258,7 @@ def _as_python_reads_it(cell: str) -> str:
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
-    cells = [str(cell) for cell in cells]
+    cells = [_timed_code(str(cell)) for cell in cells]
     names: Set[str] = set()
     dynamic: Optional[str] = None
     modules: Set[str] = set()
@@ -650,9 +664,14 @@ def _parsed(cells: List[str]) -> List[ast.AST]:
     return trees
 
 
+# What a pickling module does besides loading: write an object out, name its protocols.
+_WRITING_ONLY = {"dump", "dumps", "HIGHEST_PROTOCOL", "DEFAULT_PROTOCOL"}
+
+
 def _mentioned(cells: List[str]) -> FrozenSet[str]:
-    """Every identifier the cells spell but as the names their import statements bind: names,
-    attributes, parameters, keywords, definitions, and any identifier inside a text."""
+    """Every identifier the cells spell but as the names their import statements bind and as the
+    module of a `.dump` / `.dumps`: names, attributes, parameters, keywords, definitions, and any
+    identifier inside a text."""
     out: Set[str] = set()
     for cell in cells:
         try:
@@ -660,8 +679,11 @@ def _mentioned(cells: List[str]) -> FrozenSet[str]:
         except Exception:
             out |= every_identifier(cell)
             continue
+        # (`pickle.dump(model, f)` writes: only a module's loaders run what they are given)
+        writing = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute) and
+                   node.attr in _WRITING_ONLY and isinstance(node.value, ast.Name)}
         for node in ast.walk(tree):
-            if isinstance(node, ast.alias):
+            if isinstance(node, ast.alias) or id(node) in writing:
                 continue
             if isinstance(node, ast.Constant) and type(node.value) is str:
                 out.update(_IDENTIFIER.findall(node.value))

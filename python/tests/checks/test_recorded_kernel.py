@@ -135,7 +135,7 @@ def test_a_trace_function_installed_by_an_executed_cell_really_defines_the_name(
     assert run_checks_on_facts("print(y)", {}, executed=twin).crash.exception == "NameError"
 
 
-@pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%time y = 1", "import my_helpers",
+@pytest.mark.parametrize("cell", ["%run helper.py", "%store -r y", "%timeit y = 1", "import my_helpers",
                                   "get_ipython().user_ns['y'] = 1", "get_ipython().push({'y': 1})",
                                   "from my_utils import load", "import pyforest", "import IPython\nshell = IPython",
                                   "from IPython.display import Javascript\nJavascript('x')",

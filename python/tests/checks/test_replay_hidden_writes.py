@@ -117,6 +117,9 @@ TWINS = [
     ("import numpy as np\nimport pandas as pd\nimport math\ndf = pd.DataFrame({'Age': [1.0, 2.0]})\n"
      "df['Age'] = np.nan\ndf.loc[df.Age > 5, 'Age'] = np.inf\nX = df.values.copy()\nX[0, 0] = math.pi",
      "df['zz']", "KeyError"),
+    # a model pickled out: only pickle's loaders run what they are given
+    (f"import pickle\nwith open({_DIR + '/m.pkl'!r}, 'wb') as f:\n    pickle.dump({{'a': 1}}, f, "
+     "protocol=pickle.HIGHEST_PROTOCOL)\nb = pickle.dumps([1])", "print(y)", "NameError"),
     # modules that run code or place files, imported under names no cell uses
     ("import pickle\nimport shutil, subprocess\nimport IPython" + B + "x = 1", "print(y)", "NameError"),
 ]
@@ -188,3 +191,25 @@ def test_nested_loops_in_the_replay_end_within_its_time_budget():
                             "            pass", {})
     assert o.crash is None and "time budget" in o.stopped_at.reason, o
     assert time.monotonic() - started < REPLAY_SECONDS + 5
+
+
+def test_a_timed_cell_binds_what_its_code_binds():
+    # `%%time` and `%time stmt` run the code in the notebook's namespace, as the replay reads them;
+    # `%%timeit` runs it in a function, many times: names stay unknown there.
+    cases = [("%%time\nmodel_a = 1\nz = 2", "print(model_a, z)", None),
+             ("%%time\nmodel_a = 1", "print(modle_a)", "NameError"),
+             ("%time model_b = 3", "print(model_b)", None),
+             ("%time w = 1", "print(undefined_w)", "NameError"),
+             ("%%timeit -n1 -r1\nmodel_c = 1", "print(undefined_c)", "unknown")]
+    runs = [{"setup": "", "shell": shell, "cell": cell, "replay": True, "replay_executed": True,
+             "teardown": "for _n in ('model_a', 'z', 'model_b', 'w', 'model_c'):\n    globals().pop(_n, None)"}
+            for shell, cell, _ in cases]
+    for (shell, cell, expected), r in zip(cases, run_batch(runs)):
+        assert r["setup_error"] is None and r["checker_error"] is None, (shell, r)
+        if expected is None:
+            assert r["raised"] is None and r["replay_claim"] is None, (shell, r)
+        elif expected == "unknown":
+            assert r["raised"]["exception"] == "NameError" and r["replay_claim"] is None, (shell, r)
+        else:
+            assert r["raised"]["exception"] == expected, (shell, r)
+            assert verdict(r, key="replay_claim") == "caught", (shell, r["replay_claim"], r.get("replay_stop"))
