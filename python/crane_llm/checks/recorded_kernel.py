@@ -139,6 +139,8 @@ kagglehub kaggle_datasets geopandas folium bokeh holoviews hvplot altair network
 requests bs4 lxml h5py pyarrow polars dask numba timm albumentations keras_tuner kerastuner
 pytorch_lightning lightning einops accelerate evaluate peft sentence_transformers librosa
 soundfile pydub emoji textblob regex unidecode langdetect pmdarima prophet arch mpl_toolkits
+pydicom nibabel ydata_profiling pandas_profiling sweetviz umap hdbscan sklearn_pandas idx2numpy
+openpyxl xlrd graphviz pydot termcolor colorama rich tensorflow_addons scikitplot
 """.split())
 
 
