@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Dict, FrozenSet, Iterable, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Optional, Tuple
 
 from .bound_names import BindingKinds
 
@@ -83,20 +83,30 @@ _KEEPING = {"drop", "dropna", "fillna", "replace", "astype", "copy", "sort_value
 
 def _keeps_the_index(value: ast.AST, name: str) -> bool:
     """`name.<keeping method>(...)`, `name[...]`, `name.loc[...]`, chained, ending at `name`."""
-    node, steps = value, 0
-    while True:
-        if isinstance(node, ast.Name):
-            return node.id == name and steps > 0
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                (node.func.attr in _KEEPING or node.func.attr == "rename" and _renames_columns(node)):
-            node = node.func.value
-        elif isinstance(node, ast.Subscript):
-            node = node.value
-            if isinstance(node, ast.Attribute) and node.attr in ("loc", "iloc"):
-                node = node.value
-        else:
-            return False
-        steps += 1
+    root, steps = _chain_root(value, _keeping_step)
+    return root is not None and root.id == name and steps > 0
+
+
+def _keeping_step(node: ast.AST) -> Optional[ast.AST]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            (node.func.attr in _KEEPING or node.func.attr == "rename" and _renames_columns(node)):
+        return node.func.value
+    if isinstance(node, ast.Subscript):
+        inner = node.value
+        return inner.value if isinstance(inner, ast.Attribute) and inner.attr in ("loc", "iloc") else inner
+    return None
+
+
+def _chain_root(node: ast.AST, step: Callable[[ast.AST], Optional[ast.AST]]) -> Tuple[Optional[ast.Name], int]:
+    """The name a chain of calls, attributes and subscripts starts from, and how many links it has,
+    following only the links `step` takes (None: a link it refuses)."""
+    steps = 0
+    while not isinstance(node, ast.Name):
+        inner = step(node)
+        if inner is None:
+            return None, steps
+        node, steps = inner, steps + 1
+    return node, steps
 
 
 def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> bool:
@@ -252,19 +262,20 @@ def _looked_at(node: ast.AST, kinds: BindingKinds) -> Optional[ast.Name]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _LOOKING_WRAPPERS \
             and node.func.id not in kinds.bound and len(node.args) == 1 and not node.keywords:
         node = node.args[0]
-    while True:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            return node
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in _LOOKING_METHODS and _constants(node.args + [k.value for k in node.keywords]) \
-                and all(k.arg is not None for k in node.keywords):
-            node = node.func.value
-        elif isinstance(node, ast.Attribute) and not node.attr.startswith("_"):
-            node = node.value
-        elif isinstance(node, ast.Subscript) and _constants([node.slice]):
-            node = node.value
-        else:
-            return None
+    root, _ = _chain_root(node, _looking_step)
+    return root if root is not None and isinstance(root.ctx, ast.Load) else None
+
+
+def _looking_step(node: ast.AST) -> Optional[ast.AST]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in _LOOKING_METHODS and _constants(node.args + [k.value for k in node.keywords]) \
+            and all(k.arg is not None for k in node.keywords):
+        return node.func.value
+    if isinstance(node, ast.Attribute) and not node.attr.startswith("_"):
+        return node.value
+    if isinstance(node, ast.Subscript) and _constants([node.slice]):
+        return node.value
+    return None
 
 
 def _constants(nodes) -> bool:

@@ -247,16 +247,25 @@ def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
     return func.value.id, labels.value
 
 
-def _as_python_reads_it(cell: str) -> str:
+def _as_python_reads_it(cell: str, tree: Optional[ast.AST]) -> str:
     """The cell's text for the checks that read words in it, in every spelling Python gives them:
     as written, with identifiers normalised (NFKC: `pd.ＩntervalIndex` is `pd.IntervalIndex`), and
     as the parse tree holds it (adjacent literals joined: `'__d' 'el__'` is `'__del__'`)."""
     normalised = unicodedata.normalize("NFKC", cell)
     try:
-        joined = ast.unparse(ast.parse(python_source(cell)))
-    except Exception:  # (a cell that does not parse makes every name unknown anyway)
+        joined = ast.unparse(tree) if tree is not None else ""
+    except Exception:  # (a cell that does not parse, or nests too deep, makes every name unknown anyway)
         joined = ""
     return "\n".join((cell, normalised, joined))
+
+
+def _read(cell: str) -> Tuple[Optional[str], Optional[ast.AST]]:
+    """The code the shell compiles for a cell and its parse tree (None, None: it does not parse)."""
+    try:
+        code = python_source(cell)
+        return code, ast.parse(code)
+    except Exception:
+        return None, None
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
@@ -272,15 +281,14 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     parsed: List[Tuple[int, ast.AST]] = []
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None
-    texts = [_as_python_reads_it(cell) for cell in cells]
+    read = [_read(cell) for cell in cells]
+    texts = [_as_python_reads_it(cell, tree) for cell, (_, tree) in zip(cells, read)]
     keys_are_items = not any(_PRIVATE_NAME.search(text) for text in texts)
-    mentioned = _mentioned(cells)
-    modules_only = BindingKinds(_parsed(cells)).modules
-    for index, cell in enumerate(cells):
-        try:
-            code = python_source(cell)
-            tree = ast.parse(code)
-        except Exception:
+    mentioned = _mentioned(cells, [tree for _, tree in read])
+    trees = [tree for _, tree in read if tree is not None]
+    kinds = BindingKinds(trees)
+    for index, (cell, (code, tree)) in enumerate(zip(cells, read)):
+        if tree is None:
             last = None
             dynamic = dynamic or f"executed cell {index + 1} does not parse"
             every = every_identifier(cell)
@@ -293,7 +301,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, modules_only)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -322,8 +330,6 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     patches = runs_with_target or library_patch(
         parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts) and n not in other},
         dynamic=dynamic is not None)
-    trees = [tree for _, tree in parsed]
-    kinds = BindingKinds(trees)
     plain = dynamic is None and patches is None and written is not None
     return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
                           None if dynamic is not None or any(_ROW_DROP_OTHERWISE.search(text) for text in texts)
@@ -655,30 +661,17 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
 _INERT_UNUSED = {"IPython", "pylab"}
 
 
-def _parsed(cells: List[str]) -> List[ast.AST]:
-    """The cells that parse, parsed."""
-    trees = []
-    for cell in cells:
-        try:
-            trees.append(ast.parse(python_source(cell)))
-        except Exception:
-            pass
-    return trees
-
-
 # What a pickling module does besides loading: write an object out, name its protocols.
 _WRITING_ONLY = {"dump", "dumps", "HIGHEST_PROTOCOL", "DEFAULT_PROTOCOL"}
 
 
-def _mentioned(cells: List[str]) -> FrozenSet[str]:
-    """Every identifier the cells spell but as the names their import statements bind and as the
-    module of a `.dump` / `.dumps`: names, attributes, parameters, keywords, definitions, and any
-    identifier inside a text."""
+def _mentioned(cells: List[str], trees: List[Optional[ast.AST]]) -> FrozenSet[str]:
+    """Every identifier the cells spell (`trees`: each cell's parse tree, None where it does not
+    parse) but as the names their import statements bind and as the module of a `.dump` /
+    `.dumps`: names, attributes, parameters, keywords, definitions, and any identifier inside a text."""
     out: Set[str] = set()
-    for cell in cells:
-        try:
-            tree = ast.parse(python_source(cell))
-        except Exception:
+    for cell, tree in zip(cells, trees):
+        if tree is None:
             out |= every_identifier(cell)
             continue
         # (`pickle.dump(model, f)` writes: only a module's loaders run what they are given)

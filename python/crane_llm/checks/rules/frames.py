@@ -208,9 +208,9 @@ def _text_not_integer(texts: List[str]) -> Optional[bool]:
 _NOT_IN_FLOATS = frozenset("bcdghjklmopqrsuvwxzBCDGHJKLMOPQRSUVWXZ")
 
 
-def _text_not_float(texts: List[str]) -> bool:
-    """Some text holds a letter no float's spelling has: every parser of floats rejects it."""
-    return any(not _NOT_IN_FLOATS.isdisjoint(v) for v in texts)
+def _first_not_float(texts: List[str]) -> Optional[str]:
+    """The first text holding a letter no float's spelling has: every parser of floats rejects it."""
+    return next((v for v in texts if not _NOT_IN_FLOATS.isdisjoint(v)), None)
 
 
 def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
@@ -230,8 +230,8 @@ def series_astype(interp, owner: Value, args: List[Value], kwargs: Dict[str, Val
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                  f"{what} holds text that is not an integer, so `.astype(int)` raises ValueError "
                                  "(invalid literal for int()).", "astype-text", [owner.name] if owner.name else []))
-    if texts is not None and to_float and _text_not_float(texts):
-        shown = next(v for v in texts if not _NOT_IN_FLOATS.isdisjoint(v))
+    shown = _first_not_float(texts) if texts is not None and to_float else None
+    if shown is not None:
         raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                  f"{what} holds text that is not a number ({shown[:40]!r}), so `.astype(float)` "
                                  "raises ValueError (could not convert string to float).", "astype-text",
