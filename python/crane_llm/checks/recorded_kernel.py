@@ -44,6 +44,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import BindingKinds, bound_in, every_identifier
+from .recorded_tensors import tensors_as_recorded
 from .fresh_frames import unnamed_index_frames, untouched_csv_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
@@ -192,6 +193,9 @@ class RecordedKernel:
     # `df.head()`, `df.col.value_counts()`, does not touch it): their values are the parser's text
     # and numbers (fresh_frames.untouched_csv_frames).
     csv_frames: FrozenSet[str] = frozenset()
+    # No executed cell could have changed what torch's operations do (recorded_tensors.py): a
+    # recorded tensor's shape and dtype then decide them.
+    tensors_as_recorded: bool = False
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -320,6 +324,10 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         stores.extend(_attribute_store_roots(tree))
         written = _written_attributes(tree, written, keys_are_items)
         parsed.append((index, tree))
+    if "__name__" in names:
+        # (a class defined after `__name__ = 'torch'` takes it for its `__module__` and prints as
+        # `torch.Tensor`: a recorded type may then be the notebook's own class)
+        written = None
     # A cell that assigns to an attribute (`np.mean = ...`, `LogisticRegression.fit = ...`) may have
     # patched what any import yields: then no name is taken for the installed library's object.
     imported = set(imports)
@@ -339,7 +347,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           unnamed_index_frames(trees, aliases, kinds) if plain else frozenset(),
                           not any(_ODD_INDEX_DTYPES.search(text) for text in texts) and
                           all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells),
-                          untouched_csv_frames(trees, aliases, kinds) if plain else frozenset())
+                          untouched_csv_frames(trees, aliases, kinds) if plain else frozenset(),
+                          dynamic is None and patches is None and len(trees) == len(cells) and
+                          "__name__" not in names and tensors_as_recorded(trees))
 
 
 _MAX_LITERAL = 10000

@@ -16,6 +16,7 @@ from .static_reads import loaded_module, checked
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
+from .recorded_tensors import recorded_tensor
 from .live_adapter import LiveValue
 from .provenance import audit
 from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
@@ -85,11 +86,14 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
 
 
 def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None,
-               set_attrs: Optional[FrozenSet[str]] = frozenset()) -> Value:
+               set_attrs: Optional[FrozenSet[str]] = frozenset(), tensors: bool = False) -> Value:
     """One variable's recorded facts as a Value. `written`: the attribute names the executed cells
     may have set on objects (None: unknown), which decides what a Keras model may have gained;
-    `set_attrs` the same where executed cells are given (without them, the facts alone speak)."""
+    `set_attrs` the same where executed cells are given (without them, the facts alone speak);
+    `tensors`: the executed cells left torch as shipped (RecordedKernel.tensors_as_recorded)."""
     try:
+        if tensors and isinstance(facts, dict) and _type_name(facts.get("type")) == "torch.Tensor":
+            return (recorded_tensor(facts, set_attrs) or Opaque()).named(name)
         return _fact_value(name, facts, written, set_attrs)
     except _Patched:
         return Opaque()

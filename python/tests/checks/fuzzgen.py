@@ -496,7 +496,7 @@ def torch_case(rng: random.Random) -> dict:
     for _ in range(rng.randint(1, 3)):
         expr = _torch_expr(rng)
         lines.append(rng.choice([expr, f"r = {expr}", f"r = {expr}\nq = r @ {rng.choice(TENSORS)}"]))
-    case = {"setup": TORCH_SETUP, "cell": "\n".join(lines)}
+    case = {"setup": TORCH_SETUP, "cell": "\n".join(lines), "replay_executed": True}
     r = rng.random()
     if r < 0.15:
         owner, attr, value = rng.choice(TORCH_PATCHES)

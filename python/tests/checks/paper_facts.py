@@ -32,6 +32,15 @@ def record(value: Any) -> Dict[str, Any]:
         out = {"type": "numpy.ndarray", "shape": tuple(value.shape), "dtype": str(value.dtype)}
         out.update(_array_values(value))
         return out
+    torch = sys.modules.get("torch")
+    if torch is not None and cls.__name__ == "Tensor" and "torch" in cls.__module__:
+        # (as the paper's recorder writes one: `str(type)`, the shape as a tuple, the dtype and
+        # device as text, taken from the exact class's C getters)
+        try:
+            return {"type": str(cls), "shape": tuple(value.shape), "dtype": str(value.dtype),
+                    "device": str(value.device), "requires_grad": value.requires_grad}
+        except Exception:  # (under a mode of the notebook's own, reading a tensor runs its code)
+            return {"type": str(cls)}
     if cls in (int, float, str, bool):
         return {"type": f"<class '{cls.__name__}'>", "value": value}
     if value is None:

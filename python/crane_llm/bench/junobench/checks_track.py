@@ -55,7 +55,8 @@ def check_version(version: Version) -> Dict[str, Any]:
 # user's kernel it only looks at what the user imported); here this process stands in for the
 # notebooks' kernels, which had imported them, so the figures do not depend on what else happened
 # to be imported before the track ran.
-MODELLED_LIBRARIES = ("numpy", "pandas", "sklearn", "matplotlib", "matplotlib.pyplot", "seaborn")
+MODELLED_LIBRARIES = ("numpy", "pandas", "sklearn", "matplotlib", "matplotlib.pyplot", "seaborn", "torch",
+                      "torch.nn", "torch.nn.functional")
 
 
 def _import_modelled_libraries(cases: List[Case]) -> None:
@@ -77,7 +78,7 @@ def _modelled_submodules(cases: List[Case]) -> Tuple[str, ...]:
     return tuple(sorted(found))
 
 
-_SUBMODULE = re.compile(r"^\s*(?:from|import)\s+((?:numpy|pandas|sklearn|matplotlib|seaborn)(?:\.\w+)+)", re.M)
+_SUBMODULE = re.compile(r"^\s*(?:from|import)\s+((?:numpy|pandas|sklearn|matplotlib|seaborn|torch)(?:\.\w+)+)", re.M)
 
 
 def run_checks_track(cases: List[Case]) -> List[Dict[str, Any]]:
