@@ -495,6 +495,8 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]],
             if node.attr == "__init__" and not _super_call(node.value):
                 return None  # (`argparse.Namespace.__init__(df, **{n: v})` sets attributes on `df`)
             if isinstance(node.ctx, (ast.Store, ast.Del)):
+                if node.attr in _CLASS_NAMING:
+                    return None  # (`Mine.__module__ = 'keras.src...'` makes a class print as a library's)
                 found.add(node.attr)
         elif isinstance(node, ast.Name):
             if _writes_unseen(node.id) or (node.id in _CLASS_NAMING and isinstance(node.ctx, ast.Store)):

@@ -65,6 +65,10 @@ NO_PROOF = [
     # as `keras.src.models.sequential.Sequential`, and its `load` (a class attribute) is `int`.
     (SEQUENTIAL + CELL_BREAK + "__name__ = 'keras.src.models.sequential'\nclass Sequential:\n"
      "    load = staticmethod(int)\nmodel = Sequential()", "model.load('m.h5')"),
+    # The same, renamed after its definition.
+    (SEQUENTIAL + CELL_BREAK + "class Mine:\n    load = staticmethod(int)\n"
+     "Mine.__module__ = 'keras.src.models.sequential'\nMine.__qualname__ = 'Sequential'\nmodel = Mine()",
+     "model.load('m.h5')"),
 ]
 
 
