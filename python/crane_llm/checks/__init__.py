@@ -424,7 +424,8 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
     written = kernel.written if kernel is not None and kernel.dynamic is None else None
     set_attrs = written if kernel is not None else frozenset()
     tensors = kernel is not None and kernel.tensors_as_recorded
-    values = {name: fact_value(name, f, written, set_attrs, tensors) for name, f in facts.items()}
+    dict_keys = kernel is not None and kernel.keys_as_recorded
+    values = {name: fact_value(name, f, written, set_attrs, tensors, dict_keys) for name, f in facts.items()}
     unsure = set(maybe_defined)
     if kernel is not None and kernel.patches is not None:
         return Outcome(stopped_at=CheckStop(None, kernel.patches))

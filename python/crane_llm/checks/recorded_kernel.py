@@ -196,6 +196,10 @@ class RecordedKernel:
     # No executed cell could have changed what torch's operations do (recorded_tensors.py): a
     # recorded tensor's shape and dtype then decide them.
     tensors_as_recorded: bool = False
+    # A recorded exact dict's listed keys are the keys it answers to: no executed cell acts out of
+    # sight, renames a class (a dict subclass printing as `dict`) or defines what makes an object
+    # equal to a text (`__eq__`, `__hash__`) or print as another (`__repr__`, which the recording shows).
+    keys_as_recorded: bool = False
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -349,7 +353,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells),
                           untouched_csv_frames(trees, aliases, kinds) if plain else frozenset(),
                           dynamic is None and patches is None and len(trees) == len(cells) and
-                          "__name__" not in names and tensors_as_recorded(trees))
+                          "__name__" not in names and tensors_as_recorded(trees),
+                          plain and not any(_KEY_EQUALITY.search(text) for text in texts))
 
 
 _MAX_LITERAL = 10000
@@ -442,6 +447,8 @@ def _builds_namespaces(tree: ast.AST) -> bool:
 
 # A column Index of one of these dtypes does not hand its labels out as attributes.
 _ODD_INDEX_DTYPES = re.compile(r"Sparse|ExtensionDtype|pandas_dtype|register_extension_dtype")
+# What decides that an object is a dict key equal to a text, or what the recording shows for it.
+_KEY_EQUALITY = re.compile(r"__(eq|hash|repr)__")
 # A private attribute named anywhere (`model._modules`, `getattr(m, '_buffers')`): a PyTorch module
 # serves the entries of those dicts as attributes, so a subscript's key may be one.
 _PRIVATE_NAME = re.compile(r"[.'\"]_[A-Za-z0-9]")

@@ -86,15 +86,20 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
 
 
 def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None,
-               set_attrs: Optional[FrozenSet[str]] = frozenset(), tensors: bool = False) -> Value:
+               set_attrs: Optional[FrozenSet[str]] = frozenset(), tensors: bool = False,
+               dict_keys: bool = False) -> Value:
     """One variable's recorded facts as a Value. `written`: the attribute names the executed cells
     may have set on objects (None: unknown), which decides what a Keras model may have gained;
     `set_attrs` the same where executed cells are given (without them, the facts alone speak);
-    `tensors`: the executed cells left torch as shipped (RecordedKernel.tensors_as_recorded)."""
+    `tensors`: the executed cells left torch as shipped (RecordedKernel.tensors_as_recorded);
+    `dict_keys`: a dict's recorded keys are its keys (RecordedKernel.keys_as_recorded)."""
     try:
         if tensors and isinstance(facts, dict) and _type_name(facts.get("type")) == "torch.Tensor":
             return (recorded_tensor(facts, set_attrs) or Opaque()).named(name)
-        return _fact_value(name, facts, written, set_attrs)
+        value = _fact_value(name, facts, written, set_attrs)
+        if dict_keys and value.kind() == "dict":
+            value = ReplayValue("dict", type_name="dict", length=value.length(), keys=_recorded_keys(facts)).named(name)
+        return value
     except _Patched:
         return Opaque()
 
@@ -152,6 +157,20 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         return ReplayValue("estimator", type_name=t, estimator=est, cls=_unpatched(_loaded_class(t), "sklearn"),
                            set_attrs=set_attrs).named(name)
     return Opaque()
+
+
+# The recorder lists every key of a dict it recognises (`summarize_dict`): a Keras history (metric
+# name -> list of numbers), a scikit-learn dataset bunch, a dict of numbers.
+_KEYS_LISTED = {"training_history_dict": "metrics", "scalar_metrics_dict": "metrics", "sklearn_dataset_dict": "keys"}
+
+
+def _recorded_keys(facts: Dict[str, Any]) -> Optional[list]:
+    """The keys of a recorded exact dict, when the recording lists them all as plain texts or integers."""
+    keys = facts.get(_KEYS_LISTED.get(facts.get("detected"), ""))
+    if not isinstance(keys, list) or len(keys) != facts.get("length") or \
+            not all(type(k) in (str, int) for k in keys) or len(set(keys)) != len(keys):
+        return None
+    return keys
 
 
 def literal_value(name: str, literal: Any, facts: Any) -> Optional[Value]:

@@ -45,7 +45,9 @@ def record(value: Any) -> Dict[str, Any]:
         return {"type": f"<class '{cls.__name__}'>", "value": value}
     if value is None:
         return {"type": "<class 'NoneType'>"}
-    if cls in (list, tuple, dict):
+    if isinstance(value, dict):
+        return _dict(value)
+    if cls in (list, tuple):
         return {"type": f"<class '{cls.__name__}'>", "length": len(value)}
     if cls.__module__.startswith("sklearn."):
         from sklearn.exceptions import NotFittedError
@@ -62,6 +64,21 @@ def record(value: Any) -> Dict[str, Any]:
         return {"type": f"<class '{name}'>", "class_name": cls.__name__, "module": cls.__module__,
                 "is_fitted": fitted, "fitted_attributes": {"n_features_in_": n}}
     return {"type": f"<class '{name}'>"}
+
+
+def _dict(d: dict) -> Dict[str, Any]:
+    """As the paper's recorder shows a dict (any dict: its type says which): every key of one it
+    recognises (a Keras history, a scikit-learn bunch, a dict of numbers), the length of any other."""
+    out = {"type": str(type(d)), "length": len(d)}
+    values = list(d.values())
+    if values and all(type(v) is list and all(isinstance(x, (int, float)) for x in v) for v in values) \
+            and len({len(v) for v in values}) == 1:
+        return dict(out, detected="training_history_dict", metrics=list(d), n_epochs=len(values[0]))
+    if "data" in d and "target" in d:
+        return dict(out, detected="sklearn_dataset_dict", keys=list(d))
+    if all(isinstance(v, (int, float)) for v in values):
+        return dict(out, detected="scalar_metrics_dict", metrics=list(d))
+    return out
 
 
 def _plain_pandas() -> bool:
