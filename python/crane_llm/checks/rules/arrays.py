@@ -435,11 +435,19 @@ def setitem(interp, base: Value, index: Value, value: Value, target) -> None:
     Judged for numeric arrays on both sides; the reading stops after it (the values changed)."""
     a, v = _arr(base), _arr(value)
     key = index.concrete()
-    # NumPy refuses a read-only destination before it looks at the index: only a live array whose
-    # flags say writeable is judged (a derived one may be a view of a read-only array).
-    if a is None or v is None or key is NOTHING or not _numeric(a, v) or not _writeable(base):
+    # NumPy refuses a read-only destination with ValueError before it looks at the index. A live
+    # array's flags say which; a recorded or derived one's are unknown (a view of a read-only array,
+    # `df.values` under copy-on-write): then only a value that cannot broadcast, ValueError either
+    # way, is certain, and an index out of bounds is not.
+    flags_unknown = not isinstance(base, LiveValue) and base.kind() == "ndarray"
+    if a is None or v is None or key is NOTHING or not _numeric(a, v) or not (_writeable(base) or flags_unknown):
         raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`")
-    shape = _indexed_shape(base, a, key, target)
+    try:
+        shape = _indexed_shape(base, a, key, target)
+    except Crash:
+        if flags_unknown:
+            raise Stop(target.lineno, f"assigning into `{base.name or 'an array'}`, which may be read-only")
+        raise
     vs = list(v.shape)
     while vs and vs[0] == 1 and len(vs) > len(shape):
         vs.pop(0)  # NumPy drops leading axes of length 1 from the value
