@@ -45,6 +45,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 from ..kernel.source import python_source
 from .bound_names import BindingKinds, bound_in, every_identifier
 from .recorded_tensors import tensors_as_recorded
+from .frame_attributes import attributes_as_shipped
 from .fresh_frames import unnamed_index_frames, untouched_csv_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
@@ -200,6 +201,9 @@ class RecordedKernel:
     # sight, renames a class (a dict subclass printing as `dict`) or defines what makes an object
     # equal to a text (`__eq__`, `__hash__`) or print as another (`__repr__`, which the recording shows).
     keys_as_recorded: bool = False
+    # No executed cell imports a library that adds attributes to DataFrame, nor registers one
+    # (frame_attributes.py): a recorded frame's missing attribute is then missing.
+    frame_attributes_as_shipped: bool = False
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -354,7 +358,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           untouched_csv_frames(trees, aliases, kinds) if plain else frozenset(),
                           dynamic is None and patches is None and len(trees) == len(cells) and
                           "__name__" not in names and tensors_as_recorded(trees),
-                          plain and not any(_KEY_EQUALITY.search(text) for text in texts))
+                          plain and not any(_KEY_EQUALITY.search(text) for text in texts),
+                          plain and len(trees) == len(cells) and attributes_as_shipped(trees, texts))
 
 
 _MAX_LITERAL = 10000

@@ -17,6 +17,7 @@ from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_fac
 from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .recorded_tensors import recorded_tensor
+from .frame_attributes import missing_in_every_pandas
 from .live_adapter import LiveValue
 from .provenance import audit
 from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
@@ -36,6 +37,8 @@ class ReplayValue(FactValue):
         self.plain_column_index = True
         # (a frame read from CSV and untouched since: its facts as recorded; see RecordedKernel)
         self.read_from_csv = None
+        # (no library of the recorded kernel added attributes to DataFrame: frame_attributes.py)
+        self.frame_attributes_as_shipped = False
 
     def has_attr(self, attr):
         if self.set_attrs is None:
@@ -43,7 +46,9 @@ class ReplayValue(FactValue):
         if attr in self.set_attrs and not (self.facts.cls is not None and safe_class_property(self.facts.cls, attr)):
             return None  # (a write to `df.columns` goes through pandas' property: it shadows nothing)
         answer = super().has_attr(attr)
-        return True if answer else None
+        if answer:
+            return True
+        return False if missing_in_every_pandas(self, attr) else None
 
 
 def _type_name(raw: Any) -> str:
@@ -104,11 +109,16 @@ def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None,
         return Opaque()
 
 
+# pandas 3 gives its classes the top module for theirs: a kernel running it records `pandas.DataFrame`.
+_PANDAS3_NAMES = {"pandas.DataFrame": "pandas.core.frame.DataFrame", "pandas.Series": "pandas.core.series.Series"}
+
+
 def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
                 set_attrs: Optional[FrozenSet[str]]) -> Value:
     if not isinstance(facts, dict):
         return Opaque()
     t = _type_name(facts.get("type"))
+    t = _PANDAS3_NAMES.get(t, t)
     if t in KERAS3_MODELS:
         return RecordedKerasModel(t, written).named(name)
     if t in ("int", "float", "str", "bool") and "value" in facts:

@@ -519,7 +519,10 @@ HISTORY_LAST = ["df.drop([1], inplace=True)", "df.drop(2, inplace=True)", "alias
 HISTORY_CELLS = ["df.drop([{r}], inplace=True)", "df.drop([{r}])", "df.drop(index=[{r}])", "alias.drop({r})",
                  "df.drop([{r}], axis=0)", "df.drop([{r}, 1])", "df.drop({r}.0)", "df.drop('{r}')", "dfi.drop([{r}])",
                  "df.loc[{r}]", "df.drop([2])\ndf.drop([{r}])", "df = df.reset_index(drop=True)\ndf.drop([{r}])",
-                 "sub.drop([{r}])", "dti.drop(['2020-01-01'])", "df.drop([{r}], axis=1)", "df.drop([{r}], errors='ignore')"]
+                 "sub.drop([{r}])", "dti.drop(['2020-01-01'])", "df.drop([{r}], axis=1)", "df.drop([{r}], errors='ignore')",
+                 # attributes of a recorded frame: columns, methods, removed ones, misspelt ones
+                 "df.zz", "v = df.colums", "df.sort_value('a')", "df.name", "df.iteritems()", "df.A", "df.c.zz",
+                 "dfi.zz", "sub.zz", "df.a.mean()", "df.T.zz", "alias.zz"]
 
 
 def history_case(rng: random.Random) -> dict:

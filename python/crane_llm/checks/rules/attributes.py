@@ -41,8 +41,8 @@ def read(interp, base: Value, attr: str, node) -> Value:
         removed = ""
         if base.kind() == "module":
             removed = " (the installed version does not provide it)"
-        elif base.kind() in ("frame", "series", "ndarray", "estimator"):
-            removed = " in the installed version"
+        elif base.kind() in ("frame", "series", "ndarray", "estimator") and not isinstance(base, ReplayValue):
+            removed = " in the installed version"  # (a recorded frame lacks it in every pandas)
         gone = removed_note(base, attr)
         if gone is not None:
             # A removed API is not a typo: say so, and offer no near name.
@@ -161,6 +161,11 @@ def _kept_by_pandas(frame_cls: type, attr: str) -> bool:
 def _attribute_names(base: Value):
     """The public attribute names a live object statically has (class dictionaries along its MRO,
     its own `__dict__`, a module's globals): what a misspelt attribute may have meant."""
+    if isinstance(base, ReplayValue) and base.kind() == "frame" and base.facts.cls is not None:
+        frame = base.frame()
+        names = [c for c in (frame.columns or []) if type(c) is str and c.isidentifier()]
+        return names + [k for klass in mro(base.facts.cls) for k in class_dict(klass)
+                        if type(k) is str and not k.startswith("_")]
     if not isinstance(base, LiveValue):
         return []
     obj = base.obj

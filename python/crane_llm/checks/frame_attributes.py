@@ -1,0 +1,77 @@
+"""A recorded DataFrame's missing attribute: `df.Agee` is an AttributeError in the replay when no
+pandas that could have recorded the frame had that name.
+
+pandas' `NDFrame.__getattr__` hands out only the frame's columns as extra attributes, so the name
+is missing when it is no column (the recording lists them all, as exact texts), no attribute of the
+installed `DataFrame` class, none an older pandas had (removed_api), none a newer one than 2.3 added,
+none the executed cells set on any object, and none a library of the recorded kernel registered:
+`tqdm.pandas()` adds `progress_apply`, `import hvplot.pandas` adds `hvplot`, a profiling library
+adds `profile_report`, and any `register_dataframe_accessor` adds its name. So the executed cells
+may import only libraries that register nothing on DataFrame (any other module already leaves the
+replay without names: RecordedKernel.dynamic) and spell no registration. Private names are never
+judged: pandas keeps some in the frame's own `__dict__`, and which ones changed across versions.
+A class that renames itself a library's, or a write into an instance's `__dict__`, leaves the
+written names unknown (RecordedKernel.written is None): no claim.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Iterable
+
+from .class_facts import _MISSING, pandas_types, pristine_pandas
+from .provenance import lookup_static
+from .removed_api import FRAME_ATTRIBUTES_OF_PAST_PANDAS
+from .static_reads import checked, loaded_module
+
+# Added after pandas 2.3 (the oldest pandas this rule reads with: an older one may lack a name a
+# newer recording kernel had), and names an instance may carry from pandas itself (`groupby(...).apply`
+# gives each group frame its key as `.name`) or numpy-like names some old pandas had.
+_OTHER_NAMES = frozenset({"from_arrow", "select", "to_iceberg", "name", "ptp", "nonzero", "real", "imag", "data",
+                          "base", "strides", "itemsize", "asobject", "to_long", "to_wide", "delevel", "put", "valid",
+                          "order", "compress", "searchsorted"})
+# Libraries of `recorded_kernel._KNOWN_LIBRARIES` that register attributes on DataFrame when
+# imported (or may: geopandas and dask extend pandas' accessor tables).
+_EXTENDING = frozenset({"hvplot", "holoviews", "pandas_profiling", "ydata_profiling", "geopandas", "dask"})
+_REGISTERING = re.compile(r"register_\w*(accessor|method)|pandas_flavor|\bextensions\b|\.\s*pandas\s*\(")
+
+
+def attributes_as_shipped(trees: Iterable[ast.AST], texts: Iterable[str]) -> bool:
+    """No executed cell imports a library that extends DataFrame or spells a registration."""
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                tops = {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                tops = {(node.module or "").split(".")[0]}
+            else:
+                continue
+            if tops & _EXTENDING:
+                return False
+    return not any(_REGISTERING.search(text) for text in texts)
+
+
+def _pandas_recent() -> bool:
+    pd = loaded_module("pandas")
+    version = checked(pd.__dict__).get("__version__") if pd is not None else None
+    parts = re.match(r"(\d+)\.(\d+)", version) if type(version) is str else None
+    return parts is not None and (int(parts.group(1)), int(parts.group(2))) >= (2, 3)
+
+
+def missing_in_every_pandas(value: Any, attr: str) -> bool:
+    """`value` (a recorded DataFrame, replay.ReplayValue) has no attribute `attr` in any pandas."""
+    frame = value.frame() if value.kind() == "frame" else None
+    if frame is None or frame.columns is None or not frame.flat or not all(type(c) is str for c in frame.columns):
+        return False
+    if attr.startswith("_") or attr in _OTHER_NAMES or attr in FRAME_ATTRIBUTES_OF_PAST_PANDAS:
+        return False
+    written = value.set_attrs
+    # (a private name the cells set changes nothing here: `NDFrame.__getattr__` reads `_metadata`
+    # and the like only to send the name on to `object.__getattribute__`, which raises all the same)
+    if not value.frame_attributes_as_shipped or not value.plain_column_index or written is None or attr in written:
+        return False
+    frame_cls = pandas_types()[0]
+    if frame_cls is None or value.facts.cls is not frame_cls or not pristine_pandas(frame_cls) or not _pandas_recent():
+        return False
+    return frame.has_column(attr) is False and lookup_static(frame_cls, attr, _MISSING) is _MISSING

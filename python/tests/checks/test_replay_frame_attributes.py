@@ -1,0 +1,126 @@
+"""A recorded DataFrame's missing attribute in the replay (frame_attributes.py): `df.Agee` is an
+AttributeError when no pandas had the name and nothing in the recorded kernel added it. Each pair
+runs for real; each history that gives frames the name runs clean and gets no claim, and the gate
+is then read alone in this process from facts as the recording would show them."""
+
+from __future__ import annotations
+
+import pytest
+
+from exec_runner import CELL_BREAK as B
+from exec_runner import run_batch
+from fuzzgen import verdict
+from crane_llm.checks import run_checks_on_facts
+
+pytest.importorskip("pandas")  # (the replay reads the installed pandas; the checker imports nothing itself)
+
+SETUP = ("import pandas as pd\nimport numpy as np\nimport seaborn as sns\n"
+         "df = pd.DataFrame({'Age': [30, 41, 25], 'Name': ['ann', 'bob', 'cy'], 'label': [0, 1, 0]})\n"
+         "print('shape:', df.shape)")
+
+PAIRS = [  # (crashing cell, its clean twin)
+    ("m = df.Agee.mean()", "m = df.Age.mean()"),
+    ("df.labels.value_counts()", "df.label.value_counts()"),
+    ("n = df.name", "n = df.Name"),  # not 'name': pandas gives group frames that attribute
+    ("x = df.sort_value('Age')", "x = df.sort_values('Age')"),
+    ("arr = df.to_array()", "arr = df.to_numpy()"),
+]
+
+# Histories after which `df.agee` (or the attribute shown) runs clean.
+HOSTILE = [
+    (SETUP + B + "df.agee = 5", "v = df.agee"),
+    (SETUP + B + "setattr(df, 'ag' + 'ee', 5)", "v = df.agee"),
+    (SETUP + B + "object.__setattr__(df, 'agee', 5)", "v = df.agee"),
+    (SETUP + B + "df.__dict__['agee'] = 5", "v = df.agee"),
+    (SETUP + B + "@pd.api.extensions.register_dataframe_accessor('agee')\nclass Agee:\n"
+     "    def __init__(self, frame):\n        self.frame = frame", "v = df.agee"),
+    (SETUP + B + "from pandas.api.extensions import register_dataframe_accessor as reg\n"
+     "reg('agee')(lambda frame: 5)", "v = df.agee"),
+    (SETUP + B + "pd.DataFrame.agee = property(lambda self: 5)", "v = df.agee"),
+    # the frame of a group, as `groupby(...).apply` hands it to a function: it carries `.name`
+    (SETUP + B + "groups = []\ndf.groupby('label').apply(groups.append)\ndf = groups[0]", "v = df.name"),
+]
+# A class of the notebook's own with dunder methods: its names are no frame's, and the claim stays.
+KEPT = [
+    (SETUP + B + "class Box:\n    def __getattr__(self, name):\n        return 1\nb = Box()", "v = df.agee"),
+]
+TEARDOWN = ("import pandas as pd\nif 'agee' in vars(pd.DataFrame):\n    delattr(pd.DataFrame, 'agee')\n"
+            "pd.DataFrame._accessors.discard('agee')")
+
+
+def _cases():
+    cases = [{"setup": SETUP, "cell": c} for pair in PAIRS for c in pair]
+    cases += [{"setup": s, "cell": c, "teardown": TEARDOWN} for s, c in HOSTILE]
+    cases += [{"setup": s, "cell": c} for s, c in KEPT]
+    return [dict(case, replay=True, replay_executed=True) for case in cases]
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run_batch(_cases())
+
+
+def test_a_name_no_pandas_has_is_claimed_and_the_twins_get_no_claim(results):
+    for i, r in enumerate(results[:2 * len(PAIRS)]):
+        assert r["setup_error"] is None and r["checker_error"] is None, r
+        if i % 2 == 0:
+            assert r["raised"]["exception"] == "AttributeError", r["raised"]
+            if i != 4:  # (`df.name`: never judged)
+                assert verdict(r, key="replay_claim") == "caught", (i, r["replay_claim"], r.get("replay_stop"))
+            else:
+                assert r["replay_claim"] is None
+        else:
+            assert r["raised"] is None and r["replay_claim"] is None, r
+
+
+def test_histories_that_give_frames_the_name_run_clean_and_get_no_claim(results):
+    for (setup, cell), r in zip(HOSTILE, results[2 * len(PAIRS):2 * len(PAIRS) + len(HOSTILE)]):
+        assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
+        assert r["raised"] is None, (setup, r["raised"])
+        assert r["replay_claim"] is None, (setup, r["replay_claim"])
+
+
+def _facts(type_name: str = "pandas.core.frame.DataFrame"):
+    column = {"dtype": "int64", "type": "continuous", "num_unique": 3, "value_range": (25, 41)}
+    return {"pd": {"type": "<class 'module'>"}, "np": {"type": "<class 'module'>"},
+            "df": {"type": type_name, "shape": (3, 3), "has_nan": False,
+                   "per_column": {"Age": column, "Name": {"dtype": "object", "type": "categorical", "num_unique": 3,
+                                                          "unique_values": ["ann", "bob", "cy"]}, "label": column}}}
+
+
+GATED = [s for s, _ in HOSTILE[:-1]] + [
+    SETUP + B + "from tqdm import tqdm\ntqdm.pandas()",
+    SETUP + B + "import hvplot.pandas",
+    SETUP + B + "import pandas_profiling",
+    SETUP + B + "def load():\n    import ydata_profiling\nload()",
+    SETUP + B + "__name__ = 'pandas.core.frame'\nclass DataFrame(pd.DataFrame):\n    agee = 5\ndf = DataFrame(df)",
+    SETUP + B + "class DataFrame(pd.DataFrame):\n    __module__ = 'pandas.core.frame'\n    agee = 5\ndf = DataFrame(df)",
+    SETUP + B + "class D(pd.DataFrame):\n    agee = 5\nD.__module__ = 'pandas.core.frame'\nD.__qualname__ = D.__name__ = "
+    "'DataFrame'\ndf = D(df)",
+]
+
+
+@pytest.mark.parametrize("setup", GATED)
+def test_the_gate_alone_refuses_each_history(setup):
+    cell = "v = df.agee"
+    assert run_checks_on_facts(cell, _facts(), executed=setup.split(B)).crash is None
+    assert run_checks_on_facts(cell, _facts(), executed=SETUP.split(B)).crash is not None  # the plain twin
+
+
+def test_what_the_facts_do_not_settle_is_not_judged():
+    cell = "v = df.agee"
+    for name in ("append", "ix", "applymap", "select", "from_arrow", "name", "_metadata", "__foo__"):
+        assert run_checks_on_facts(f"v = df.{name}", _facts(), executed=[SETUP]).crash is None, name
+    wide = _facts()
+    wide["df"]["shape"] = (3, 30)  # the recording lists 20 of its columns at most
+    assert run_checks_on_facts(cell, wide, executed=[SETUP]).crash is None
+    assert run_checks_on_facts(cell, _facts()).crash is None  # nothing says what the executed cells did
+    assert run_checks_on_facts(cell, _facts("__main__.DataFrame"), executed=[SETUP]).crash is None
+    # pandas 3 records its frames as `pandas.DataFrame`
+    assert run_checks_on_facts(cell, _facts("pandas.DataFrame"), executed=[SETUP]).crash is not None
+
+
+def test_dunder_methods_of_other_classes_keep_the_claim(results):
+    for (setup, cell), r in zip(KEPT, results[2 * len(PAIRS) + len(HOSTILE):]):
+        assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
+        assert verdict(r, key="replay_claim") == "caught", (setup, r["replay_claim"], r.get("replay_stop"))
