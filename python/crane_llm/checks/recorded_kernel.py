@@ -1011,8 +1011,16 @@ def _expanded(node: ast.AST) -> bool:
     line = node.args[at] if len(node.args) > at else None
     if line is None:
         return bool(node.keywords)
-    return not (isinstance(line, ast.Constant) and type(line.value) is str and "{" not in line.value and
-                "$" not in line.value)
+    if not (isinstance(line, ast.Constant) and type(line.value) is str):
+        return True
+    # (`{INPUT_DIR}` and `$name` only read a name: var_expand evaluates them in a copy of the
+    # namespace, and formatting the value runs its class's `__format__`, code the cells show or a
+    # library's; any other expression, `$a.b` or a conversion, is what this looks for)
+    rest = _NAME_FIELD.sub("", line.value)
+    return "{" in rest or "}" in rest or "$" in rest
+
+
+_NAME_FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_.])")
 
 
 def _inert_config(call: ast.Call) -> bool:

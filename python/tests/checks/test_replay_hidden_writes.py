@@ -213,3 +213,19 @@ def test_a_timed_cell_binds_what_its_code_binds():
         else:
             assert r["raised"]["exception"] == expected, (shell, r)
             assert verdict(r, key="replay_claim") == "caught", (shell, r["replay_claim"], r.get("replay_stop"))
+
+
+def test_a_shell_command_that_only_reads_names_binds_none():
+    # `!echo {D} $D` runs through IPython's var_expand, which reads D (in a copy of the namespace) and
+    # formats it; an expression there, or a class whose formatting writes a builtin, binds one.
+    fmt = ("import builtins\nclass S:\n    def __format__(self, spec):\n        builtins.y = 1\n        return 's'\n"
+           "s = S()" + B + "!echo {s}")
+    cases = [{"setup": "x = 0", "shell": "D = 'data'" + B + "!echo {D} $D", "cell": "print(y)"},
+             {"setup": "x = 0", "shell": fmt, "cell": "print(y)", "teardown": UNDO},
+             {"setup": "x = 0", "shell": "!echo {__import__('builtins').__dict__.setdefault('y', 1)}",
+              "cell": "print(y)", "teardown": UNDO}]
+    plain, *bound = run_batch([dict(c, replay=True, replay_executed=True) for c in cases])
+    assert verdict(plain, key="replay_claim") == "caught", (plain["replay_claim"], plain.get("replay_stop"))
+    for r in bound:
+        assert r["setup_error"] is None and r["raised"] is None, r  # the target runs clean
+        assert r["replay_claim"] is None, r["replay_claim"]
