@@ -110,3 +110,15 @@ def test_calls_gone_past_change_nothing(call):
     # ... and the checker does go past it, to the clash on the next line.
     claim = run_checks(f"r = {call}\nv3 + np.zeros(4)", dict(_ns(), m=np.arange(6.0).reshape(3, 2))).crash
     assert claim is not None and claim.line == 2 and claim.exception == "ValueError"
+
+
+def test_the_length_claim_says_what_scikit_learn_names_first():
+    # X holding infinity: scikit-learn reports that before the lengths, with ValueError too
+    ns = dict(_ns(), Xinf=np.array([[1.0, np.inf]] * 10), Xint=np.arange(20).reshape(10, 2))
+    lin = {"LinearRegression": sklearn_linear.LinearRegression}
+    for cell, named_first in (("LinearRegression().fit(Xinf, y[:7])", True), ("LinearRegression().fit(X, y[:7])", True),
+                              ("LinearRegression().fit(Xint, y[:7])", False)):
+        crash = run_checks(cell, dict(ns, **lin)).crash
+        assert crash is not None and crash.exception == "ValueError", cell
+        assert ("NaN or infinity" in crash.message) is named_first, crash.message
+        assert _raised(cell, dict(ns, **lin)) == "ValueError"

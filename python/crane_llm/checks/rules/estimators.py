@@ -246,8 +246,13 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
         if nx is not None and ny is not None and nx != ny and _supervised(owner) and _valid_params(owner) and \
                 sklearn_untouched():
             if x.kind() in ("ndarray", "frame") and _columns(x) is not None and _plain_targets(y):
+                # scikit-learn reads X's values before it compares the lengths: NaN or infinity in X
+                # is named first, with ValueError too (an array of integers or bools holds neither)
+                array = x.array() if x.kind() == "ndarray" else None
+                first = "" if array is not None and array.kind is not None and array.kind in "iub" else \
+                    " (should X hold NaN or infinity, scikit-learn names that first: a ValueError as well)"
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
-                                         f"X has {nx} samples but y has {ny}: `.fit()` needs them equal.",
+                                         f"X has {nx} samples but y has {ny}: `.fit()` needs them equal{first}.",
                                          "inconsistent-lengths", _names(x, y)))
     raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
 
