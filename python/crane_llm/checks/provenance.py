@@ -331,6 +331,36 @@ _BUILTIN_ALIASES = {("_new_member_", "__new__"), ("__torch_dispatch__", "_disabl
                     ("__torch_function__", "_disabled_torch_function_impl")}  # (and torch its opt-outs)
 
 
+_C_DESCRIPTORS = (types.MethodDescriptorType, types.WrapperDescriptorType, types.ClassMethodDescriptorType,
+                  types.GetSetDescriptorType, types.MemberDescriptorType)
+# C methods the libraries' classes hold under another name, or take over from a base on purpose: an
+# enum's `_value_repr_` (int's `__repr__`), torch's operator aliases, pandas' `weekofyear`, SciPy's
+# result object, which is a dict read by attribute.
+_DESCRIPTOR_ALIASES = {("_value_repr_", "__repr__"), ("__itruediv__", "__idiv__"), ("__pos__", "positive"),
+                       ("__neg__", "neg"), ("__abs__", "abs"), ("__setattr__", "__setitem__"), ("__delattr__", "__delitem__"),
+                       ("weekofyear", "week"), ("daysinmonth", "days_in_month"), ("days_in_month", "daysinmonth"),
+                       ("dayofweek", "day_of_week"), ("day_of_week", "dayofweek"), ("dayofyear", "day_of_year"),
+                       ("day_of_year", "dayofyear")}
+
+
+def _descriptor_in_place(klass: Any, key: str, value: Any) -> bool:
+    """A C method, slot wrapper or field descriptor in a class's dictionary is the class's own, or a
+    base's under its own name (or a known alias): `pd.DataFrame.__getitem__ = object.__eq__` made
+    `df['zz']` run clean, `= dict.get` raise TypeError. `object`'s own are never taken over on
+    purpose (`pd.DataFrame.__eq__ = object.__eq__` would compare by identity)."""
+    getters = checked(type(value).__dict__)
+    name_of, owner_of = getters.get("__name__"), getters.get("__objclass__")
+    try:
+        name, owner = name_of.__get__(value), owner_of.__get__(value)
+    except Exception:
+        return False
+    if owner is klass:
+        return True
+    if owner is object or type(name) is not str or not is_subclass(klass, owner):
+        return False
+    return name == key or (key, name) in _DESCRIPTOR_ALIASES
+
+
 def compiled_in_place(klass: Any, key: str, value: Any) -> bool:
     """A compiled function or a builtin in a library class's dictionary is the one the class's own
     source made for that name: a compiled function compiled under it, or in the file the class's
@@ -340,8 +370,10 @@ def compiled_in_place(klass: Any, key: str, value: Any) -> bool:
     t = type(value)
     if t is types.BuiltinFunctionType:
         return _true_name(value) == key or (key, _true_name(value)) in _BUILTIN_ALIASES
+    if _is(t, _C_DESCRIPTORS):
+        return _descriptor_in_place(klass, key, value)
     if class_name(t) not in _COMPILED_FUNCTIONS:
-        return True  # (data, descriptors and C methods: judged by `own`)
+        return True  # (data: judged by `own`)
     code = compiled_code(value)
     if code is None:
         return False

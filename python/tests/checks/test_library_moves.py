@@ -7,6 +7,7 @@ claim on it (it stops); its twin, the same cell on the library as shipped, still
 - a module function swapped for another whose `__name__` was rewritten (`np.dot = np.vdot`,
   `np.mean = np.take`), a decorated method or another class's method moved to another key;
 - a computed default (`np.dtype('object')`) replaced by another C object;
+- a C method or slot wrapper of another class (`object.__eq__`, `dict.get`) put in a method's place;
 - class data pandas reads (`_AXIS_TO_AXIS_NUMBER`) changed in place.
 """
 
@@ -42,6 +43,12 @@ ATTACKS = [
                                          "np.dot = np.vdot\n", "np.dot = _d\nnp.vdot.__name__ = _vn\n"),
     ("a = np.ones((2, 3))\nnp.mean(a, axis=2)", "_m = np.mean\n_n = np.take.__name__\nnp.take.__name__ = 'mean'\n"
                                                "np.mean = np.take\n", "np.mean = _m\nnp.take.__name__ = _n\n"),
+    # C methods and slot wrappers of other classes put in a pandas class's place: `object.__eq__`
+    # answers NotImplemented (the cell runs clean), the others raise something else
+    ("df['zz']", GETITEM + "pd.DataFrame.__getitem__ = object.__eq__\n", "pd.DataFrame.__getitem__ = _orig\n"),
+    ("df['zz']", GETITEM + "pd.DataFrame.__getitem__ = object.__ne__\n", "pd.DataFrame.__getitem__ = _orig\n"),
+    ("df['zz']", GETITEM + "pd.DataFrame.__getitem__ = dict.get\n", "pd.DataFrame.__getitem__ = _orig\n"),
+    ("df['zz']", "_gl = pd.Index.__dict__['get_loc']\npd.Index.get_loc = object.__eq__\n", "pd.Index.get_loc = _gl\n"),
     ("df.drop(0, axis=1)", "pd.DataFrame._AXIS_TO_AXIS_NUMBER[1] = 0\n", "pd.DataFrame._AXIS_TO_AXIS_NUMBER[1] = 1\n"),
     ("df.drop(0, axis=1)", "_ax = pd.DataFrame._AXIS_TO_AXIS_NUMBER\n"
                            "pd.DataFrame._AXIS_TO_AXIS_NUMBER = {0: 0, 'index': 0, 'rows': 0, 1: 0, 'columns': 0}\n",
