@@ -23,13 +23,16 @@ from typing import Iterable, Optional
 from .abstract_values import FactValue
 from .torch_facts import TensorFacts, tensor_class
 
-# The ways into torch's mode stacks, its operator registry and its defaults, and a class naming
-# itself after another (`__module__ = 'torch'` makes a user class print as `torch.Tensor`).
+# The ways into torch's mode stacks, its operator registry and its defaults, a class naming itself
+# after another (`__module__ = 'torch'` makes a user class print as `torch.Tensor`), and named
+# tensors, which the recording does not show.
 _TORCH_STATE = re.compile(
     r"\b(__enter__|enter_context|TorchFunctionMode|TorchDispatchMode|FakeTensorMode|__torch_function__|"
     r"__torch_dispatch__|set_default_device|set_default_dtype|set_default_tensor_type|[Ll]ibrary|_C|"
     r"_python_dispatch|_subclasses|overrides|_ops|_dynamo|_inductor|_prims|_refs|_decomp|"
-    r"__module__|__qualname__|__class__)\b")
+    r"__module__|__qualname__|__class__|"
+    # named tensors (an older torch's): names that do not match fail an operation whatever the shapes
+    r"refine_names|align_to|align_as)\b|\bnames\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
 
 
 def tensors_as_recorded(trees: Iterable[ast.AST]) -> bool:
