@@ -259,25 +259,25 @@ def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
     return func.value.id, labels.value
 
 
-def _as_python_reads_it(cell: str, tree: Optional[ast.AST]) -> str:
+def _as_python_reads_it(cell: str, unparsed: str) -> str:
     """The cell's text for the checks that read words in it, in every spelling Python gives them:
     as written, with identifiers normalised (NFKC: `pd.ＩntervalIndex` is `pd.IntervalIndex`), and
-    as the parse tree holds it (adjacent literals joined: `'__d' 'el__'` is `'__del__'`)."""
-    normalised = unicodedata.normalize("NFKC", cell)
-    try:
-        joined = ast.unparse(tree) if tree is not None else ""
-    except Exception:  # (a cell that does not parse, or nests too deep, makes every name unknown anyway)
-        joined = ""
-    return "\n".join((cell, normalised, joined))
+    as the parse tree holds it (`unparsed`: adjacent literals joined, `'__d' 'el__'` is `'__del__'`)."""
+    return "\n".join((cell, unicodedata.normalize("NFKC", cell), unparsed))
 
 
-def _read(cell: str) -> Tuple[Optional[str], Optional[ast.AST]]:
-    """The code the shell compiles for a cell and its parse tree (None, None: it does not parse)."""
+def _read(cell: str) -> Tuple[Optional[str], Optional[ast.AST], Optional[str]]:
+    """The code the shell compiles for a cell, its parse tree (None, None: it does not parse) and
+    the tree printed back (None when it does not parse, or nests too deep to print)."""
     try:
         code = python_source(cell)
-        return code, ast.parse(code)
+        tree = ast.parse(code)
     except Exception:
-        return None, None
+        return None, None, None
+    try:
+        return code, tree, ast.unparse(tree)
+    except Exception:
+        return code, tree, None
 
 
 def read_executed(cells: Iterable[str]) -> RecordedKernel:
@@ -294,12 +294,12 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     last: Optional[ast.stmt] = None  # the only statement of the last cell that ran one (None: unknown)
     runs_with_target: Optional[str] = None
     read = [_read(cell) for cell in cells]
-    texts = [_as_python_reads_it(cell, tree) for cell, (_, tree) in zip(cells, read)]
+    texts = [_as_python_reads_it(cell, unparsed or "") for cell, (_, _, unparsed) in zip(cells, read)]
     keys_are_items = not any(_PRIVATE_NAME.search(text) for text in texts)
-    mentioned = _mentioned(cells, [tree for _, tree in read])
-    trees = [tree for _, tree in read if tree is not None]
+    mentioned = _mentioned(cells, [tree for _, tree, _ in read])
+    trees = [tree for _, tree, _ in read if tree is not None]
     kinds = BindingKinds(trees)
-    for index, (cell, (code, tree)) in enumerate(zip(cells, read)):
+    for index, (cell, (code, tree, _)) in enumerate(zip(cells, read)):
         if tree is None:
             last = None
             dynamic = dynamic or f"executed cell {index + 1} does not parse"
@@ -357,7 +357,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells),
                           untouched_csv_frames(trees, aliases, kinds) if plain else frozenset(),
                           dynamic is None and patches is None and len(trees) == len(cells) and
-                          "__name__" not in names and tensors_as_recorded(trees),
+                          "__name__" not in names and tensors_as_recorded(trees, [unparsed for _, _, unparsed in read]),
                           plain and not any(_KEY_EQUALITY.search(text) for text in texts),
                           plain and len(trees) == len(cells) and attributes_as_shipped(trees, texts))
 

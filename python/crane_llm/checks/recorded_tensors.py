@@ -35,17 +35,14 @@ _TORCH_STATE = re.compile(
     r"refine_names|align_to|align_as)\b|\bnames\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
 
 
-def tensors_as_recorded(trees: Iterable[ast.AST]) -> bool:
+def tensors_as_recorded(trees: Iterable[ast.AST], unparsed: Iterable[Optional[str]]) -> bool:
     """No executed cell could have left torch running other code for an operation on a recorded
-    tensor. The cells are read as parsed (comments dropped, identifiers normalised, texts joined)."""
-    for tree in trees:
-        try:
-            code = ast.unparse(tree)
-        except Exception:  # (nested too deep to print back)
-            return False
-        if _TORCH_STATE.search(code) or _holds_with_open(tree):
-            return False
-    return True
+    tensor. The cells are read as parsed and printed back (`unparsed`: comments dropped,
+    identifiers normalised, texts joined); one that does not print back (None) refuses."""
+    unparsed = list(unparsed)
+    if any(code is None for code in unparsed):
+        return False
+    return not any(_TORCH_STATE.search(code) for code in unparsed) and not any(_holds_with_open(t) for t in trees)
 
 
 def _holds_with_open(tree: ast.AST) -> bool:
