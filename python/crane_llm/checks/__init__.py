@@ -447,6 +447,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             if isinstance(value, ReplayValue):
                 value.plain_column_index = kernel.plain_column_index
                 value.frame_attributes_as_shipped = kernel.frame_attributes_as_shipped
+                value.type_as_named = kernel.dynamic is None and kernel.written is not None
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
         _note_read_from_csv(values, kernel.csv_frames)

@@ -45,7 +45,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 from ..kernel.source import python_source
 from .bound_names import BindingKinds, bound_in, every_identifier
 from .recorded_tensors import tensors_as_recorded
-from .frame_attributes import attributes_as_shipped
+from .recorded_attributes import attributes_as_shipped
 from .fresh_frames import unnamed_index_frames, untouched_csv_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
@@ -202,7 +202,7 @@ class RecordedKernel:
     # equal to a text (`__eq__`, `__hash__`) or print as another (`__repr__`, which the recording shows).
     keys_as_recorded: bool = False
     # No executed cell imports a library that adds attributes to DataFrame, nor registers one
-    # (frame_attributes.py): a recorded frame's missing attribute is then missing.
+    # (recorded_attributes.py): a recorded frame's missing attribute is then missing.
     frame_attributes_as_shipped: bool = False
 
 

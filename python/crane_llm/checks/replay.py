@@ -17,7 +17,7 @@ from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_fac
 from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .recorded_tensors import recorded_tensor
-from .frame_attributes import missing_in_every_pandas
+from .recorded_attributes import missing_in_every_numpy, missing_in_every_pandas
 from .live_adapter import LiveValue
 from .provenance import audit
 from .abstract_values import ArrayFacts, EstimatorFacts, FactValue, FrameFacts, Opaque, Value
@@ -37,10 +37,15 @@ class ReplayValue(FactValue):
         self.plain_column_index = True
         # (a frame read from CSV and untouched since: its facts as recorded; see RecordedKernel)
         self.read_from_csv = None
-        # (no library of the recorded kernel added attributes to DataFrame: frame_attributes.py)
+        # (no library of the recorded kernel added attributes to DataFrame: recorded_attributes.py)
         self.frame_attributes_as_shipped = False
+        # (no executed cell could have named a class of its own after a library's: the recorded
+        # type is the library's class)
+        self.type_as_named = False
 
     def has_attr(self, attr):
+        if missing_in_every_numpy(self, attr):
+            return False  # (an ndarray has no instance dictionary: nothing the cells set shadows it)
         if self.set_attrs is None:
             return None
         if attr in self.set_attrs and not (self.facts.cls is not None and safe_class_property(self.facts.cls, attr)):

@@ -161,9 +161,9 @@ def _kept_by_pandas(frame_cls: type, attr: str) -> bool:
 def _attribute_names(base: Value):
     """The public attribute names a live object statically has (class dictionaries along its MRO,
     its own `__dict__`, a module's globals): what a misspelt attribute may have meant."""
-    if isinstance(base, ReplayValue) and base.kind() == "frame" and base.facts.cls is not None:
-        frame = base.frame()
-        names = [c for c in (frame.columns or []) if type(c) is str and c.isidentifier()]
+    if isinstance(base, ReplayValue) and base.facts.cls is not None:
+        frame = base.frame() if base.kind() == "frame" else None
+        names = [c for c in (frame.columns or []) if type(c) is str and c.isidentifier()] if frame else []
         return names + [k for klass in mro(base.facts.cls) for k in class_dict(klass)
                         if type(k) is str and not k.startswith("_")]
     if not isinstance(base, LiveValue):

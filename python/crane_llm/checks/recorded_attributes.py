@@ -1,5 +1,9 @@
-"""A recorded DataFrame's missing attribute: `df.Agee` is an AttributeError in the replay when no
-pandas that could have recorded the frame had that name.
+"""A recorded value's missing attribute in the replay: `df.Agee` and `arr.join` are AttributeErrors
+when no pandas (NumPy) that could have recorded the value had that name.
+
+An ndarray is NumPy's compiled class: no instance dictionary, no `__getattr__`, nothing a notebook
+or a library can add to it. Its name is missing when the installed NumPy (2.0 or later) lacks it and
+no NumPy 1.x had it (the recording names its class exactly, and the replay follows no subclass).
 
 pandas' `NDFrame.__getattr__` hands out only the frame's columns as extra attributes, so the name
 is missing when it is no column (the recording lists them all, as exact texts), no attribute of the
@@ -20,7 +24,7 @@ import ast
 import re
 from typing import Any, Iterable
 
-from .class_facts import _MISSING, pandas_types, pristine_pandas
+from .class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
 from .provenance import lookup_static
 from .removed_api import FRAME_ATTRIBUTES_OF_PAST_PANDAS
 from .static_reads import checked, loaded_module
@@ -52,11 +56,27 @@ def attributes_as_shipped(trees: Iterable[ast.AST], texts: Iterable[str]) -> boo
     return not any(_REGISTERING.search(text) for text in texts)
 
 
-def _pandas_recent() -> bool:
-    pd = loaded_module("pandas")
-    version = checked(pd.__dict__).get("__version__") if pd is not None else None
+# What NumPy 1.x's ndarray had that 2.x took away.
+_PAST_NDARRAY = frozenset({"itemset", "newbyteorder", "ptp", "tostring", "setasflat", "asscalar"})
+
+
+def _version_at_least(module: str, least: tuple) -> bool:
+    mod = loaded_module(module)
+    version = checked(mod.__dict__).get("__version__") if mod is not None else None
     parts = re.match(r"(\d+)\.(\d+)", version) if type(version) is str else None
-    return parts is not None and (int(parts.group(1)), int(parts.group(2))) >= (2, 3)
+    return parts is not None and (int(parts.group(1)), int(parts.group(2))) >= least
+
+
+def missing_in_every_numpy(value: Any, attr: str) -> bool:
+    """`value` (a recorded ndarray, replay.ReplayValue) has no attribute `attr` in any NumPy."""
+    cls = value.facts.cls
+    # (the recorder types an ndarray subclass by its own `__module__` and `__name__`: one the cells
+    # named `numpy.ndarray` would be recorded as one, so the cells must show that none did)
+    if value.kind() != "ndarray" or not value.type_as_named or cls is None or cls is not ndarray_type() or \
+            attr.startswith("_") or \
+            attr in _PAST_NDARRAY or not _version_at_least("numpy", (2, 0)):
+        return False
+    return lookup_static(cls, attr, _MISSING) is _MISSING
 
 
 def missing_in_every_pandas(value: Any, attr: str) -> bool:
@@ -72,6 +92,7 @@ def missing_in_every_pandas(value: Any, attr: str) -> bool:
     if not value.frame_attributes_as_shipped or not value.plain_column_index or written is None or attr in written:
         return False
     frame_cls = pandas_types()[0]
-    if frame_cls is None or value.facts.cls is not frame_cls or not pristine_pandas(frame_cls) or not _pandas_recent():
+    if frame_cls is None or value.facts.cls is not frame_cls or not pristine_pandas(frame_cls) or \
+            not _version_at_least("pandas", (2, 3)):
         return False
     return frame.has_column(attr) is False and lookup_static(frame_cls, attr, _MISSING) is _MISSING

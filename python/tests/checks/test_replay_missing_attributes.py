@@ -1,5 +1,6 @@
-"""A recorded DataFrame's missing attribute in the replay (frame_attributes.py): `df.Agee` is an
-AttributeError when no pandas had the name and nothing in the recorded kernel added it. Each pair
+"""A recorded DataFrame's or ndarray's missing attribute in the replay (recorded_attributes.py):
+`df.Agee` and `arr.append` are AttributeErrors when no pandas (NumPy) had the name and nothing in
+the recorded kernel added it. Each pair
 runs for real; each history that gives frames the name runs clean and gets no claim, and the gate
 is then read alone in this process from facts as the recording would show them."""
 
@@ -124,3 +125,30 @@ def test_dunder_methods_of_other_classes_keep_the_claim(results):
     for (setup, cell), r in zip(KEPT, results[2 * len(PAIRS) + len(HOSTILE):]):
         assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
         assert verdict(r, key="replay_claim") == "caught", (setup, r["replay_claim"], r.get("replay_stop"))
+
+
+ARRAYS = "import numpy as np\nlabels = np.array(['a', 'b'])\narr = np.zeros(3)"
+ARRAY_PAIRS = [("s = labels.join(',')", "s = ','.join(labels)"), ("arr.append(1.0)", "arr = np.append(arr, 1.0)"),
+               ("n = arr.shap", "n = arr.shape")]
+# A subclass of the notebook's own renamed `numpy.ndarray`: the recorder would write it as one.
+SPOOF = (ARRAYS + B + "class A(np.ndarray):\n    def append(self, x):\n        return x\n"
+         "A.__name__ = 'ndarray'\nA.__module__ = 'numpy'\narr = np.zeros(3).view(A)")
+
+
+def test_an_attribute_no_numpy_array_has_is_claimed_and_a_renamed_subclass_is_not():
+    cases = [{"setup": ARRAYS, "cell": c} for pair in ARRAY_PAIRS for c in pair]
+    cases.append({"setup": SPOOF, "cell": "arr.append(1.0)"})
+    results = run_batch([dict(c, replay=True, replay_executed=True) for c in cases])
+    for i, r in enumerate(results[:-1]):
+        assert r["setup_error"] is None and r["checker_error"] is None, r
+        if i % 2 == 0:
+            assert verdict(r, key="replay_claim") == "caught", (cases[i], r["replay_claim"], r.get("replay_stop"))
+        else:
+            assert r["raised"] is None and r["replay_claim"] is None, r
+    spoof = results[-1]
+    assert spoof["raised"] is None and spoof["replay_claim"] is None, spoof
+    # as the paper's recorder would show the renamed subclass
+    facts = {"np": {"type": "<class 'module'>"}, "arr": {"type": "numpy.ndarray", "shape": (3,), "dtype": "float64"}}
+    assert run_checks_on_facts("arr.append(1.0)", facts, executed=SPOOF.split(B)).crash is None
+    assert run_checks_on_facts("arr.append(1.0)", facts, executed=ARRAYS.split(B)).crash is not None
+    assert run_checks_on_facts("arr.ptp()", facts, executed=ARRAYS.split(B)).crash is None  # NumPy 1.x had it
