@@ -522,7 +522,9 @@ HISTORY_CELLS = ["df.drop([{r}], inplace=True)", "df.drop([{r}])", "df.drop(inde
                  "sub.drop([{r}])", "dti.drop(['2020-01-01'])", "df.drop([{r}], axis=1)", "df.drop([{r}], errors='ignore')",
                  # attributes of a recorded frame: columns, methods, removed ones, misspelt ones
                  "df.zz", "v = df.colums", "df.sort_value('a')", "df.name", "df.iteritems()", "df.A", "df.c.zz",
-                 "dfi.zz", "sub.zz", "df.a.mean()", "df.T.zz", "alias.zz"]
+                 "dfi.zz", "sub.zz", "df.a.mean()", "df.T.zz", "alias.zz",
+                 # and of recorded arrays
+                 "v3.append(1)", "m43.shap", "v4.ptp()", "y4.join(',')", "m22.T.zz", "i8.tostring()", "u8.size"]
 
 
 def history_case(rng: random.Random) -> dict:
