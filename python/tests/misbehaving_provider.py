@@ -5,6 +5,8 @@ of these ways (the `mode`):
 - "echo": 400 whose error message quotes the Authorization header it was sent;
 - "echo-ok": 200 with an event-stream whose one answer quotes the Authorization header, sent in
   two writes that split the key (a gateway that echoes what it was sent);
+- "echo-events": 200 with an event-stream of Chat chunks that quote the Authorization header five
+  characters per event, then a Responses-style event doing the same four per event;
 - "html": 200 with a login page;
 - "redirect": 307 to `elsewhere` (another address, which a client that follows would post the
   prompt to).
@@ -80,6 +82,20 @@ class MisbehavingProvider:
                     conn.sendall(event[:half])
                     time.sleep(0.05)
                     conn.sendall(event[half:] + b"\n\ndata: [DONE]\n\n")
+                elif self.mode == "echo-events":
+                    said = "echo: " + fields.get("authorization", "") + " end"
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+                    for i in range(0, len(said), 5):
+                        chunk = {"id": "c1", "object": "chat.completion.chunk",
+                                 "choices": [{"index": 0, "delta": {"content": said[i:i + 5]}, "finish_reason": None}]}
+                        conn.sendall(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                    last = {"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                    conn.sendall(b"data: " + json.dumps(last).encode() + b"\n\n")
+                    for i in range(0, len(said), 4):
+                        event = {"type": "response.output_text.delta", "item_id": "m1", "output_index": 0,
+                                 "content_index": 0, "delta": said[i:i + 4]}
+                        conn.sendall(b"event: response.output_text.delta\ndata: " + json.dumps(event).encode() + b"\n\n")
+                    conn.sendall(b"data: [DONE]\n\n")
                 elif self.mode == "html":
                     page = b"<html><body>Please sign in</body></html>"
                     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n"

@@ -23,6 +23,7 @@ from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.httputil import HTTPHeaders
 
 from ..plain_text import SecretStream, strings_without_secrets, without_secrets
+from .secret_events import SecretEventStream
 from ..settings import Settings, resolve_settings
 from ..settings.urls import url_password
 from .upstream import UpstreamClient
@@ -131,8 +132,9 @@ class ProxyHandler(APIHandler):
         state: Dict[str, Any] = {"status": None, "headers": HTTPHeaders(), "started": False, "redirect": None,
                                  "refused": None}
         # A gateway or an echo service may quote the request's headers back in a 2xx answer too:
-        # the browser gets the answer with the key masked, piece by piece.
-        scrubbed = SecretStream(secrets)
+        # the browser gets the answer with the key masked, piece by piece (an event stream's pieces
+        # field by field, whatever events they come in: secret_events.py).
+        state["scrubbed"] = SecretStream(secrets)
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
         def on_header(line: str) -> None:
@@ -155,6 +157,8 @@ class ProxyHandler(APIHandler):
             if media not in PASSED_CONTENT_TYPES:
                 state["refused"] = media or "no content type"
                 return
+            if media == "text/event-stream":
+                state["scrubbed"] = SecretEventStream(secrets)
             self.set_status(status)
             for name in PASSED_BACK:
                 value = state["headers"].get(name)
@@ -170,7 +174,7 @@ class ProxyHandler(APIHandler):
                 held = state.setdefault("held", bytearray())
                 held.extend(chunk[: max(0, MAX_ERROR_BYTES - len(held))])
                 return
-            out = scrubbed.feed(decoder.decode(chunk))
+            out = state["scrubbed"].feed(decoder.decode(chunk))
             if out:
                 self.write(out.encode("utf-8"))
                 self.flush()
@@ -196,7 +200,7 @@ class ProxyHandler(APIHandler):
             if self._upstream.aborted:
                 return  # nobody is listening any more
             if state["started"]:
-                self._finish_scrubbed(scrubbed, decoder)
+                self._finish_scrubbed(state["scrubbed"], decoder)
                 return
             if exc.code == 599 and "timeout" in str(exc).lower():
                 self._error(504, "crane_llm_proxy_timeout", "%s did not answer in time." % host)
@@ -207,7 +211,7 @@ class ProxyHandler(APIHandler):
             if self._upstream.aborted:
                 return
             if state["started"]:
-                self._finish_scrubbed(scrubbed, decoder)
+                self._finish_scrubbed(state["scrubbed"], decoder)
                 return
             self._error(502, "crane_llm_proxy_unreachable", "Could not connect to %s." % host)
             return
@@ -232,12 +236,13 @@ class ProxyHandler(APIHandler):
         if "held" in state:
             said = state["held"].decode("utf-8", "replace")
             self.write(without_secrets(said, secrets))
+        scrubbed = state["scrubbed"]
         rest = scrubbed.feed(decoder.decode(b"", final=True)) + scrubbed.end()
         if rest:
             self.write(rest.encode("utf-8"))
         self.finish(set_content_type=state["headers"].get("Content-Type"))
 
-    def _finish_scrubbed(self, scrubbed: SecretStream, decoder: Any) -> None:
+    def _finish_scrubbed(self, scrubbed: Any, decoder: Any) -> None:
         rest = scrubbed.feed(decoder.decode(b"", final=True)) + scrubbed.end()
         if rest:
             self.write(rest.encode("utf-8"))

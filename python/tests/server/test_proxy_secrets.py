@@ -73,3 +73,23 @@ async def test_an_answer_quoting_the_key_and_a_prompt_holding_it_never_show_or_s
     assert verdict["explanation"] == "echo: Bearer ***", verdict
     sent = b"".join(echoing_ok.bodies).decode()
     assert echoing_ok.requests == 1 and PROVIDER_KEY[3:11] not in sent and "x + 1" in sent
+
+
+@pytest.fixture
+def echoing_events(isolated, monkeypatch, jp_serverapp):
+    yield from _configured("echo-events", isolated, monkeypatch, jp_serverapp)
+
+
+async def test_a_key_quoted_back_a_few_characters_per_event_never_reaches_the_browser(echoing_events, jp_fetch):
+    """Each event holds fewer characters of the key than any masking run: the browser, which joins
+    the pieces, still gets the key masked, and every other word as it was sent."""
+    res = await _post(jp_fetch)
+    text = res.body.decode()
+    assert res.code == 200 and echoing_events.requests == 1, text
+    events = [json.loads(line[len("data: "):]) for line in text.splitlines()
+              if line.startswith("data: ") and line != "data: [DONE]"]
+    chat = "".join((e["choices"][0]["delta"] or {}).get("content") or "" for e in events if e.get("choices"))
+    responses = "".join(e["delta"] for e in events if e.get("type") == "response.output_text.delta")
+    for joined in (chat, responses):
+        assert joined == "echo: Bearer *** end", joined
+    assert PROVIDER_KEY[3:11] not in text and text.rstrip().endswith("data: [DONE]"), text
