@@ -38,3 +38,25 @@ def assert_claimed(r: Dict[str, Any], exception: str, line: int) -> None:
     """The cell raised `exception` on `line`, and that is what was claimed."""
     assert r["raised"] is not None and (r["raised"]["exception"], r["raised"]["line"]) == (exception, line), r
     assert r["claim"] is not None and (r["claim"]["exception"], r["claim"]["line"]) == (exception, line), r
+
+
+def replayed(cases: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The cases judged by the replay adapter too, with their setup read as the executed cells."""
+    return [dict(case, replay=True, replay_executed=True) for case in cases]
+
+
+def assert_replay_pair(crash: Dict[str, Any], twin: Dict[str, Any], exception: str) -> None:
+    """A cell that raised `exception` and the replay claimed as raised; its twin ran clean, unclaimed."""
+    for r in (crash, twin):
+        assert r["setup_error"] is None and r["checker_error"] is None, r
+    assert crash["raised"] is not None and crash["raised"]["exception"] == exception, crash["raised"]
+    assert crash["replay_claim"] is not None and (crash["replay_claim"]["exception"], crash["replay_claim"]["line"]) == \
+        (exception, crash["raised"]["line"]), (crash["replay_claim"], crash.get("replay_stop"))
+    assert twin["raised"] is None and twin["replay_claim"] is None, twin
+
+
+def assert_clean_and_unclaimed(r: Dict[str, Any], what: Any) -> None:
+    """`what` (a hostile history) left the target running clean, and the replay claimed nothing."""
+    assert r["setup_error"] is None and r["checker_error"] is None, (what, r)
+    assert r["raised"] is None, (what, r["raised"])
+    assert r["replay_claim"] is None, (what, r["replay_claim"])

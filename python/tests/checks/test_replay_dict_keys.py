@@ -10,7 +10,7 @@ import pytest
 
 from exec_runner import CELL_BREAK as B
 from exec_runner import run_batch
-from fuzzgen import verdict
+from harness import assert_clean_and_unclaimed, assert_replay_pair, replayed
 from crane_llm.checks import run_checks_on_facts
 
 SETUP = ("history = {'loss': [0.9, 0.5], 'accuracy': [0.6, 0.8]}\nconfig = {'lr': 0.01, 'epochs': 3}\n"
@@ -41,7 +41,7 @@ HOSTILE = [
 def _cases():
     cases = [{"setup": SETUP, "cell": cell} for pair in PAIRS for cell in pair]
     cases += [{"setup": s, "cell": "v = history['val_loss']"} for s in HOSTILE]
-    return [dict(case, replay=True, replay_executed=True) for case in cases]
+    return replayed(cases)
 
 
 @pytest.fixture(scope="module")
@@ -50,20 +50,13 @@ def results():
 
 
 def test_a_listed_key_missing_is_a_keyerror_and_the_twins_get_no_claim(results):
-    for i, r in enumerate(results[:2 * len(PAIRS)]):
-        assert r["setup_error"] is None and r["checker_error"] is None, r
-        if i % 2 == 0:
-            assert r["raised"] is not None and r["raised"]["exception"] == "KeyError", r["raised"]
-            assert verdict(r, key="replay_claim") == "caught", (r["replay_claim"], r.get("replay_stop"))
-        else:
-            assert r["raised"] is None and r["replay_claim"] is None, r
+    for i in range(len(PAIRS)):
+        assert_replay_pair(results[2 * i], results[2 * i + 1], "KeyError")
 
 
 def test_hostile_histories_run_clean_and_get_no_replay_claim(results):
     for setup, r in zip(HOSTILE, results[2 * len(PAIRS):]):
-        assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
-        assert r["raised"] is None, (setup, r["raised"])
-        assert r["replay_claim"] is None, (setup, r["replay_claim"])
+        assert_clean_and_unclaimed(r, setup)
 
 
 def _facts(keys=("val_acc",), detected="training_history_dict", type_name="<class 'dict'>"):

@@ -11,6 +11,7 @@ import pytest
 from exec_runner import CELL_BREAK as B
 from exec_runner import run_batch
 from fuzzgen import verdict
+from harness import assert_clean_and_unclaimed, assert_replay_pair, replayed
 from crane_llm.checks import run_checks_on_facts
 
 pytest.importorskip("pandas")  # (the replay reads the installed pandas; the checker imports nothing itself)
@@ -53,7 +54,7 @@ def _cases():
     cases = [{"setup": SETUP, "cell": c} for pair in PAIRS for c in pair]
     cases += [{"setup": s, "cell": c, "teardown": TEARDOWN} for s, c in HOSTILE]
     cases += [{"setup": s, "cell": c} for s, c in KEPT]
-    return [dict(case, replay=True, replay_executed=True) for case in cases]
+    return replayed(cases)
 
 
 @pytest.fixture(scope="module")
@@ -62,23 +63,16 @@ def results():
 
 
 def test_a_name_no_pandas_has_is_claimed_and_the_twins_get_no_claim(results):
-    for i, r in enumerate(results[:2 * len(PAIRS)]):
-        assert r["setup_error"] is None and r["checker_error"] is None, r
-        if i % 2 == 0:
-            assert r["raised"]["exception"] == "AttributeError", r["raised"]
-            if i != 4:  # (`df.name`: never judged)
-                assert verdict(r, key="replay_claim") == "caught", (i, r["replay_claim"], r.get("replay_stop"))
-            else:
-                assert r["replay_claim"] is None
+    for i, (crash, _) in enumerate(PAIRS):
+        if crash == "n = df.name":  # (never judged: pandas gives group frames that attribute)
+            assert results[2 * i]["raised"]["exception"] == "AttributeError" and results[2 * i]["replay_claim"] is None
         else:
-            assert r["raised"] is None and r["replay_claim"] is None, r
+            assert_replay_pair(results[2 * i], results[2 * i + 1], "AttributeError")
 
 
 def test_histories_that_give_frames_the_name_run_clean_and_get_no_claim(results):
     for (setup, cell), r in zip(HOSTILE, results[2 * len(PAIRS):2 * len(PAIRS) + len(HOSTILE)]):
-        assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
-        assert r["raised"] is None, (setup, r["raised"])
-        assert r["replay_claim"] is None, (setup, r["replay_claim"])
+        assert_clean_and_unclaimed(r, setup)
 
 
 def _facts(type_name: str = "pandas.core.frame.DataFrame"):
@@ -138,15 +132,10 @@ SPOOF = (ARRAYS + B + "class A(np.ndarray):\n    def append(self, x):\n        r
 def test_an_attribute_no_numpy_array_has_is_claimed_and_a_renamed_subclass_is_not():
     cases = [{"setup": ARRAYS, "cell": c} for pair in ARRAY_PAIRS for c in pair]
     cases.append({"setup": SPOOF, "cell": "arr.append(1.0)"})
-    results = run_batch([dict(c, replay=True, replay_executed=True) for c in cases])
-    for i, r in enumerate(results[:-1]):
-        assert r["setup_error"] is None and r["checker_error"] is None, r
-        if i % 2 == 0:
-            assert verdict(r, key="replay_claim") == "caught", (cases[i], r["replay_claim"], r.get("replay_stop"))
-        else:
-            assert r["raised"] is None and r["replay_claim"] is None, r
-    spoof = results[-1]
-    assert spoof["raised"] is None and spoof["replay_claim"] is None, spoof
+    results = run_batch(replayed(cases))
+    for i in range(len(ARRAY_PAIRS)):
+        assert_replay_pair(results[2 * i], results[2 * i + 1], "AttributeError")
+    assert_clean_and_unclaimed(results[-1], SPOOF)
     # as the paper's recorder would show the renamed subclass
     facts = {"np": {"type": "<class 'module'>"}, "arr": {"type": "numpy.ndarray", "shape": (3,), "dtype": "float64"}}
     assert run_checks_on_facts("arr.append(1.0)", facts, executed=SPOOF.split(B)).crash is None

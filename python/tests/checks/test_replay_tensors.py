@@ -13,7 +13,7 @@ import pytest
 
 from exec_runner import CELL_BREAK as B
 from exec_runner import run_batch
-from fuzzgen import verdict
+from harness import assert_clean_and_unclaimed, assert_replay_pair, replayed
 from crane_llm.checks import run_checks_on_facts
 from crane_llm.checks.recorded_tensors import _holds_with_open
 
@@ -55,7 +55,7 @@ HOSTILE = [
 def _cases():
     cases = [{"setup": SETUP, "cell": cell} for pair in PAIRS for cell in pair]
     cases += [dict({"setup": s, "cell": c}, **({"teardown": t} if t else {})) for s, c, t in HOSTILE]
-    return [dict(case, replay=True, replay_executed=True) for case in cases]
+    return replayed(cases)
 
 
 @pytest.fixture(scope="module")
@@ -64,22 +64,13 @@ def results():
 
 
 def test_recorded_shapes_prove_the_crash_and_the_twins_get_no_claim(results):
-    for case, r in zip(_cases(), results[:2 * len(PAIRS)]):
-        crashing = case["cell"] in [c for c, _ in PAIRS]
-        assert r["setup_error"] is None and r["checker_error"] is None, (case, r)
-        if crashing:
-            assert r["raised"] is not None and r["raised"]["exception"] == "RuntimeError", (case, r["raised"])
-            assert verdict(r, key="replay_claim") == "caught", (case, r["replay_claim"], r.get("replay_stop"))
-        else:
-            assert r["raised"] is None, (case, r["raised"])
-            assert r["replay_claim"] is None, (case, r["replay_claim"])
+    for i in range(len(PAIRS)):
+        assert_replay_pair(results[2 * i], results[2 * i + 1], "RuntimeError")
 
 
 def test_hostile_histories_run_clean_and_get_no_replay_claim(results):
-    for (setup, cell, _), r in zip(HOSTILE, results[2 * len(PAIRS):]):
-        assert r["setup_error"] is None and r["checker_error"] is None, (setup, r)
-        assert r["raised"] is None, (setup, r["raised"])  # the target really runs clean
-        assert r["replay_claim"] is None, (setup, r["replay_claim"])
+    for (setup, _, _), r in zip(HOSTILE, results[2 * len(PAIRS):]):
+        assert_clean_and_unclaimed(r, setup)
 
 
 def _facts(t3_type: str = "<class 'torch.Tensor'>"):
