@@ -79,6 +79,10 @@ def missing_in_every_numpy(value: Any, attr: str) -> bool:
     return lookup_static(cls, attr, _MISSING) is _MISSING
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
 def missing_in_every_pandas(value: Any, attr: str) -> bool:
     """`value` (a recorded DataFrame, replay.ReplayValue) has no attribute `attr` in any pandas."""
     frame = value.frame() if value.kind() == "frame" else None
@@ -87,9 +91,11 @@ def missing_in_every_pandas(value: Any, attr: str) -> bool:
     if attr.startswith("_") or attr in _OTHER_NAMES or attr in FRAME_ATTRIBUTES_OF_PAST_PANDAS:
         return False
     written = value.set_attrs
-    # (a private name the cells set changes nothing here: `NDFrame.__getattr__` reads `_metadata`
-    # and the like only to send the name on to `object.__getattribute__`, which raises all the same)
-    if not value.frame_attributes_as_shipped or not value.plain_column_index or written is None or attr in written:
+    # A private name set anywhere may be one `NDFrame.__getattr__` reads from the frame itself
+    # (`df._info_axis_name = 'index'` makes it hand out rows); a dunder one a class of the
+    # notebook's defines (`__getattr__`) is no frame's, and Python never reads dunders from an instance.
+    if not value.frame_attributes_as_shipped or not value.plain_column_index or written is None or \
+            attr in written or any(_private(name) for name in written):
         return False
     frame_cls = pandas_types()[0]
     if frame_cls is None or value.facts.cls is not frame_cls or not pristine_pandas(frame_cls) or \

@@ -84,6 +84,8 @@ def _facts(type_name: str = "pandas.core.frame.DataFrame"):
 
 
 GATED = [s for s, _ in HOSTILE[:-1]] + [
+    # a private name pandas may read from the frame itself, spelled where a library could set it
+    SETUP + B + "opts = dict(_info_axis_name='index')",
     SETUP + B + "from tqdm import tqdm\ntqdm.pandas()",
     SETUP + B + "import hvplot.pandas",
     SETUP + B + "import pandas_profiling",
