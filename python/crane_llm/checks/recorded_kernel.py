@@ -299,6 +299,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     mentioned = _mentioned(cells, [tree for _, tree, _ in read])
     trees = [tree for _, tree, _ in read if tree is not None]
     kinds = BindingKinds(trees)
+    plain_words = _plain_words(trees, kinds)
     for index, (cell, (code, tree, _)) in enumerate(zip(cells, read)):
         if tree is None:
             last = None
@@ -313,7 +314,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules, plain_words)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -625,10 +626,10 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
 
 
 def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
-                    modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
+                    modules_only: FrozenSet[str] = frozenset(), plain_words: FrozenSet[str] = frozenset()) -> Optional[str]:
     """Why names may exist that no cell shows binding, or None. `mentioned`: every identifier the
     executed cells spell outside their import statements (`_mentioned`); `modules_only`: the names
-    they bind by imports alone."""
+    they bind by imports alone; `plain_words`: the names bound once to a plain word (`_plain_words`)."""
     plain_shell, plain_getattr = _plain_uses(tree)
     appended = _appended_paths(tree)
     # `model.modules()`, called (PyTorch's layers of a model): `sys.modules` is a dict, and calling
@@ -665,7 +666,7 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
         if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS \
                 and not _inert_config(node):
             return f"the magic `%{_magic_name(node)}`"
-        if _expanded(node):
+        if _expanded(node, plain_words):
             return "a shell command or magic whose arguments IPython expands by evaluating them"
         if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
             # (a cell that writes a module may shadow a library's name for the imports after it)
@@ -1001,7 +1002,7 @@ def _gc_callbacks(node: ast.AST) -> bool:
         and node.value.id == "gc"
 
 
-def _expanded(node: ast.AST) -> bool:
+def _expanded(node: ast.AST, plain_words: FrozenSet[str] = frozenset()) -> bool:
     """`!echo {x}`, `%pip install $pkg`: the line of a shell command or magic that is not plain text
     without `{` or `$`, which IPython's var_expand would evaluate."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
@@ -1013,14 +1014,28 @@ def _expanded(node: ast.AST) -> bool:
         return bool(node.keywords)
     if not (isinstance(line, ast.Constant) and type(line.value) is str):
         return True
-    # (`{INPUT_DIR}` and `$name` only read a name: var_expand evaluates them in a copy of the
-    # namespace, and formatting the value runs its class's `__format__`, code the cells show or a
-    # library's; any other expression, `$a.b` or a conversion, is what this looks for)
-    rest = _NAME_FIELD.sub("", line.value)
-    return "{" in rest or "}" in rest or "$" in rest
+    # (`{INPUT_DIR}` and `$INPUT_DIR`, for a name bound once to a plain word, expand to that word:
+    # the line is then as plain as if it held the word, which the other checks read where it is
+    # written; any other field may expand to anything, a second command or a file name included)
+    text = _NAME_FIELD.sub(lambda m: "" if (m.group(1) or m.group(2)) in plain_words else m.group(0), line.value)
+    return "{" in text or "}" in text or "$" in text
 
 
-_NAME_FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_.])")
+_NAME_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_.])")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:@+=, -]*")
+
+
+def _plain_words(trees: Iterable[ast.AST], kinds: BindingKinds) -> FrozenSet[str]:
+    """The names the cells bind once, at top level, to a text with no character a shell reads
+    (`INPUT_DIR = 'data'`)."""
+    found = set()
+    for tree in trees:
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is str \
+                    and _PLAIN_WORD.fullmatch(stmt.value.value) and kinds.count.get(stmt.targets[0].id) == 1:
+                found.add(stmt.targets[0].id)
+    return frozenset(found)
 
 
 def _inert_config(call: ast.Call) -> bool:

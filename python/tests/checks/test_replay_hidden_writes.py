@@ -215,15 +215,21 @@ def test_a_timed_cell_binds_what_its_code_binds():
             assert verdict(r, key="replay_claim") == "caught", (shell, r["replay_claim"], r.get("replay_stop"))
 
 
-def test_a_shell_command_that_only_reads_names_binds_none():
-    # `!echo {D} $D` runs through IPython's var_expand, which reads D (in a copy of the namespace) and
-    # formats it; an expression there, or a class whose formatting writes a builtin, binds one.
+def test_a_shell_field_holding_a_plain_word_binds_nothing():
+    # `!echo {D} $D`, D bound once to a plain word, is `!echo data data`; an expression there, a
+    # class whose formatting writes a builtin, or a field holding a whole command binds one.
     fmt = ("import builtins\nclass S:\n    def __format__(self, spec):\n        builtins.y = 1\n        return 's'\n"
            "s = S()" + B + "!echo {s}")
     cases = [{"setup": "x = 0", "shell": "D = 'data'" + B + "!echo {D} $D", "cell": "print(y)"},
              {"setup": "x = 0", "shell": fmt, "cell": "print(y)", "teardown": UNDO},
              {"setup": "x = 0", "shell": "!echo {__import__('builtins').__dict__.setdefault('y', 1)}",
-              "cell": "print(y)", "teardown": UNDO}]
+              "cell": "print(y)", "teardown": UNDO},
+             # a field holding a whole command, which copies a module under a library's name where a
+             # later import finds it
+             {"setup": "x = 0", "shell": f"import sys\nsys.path.append({_DIR!r})\n"
+              f"with open({_DIR + '/src.txt'!r}, 'w') as f:\n    f.write('import builtins; builtins.y = 1')" + B +
+              "cmd = 'cp ' + " + repr(_DIR + "/src.txt ") + " + " + repr(_DIR + "/emoji.p") + " + 'y'" + B +
+              "!{cmd}" + B + "import emoji", "cell": "print(y)", "teardown": UNDO}]
     plain, *bound = run_batch([dict(c, replay=True, replay_executed=True) for c in cases])
     assert verdict(plain, key="replay_claim") == "caught", (plain["replay_claim"], plain.get("replay_stop"))
     for r in bound:
