@@ -20,7 +20,6 @@ import ast
 import re
 from typing import Iterable, Optional
 
-from .abstract_values import FactValue
 from .torch_facts import TensorFacts, tensor_class
 
 # The ways into torch's mode stacks, its operator registry and its defaults, a class naming itself
@@ -57,15 +56,12 @@ def _holds_with_open(tree: ast.AST) -> bool:
     return False
 
 
-def recorded_tensor(facts: dict, set_attrs) -> Optional[FactValue]:
-    """An exact CPU tensor's recorded shape and dtype ('torch.float32'), as a value the tensor rules
-    read; None when the facts do not say them or torch is not loaded here unpatched."""
-    from .replay import ReplayValue  # (replay builds every recorded value; this one only for tensors)
-
+def recorded_tensor(facts: dict) -> Optional[TensorFacts]:
+    """An exact CPU tensor's recorded shape and dtype ('torch.float32'), as the tensor rules read
+    them; None when the facts do not say them or torch is not loaded here unpatched."""
     shape, dtype = facts.get("shape"), facts.get("dtype")
-    cls = tensor_class()
-    if cls is None or not isinstance(shape, (tuple, list)) or not all(type(d) is int and d >= 0 for d in shape) \
-            or type(dtype) is not str or not dtype.startswith("torch.") or facts.get("device") != "cpu":
+    if tensor_class() is None or not isinstance(shape, (tuple, list)) or \
+            not all(type(d) is int and d >= 0 for d in shape) or type(dtype) is not str or \
+            not dtype.startswith("torch.") or facts.get("device") != "cpu":
         return None
-    tensor = TensorFacts(shape=tuple(shape), dtype=dtype[len("torch."):], device="cpu")
-    return ReplayValue("tensor", set_attrs=set_attrs, type_name="torch.Tensor", tensor=tensor, cls=cls)
+    return TensorFacts(shape=tuple(shape), dtype=dtype[len("torch."):], device="cpu")

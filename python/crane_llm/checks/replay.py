@@ -17,6 +17,7 @@ from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_fac
 from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .recorded_tensors import recorded_tensor
+from .torch_facts import tensor_class
 from .recorded_attributes import missing_in_every_numpy, missing_in_every_pandas
 from .live_adapter import LiveValue
 from .provenance import audit
@@ -105,7 +106,11 @@ def fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]] = None,
     `dict_keys`: a dict's recorded keys are its keys (RecordedKernel.keys_as_recorded)."""
     try:
         if tensors and isinstance(facts, dict) and _type_name(facts.get("type")) == "torch.Tensor":
-            return (recorded_tensor(facts, set_attrs) or Opaque()).named(name)
+            tensor = recorded_tensor(facts)
+            if tensor is None:
+                return Opaque()
+            return ReplayValue("tensor", set_attrs=set_attrs, type_name="torch.Tensor", tensor=tensor,
+                               cls=tensor_class()).named(name)
         value = _fact_value(name, facts, written, set_attrs)
         if dict_keys and value.kind() == "dict":
             value = ReplayValue("dict", type_name="dict", length=value.length(), keys=_recorded_keys(facts)).named(name)
