@@ -27,7 +27,8 @@ from typing import Any, Iterable
 from .class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
 from .provenance import lookup_static
 from .removed_api import FRAME_ATTRIBUTES_OF_PAST_PANDAS
-from .static_reads import checked, loaded_module
+from .library_writes import imported_tops
+from .static_reads import library_version
 
 # Added after pandas 2.3 (the oldest pandas this rule reads with: an older one may lack a name a
 # newer recording kernel had), and names an instance may carry from pandas itself (`groupby(...).apply`
@@ -43,28 +44,14 @@ _REGISTERING = re.compile(r"register_\w*(accessor|method)|pandas_flavor|\bextens
 
 def attributes_as_shipped(trees: Iterable[ast.AST], texts: Iterable[str]) -> bool:
     """No executed cell imports a library that extends DataFrame or spells a registration."""
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                tops = {a.name.split(".")[0] for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                tops = {(node.module or "").split(".")[0]}
-            else:
-                continue
-            if tops & _EXTENDING:
-                return False
+    if any(set(imported_tops(node)) & _EXTENDING for tree in trees for node in ast.walk(tree)
+           if isinstance(node, (ast.Import, ast.ImportFrom))):
+        return False
     return not any(_REGISTERING.search(text) for text in texts)
 
 
 # What NumPy 1.x's ndarray had that 2.x took away.
 _PAST_NDARRAY = frozenset({"itemset", "newbyteorder", "ptp", "tostring", "setasflat", "asscalar"})
-
-
-def _version_at_least(module: str, least: tuple) -> bool:
-    mod = loaded_module(module)
-    version = checked(mod.__dict__).get("__version__") if mod is not None else None
-    parts = re.match(r"(\d+)\.(\d+)", version) if type(version) is str else None
-    return parts is not None and (int(parts.group(1)), int(parts.group(2))) >= least
 
 
 def missing_in_every_numpy(value: Any, attr: str) -> bool:
@@ -74,7 +61,7 @@ def missing_in_every_numpy(value: Any, attr: str) -> bool:
     # named `numpy.ndarray` would be recorded as one, so the cells must show that none did)
     if value.kind() != "ndarray" or not value.type_as_named or cls is None or cls is not ndarray_type() or \
             attr.startswith("_") or \
-            attr in _PAST_NDARRAY or not _version_at_least("numpy", (2, 0)):
+            attr in _PAST_NDARRAY or (library_version("numpy") or (0, 0)) < (2, 0):
         return False
     return lookup_static(cls, attr, _MISSING) is _MISSING
 
@@ -99,6 +86,6 @@ def missing_in_every_pandas(value: Any, attr: str) -> bool:
         return False
     frame_cls = pandas_types()[0]
     if frame_cls is None or value.facts.cls is not frame_cls or not pristine_pandas(frame_cls) or \
-            not _version_at_least("pandas", (2, 3)):
+            (library_version("pandas") or (0, 0)) < (2, 3):
         return False
     return frame.has_column(attr) is False and lookup_static(frame_cls, attr, _MISSING) is _MISSING

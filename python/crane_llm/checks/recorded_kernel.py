@@ -357,10 +357,11 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           not any(_ODD_INDEX_DTYPES.search(text) for text in texts) and
                           all(_plain_dtypes(tree) for tree in trees) and len(parsed) == len(cells),
                           untouched_csv_frames(trees, aliases, kinds) if plain else frozenset(),
-                          dynamic is None and patches is None and len(trees) == len(cells) and
-                          "__name__" not in names and tensors_as_recorded(trees, [unparsed for _, _, unparsed in read]),
+                          # (with `dynamic` None, every cell parsed: one that does not sets it)
+                          dynamic is None and patches is None and "__name__" not in names and
+                          tensors_as_recorded(trees, [unparsed for _, _, unparsed in read]),
                           plain and not any(_KEY_EQUALITY.search(text) for text in texts),
-                          plain and len(trees) == len(cells) and attributes_as_shipped(trees, texts))
+                          plain and attributes_as_shipped(trees, texts))
 
 
 _MAX_LITERAL = 10000

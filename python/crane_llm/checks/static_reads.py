@@ -97,7 +97,7 @@ def checked(d: Any) -> Any:
 # Where each package keeps its version string as plain module data (matplotlib's `__version__` is
 # computed on first access by a module `__getattr__`; its `_version` module holds the string).
 _VERSION_AT = {"sklearn": ("sklearn", "__version__"), "matplotlib": ("matplotlib._version", "version"),
-               "pandas": ("pandas", "__version__")}
+               "pandas": ("pandas", "__version__"), "numpy": ("numpy", "__version__")}
 
 
 def library_version(package: str) -> Optional[Tuple[int, int]]:
