@@ -12,9 +12,8 @@ string of an event, and any line that is no JSON event, is masked as it stands.
 
 from __future__ import annotations
 
-import copy
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from ..plain_text import SecretStream, _masked, _runs
 
@@ -58,10 +57,7 @@ class SecretEventStream:
         if len(data) != 1:
             return "".join(_masked(line, self._runs) + "\n" for line in lines)
         payload = data[0][len("data:"):].strip()
-        try:
-            event = json.loads(payload) if payload != "[DONE]" else None
-        except ValueError:
-            event = "unreadable"
+        event = _json(payload)
         if payload == "[DONE]":
             before, scrubbed = self._flush(lambda key: True), data[0]
         elif type(event) is not dict:
@@ -69,7 +65,7 @@ class SecretEventStream:
         else:
             ending = _ended_routes(event)
             fed = self._walk(event, event, _route(event), (), ending)
-            before = self._flush(lambda key: key[0] in ending or _choice_of(key) in ending)
+            before = self._flush(lambda key: _ends(key, ending))
             scrubbed = "data: " + json.dumps(fed)
         return before + "".join((scrubbed if line is data[0] else _masked(line, self._runs)) + "\n" for line in lines)
 
@@ -80,7 +76,7 @@ class SecretEventStream:
             key = (route, path)
             stream = self._fields.get(key, (SecretStream(self._secrets), None))[0]
             out = stream.feed(value)
-            if route in ending or _choice_of(key) in ending:
+            if _ends(key, ending):
                 out += stream.end()
                 self._fields.pop(key, None)
             else:
@@ -131,14 +127,22 @@ def _ended_routes(event: dict) -> set:
     return ended
 
 
-def _choice_of(key: Tuple[Any, Path]) -> Optional[tuple]:
-    path = key[1]
-    return ("choice", path[1]) if len(path) > 1 and path[0] == "choices" else None
+def _ends(key: Tuple[Any, Path], ending: set) -> bool:
+    """The field `key` (route, path) belongs to an output `ending` holds: a Responses route, or a Chat choice."""
+    route, path = key
+    return route in ending or (len(path) > 1 and path[0] == "choices" and ("choice", path[1]) in ending)
+
+
+def _json(payload: str) -> Any:
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
 
 
 def _with_only(template: Any, path: Path, text: str) -> Any:
-    """The field's last event again, carrying `text` at `path` and no other streamed text."""
-    event = copy.deepcopy(template)
+    """The field's last event again, carrying `text` at `path` and no other streamed text (built
+    anew: the template's containers are left as they are)."""
 
     def blank(value: Any, at: Path) -> Any:
         if type(value) is str and _streamed(at):
@@ -149,7 +153,7 @@ def _with_only(template: Any, path: Path, text: str) -> Any:
             return [blank(v, at + (i,)) for i, v in enumerate(value)]
         return value
 
-    event = blank(event, ())
+    event = blank(template, ())
     target = event
     for step in path[:-1]:
         target = target[step]
