@@ -69,20 +69,24 @@ class BindingKinds:
 
     `count[name]`: how many places bind it. `code`: names that only ever hold a function or class
     the cells define, or an import; `modules`: only an import; `bound`: every name bound at all
-    (a parameter counts there too: a conservative reader takes the name as maybe data)."""
+    (a parameter counts there too: a conservative reader takes the name as maybe data);
+    `parameters`: the names some function or lambda takes as a parameter."""
 
     def __init__(self, trees: Iterable[ast.AST]):
         count: Dict[str, int] = {}
-        defined, imported, data = set(), set(), set()
+        defined, imported, data, parameters = set(), set(), set(), set()
         for tree in trees:
             for name, kind in _sites(tree):
                 if kind != "parameter":
                     count[name] = count.get(name, 0) + 1
+                else:
+                    parameters.add(name)
                 (defined if kind == "code" else imported if kind == "import" else data).add(name)
         self.count = count
         self.code = frozenset((defined | imported) - data)
         self.modules = frozenset(imported - defined - data)
         self.bound = frozenset(defined | imported | data)
+        self.parameters = frozenset(parameters)
 
 
 def every_identifier(source: str) -> Set[str]:

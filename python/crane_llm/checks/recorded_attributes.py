@@ -10,7 +10,8 @@ is missing when it is no column (the recording lists them all, as exact texts), 
 installed `DataFrame` class, none an older pandas had (removed_api), none a newer one than 2.3 added,
 none the executed cells set on any object, and none a library of the recorded kernel registered:
 `tqdm.pandas()` adds `progress_apply`, `import hvplot.pandas` adds `hvplot`, a profiling library
-adds `profile_report`, and any `register_dataframe_accessor` adds its name. So the executed cells
+adds `profile_report`, and any `register_dataframe_accessor` adds its name. A cell may reach
+`tqdm.pandas` under any name, so an import of tqdm alone leaves frame attributes unjudged. So the executed cells
 may import only libraries that register nothing on DataFrame (any other module already leaves the
 replay without names: RecordedKernel.dynamic) and spell no registration. Private names are never
 judged: pandas keeps some in the frame's own `__dict__`, and which ones changed across versions.
@@ -38,7 +39,9 @@ _OTHER_NAMES = frozenset({"from_arrow", "select", "to_iceberg", "name", "ptp", "
                           "order", "compress", "searchsorted"})
 # Libraries of `recorded_kernel._KNOWN_LIBRARIES` that register attributes on DataFrame when
 # imported (or may: geopandas and dask extend pandas' accessor tables).
-_EXTENDING = frozenset({"hvplot", "holoviews", "pandas_profiling", "ydata_profiling", "geopandas", "dask"})
+# (tqdm registers `progress_apply` and its kin through `tqdm.pandas()`, a function a cell may also
+# reach under another name: `f = tqdm.pandas`, `tqdm_pandas(tqdm())`.)
+_EXTENDING = frozenset({"hvplot", "holoviews", "pandas_profiling", "ydata_profiling", "geopandas", "dask", "tqdm"})
 _REGISTERING = re.compile(r"register_\w*(accessor|method)|pandas_flavor|\bextensions\b|\.\s*pandas\s*\(")
 
 

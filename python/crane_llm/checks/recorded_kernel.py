@@ -66,7 +66,9 @@ _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "
                   # library functions that write attributes into what they are given, a module too:
                   # `update_wrapper(np, obj)` copies `obj.__dict__`, `parse_args(argv, np)` sets options
                   "update_wrapper", "wraps", "parse_args", "parse_known_args", "parse_intermixed_args",
-                  "parse_known_intermixed_args"}
+                  "parse_known_intermixed_args",
+                  # native code a library loads from a file or builds from text: it runs as it loads
+                  "load_library", "load_op_library", "load_inline", "cpp_extension", "LoadLibrary", "dlopen"}
 # Standard modules that run code given as text or by module name: imported at all, they leave
 # every name unknown (`from importlib import import_module`, `timeit.timeit(text)`).
 _CODE_RUNNING_MODULES = {"importlib", "runpy", "imp", "code", "codeop", "timeit", "cProfile", "profile",
@@ -300,6 +302,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
     trees = [tree for _, tree, _ in read if tree is not None]
     kinds = BindingKinds(trees)
     plain_words = _plain_words(trees, kinds)
+    os_names = _os_names(trees)
     for index, (cell, (code, tree, _)) in enumerate(zip(cells, read)):
         if tree is None:
             last = None
@@ -314,7 +317,7 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules, plain_words)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules, plain_words, os_names)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -627,12 +630,17 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
 
 
 def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
-                    modules_only: FrozenSet[str] = frozenset(), plain_words: FrozenSet[str] = frozenset()) -> Optional[str]:
+                    modules_only: FrozenSet[str] = frozenset(), plain_words: FrozenSet[str] = frozenset(),
+                    os_names: FrozenSet[str] = frozenset({"os"})) -> Optional[str]:
     """Why names may exist that no cell shows binding, or None. `mentioned`: every identifier the
     executed cells spell outside their import statements (`_mentioned`); `modules_only`: the names
-    they bind by imports alone; `plain_words`: the names bound once to a plain word (`_plain_words`)."""
+    they bind by imports alone; `plain_words`: the names bound once to a plain word (`_plain_words`);
+    `os_names`: the names an import binds to the os module (`_os_names`)."""
     plain_shell, plain_getattr = _plain_uses(tree)
     appended = _appended_paths(tree)
+    why = _moves_files(tree, os_names)
+    if why:
+        return why
     # `model.modules()`, called (PyTorch's layers of a model): `sys.modules` is a dict, and calling
     # it fails, so a called `.modules` is some object's method, never the table of modules.
     module_lists = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call) and
@@ -753,7 +761,7 @@ def _reaches_unseen(node: ast.AST) -> Optional[str]:
 # Library entry points that import a module named in a string (a plotting backend, a style, a
 # logging handler's class, a matplotlib backend) or unpickle a file (which runs whatever it names).
 _IMPORTING_ATTRS = {"dictConfig", "fileConfig", "read_pickle", "load_backend"}
-_UNPICKLING_MODULES = {"joblib", "torch", "cloudpickle", "dill", "pickle"}
+_UNPICKLING_MODULES = {"joblib", "torch", "cloudpickle", "dill", "pickle", "gensim"}
 _UNPICKLERS = {"load", "loads", "Unpickler", "_load", "_loads"}
 
 
@@ -765,8 +773,10 @@ def _unpickler_from(module: str, name: str) -> bool:
         return False
     if name in _UNPICKLERS or name in ("numpy_pickle", "numpy_pickle_compat", "serialization", "hub", "_pickle"):
         return True
-    # (torch's other submodules, `nn` and the like, load nothing)
-    return module.split(".")[0] != "torch" and f"{module}.{name}" in sys.modules
+    # (torch's other submodules, `nn` and the like, load nothing; every class of gensim's has a
+    # `.load` that unpickles: `from gensim.models import Word2Vec`, then `Word2Vec.load(path)`)
+    top = module.split(".")[0]
+    return top == "gensim" or (top != "torch" and f"{module}.{name}" in sys.modules)
 
 
 def _unpickler_imported(alias: ast.alias) -> bool:
@@ -799,6 +809,9 @@ def _runs_code_by_name(node: ast.AST) -> Optional[str]:
         return "a plotting backend set by name, which pandas imports"
     if isinstance(node, ast.Constant) and type(node.value) is str and node.value.startswith("module://"):
         return f"the backend '{node.value[:40]}', which matplotlib imports"
+    if isinstance(node, ast.keyword) and node.arg == "trust_remote_code" and not (
+            isinstance(node.value, ast.Constant) and node.value.value is False):
+        return "`trust_remote_code=`, which runs the Python files of a model's repository"
     if isinstance(node, ast.keyword) and node.arg == "allow_pickle" and not (
             isinstance(node.value, ast.Constant) and node.value.value is False):
         return "`allow_pickle=`, which unpickles what a file holds"
@@ -842,11 +855,23 @@ _WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_
 # computed at run time, the file may be a module (a CSV whose header is `import builtins; ...`).
 # (Writers of binary formats (`np.save`, `to_pickle`, a model's `save`) cannot make a module.)
 _WRITERS = re.compile(r"^(to_csv|to_json|to_html|to_string|to_latex|to_markdown|to_xml|savetxt|tofile|FileIO|"
+                      r"memmap|open_memmap|write_file|GFile|"
                       r"basicConfig|FileHandler|RotatingFileHandler|TimedRotatingFileHandler|WatchedFileHandler)$")
 _PATH_KEYWORDS = {"path", "path_or_buf", "buf", "fname", "file", "filename", "filepath", "fid"}
-# `Path.rename(target)` / `.replace(target)` move a file: one computed argument and nothing else
-# (pandas' `rename` and `replace` take a mapping or keywords).
+# `Path.rename(target)` / `.replace(target)` move a file (pandas' `rename` and `replace` take a
+# mapping or keywords, `str.replace` texts).
 _MOVING_ATTRS = {"rename", "replace"}
+
+
+def _may_move(call: ast.Call) -> bool:
+    """`p.rename(target)`, `p.rename(target=t)` or `Path.rename(p, target)`: a call of `rename` /
+    `replace` that may be pathlib's, given a computed target."""
+    if any(kw.arg == "target" for kw in call.keywords):
+        return True
+    literal = (ast.Dict, ast.Lambda, ast.Constant, ast.List, ast.Tuple, ast.Set)
+    if len(call.args) == 1 and not call.keywords:
+        return not isinstance(call.args[0], literal)
+    return len(call.args) == 2 and not isinstance(call.args[0], literal) and not isinstance(call.args[1], ast.Constant)
 _WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport",
                     # (processes running any command: `subprocess.run('... > seaborn.p' + 'y', shell=True)`)
                     "subprocess", "pty",
@@ -854,6 +879,57 @@ _WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", 
                     "site"}
 # Calls that hand a command line to a shell: a command computed at run time may write anything.
 _SHELL_ATTRS = {"system", "getoutput", "getstatusoutput", "popen"}
+# Library functions that copy a file (a `file://` origin is a local one) or unpack an archive into
+# a directory: Keras' `get_file`, torch.hub's and torchvision's downloaders, the Hugging Face hub's.
+_FETCHING = {"get_file", "download_url_to_file", "download_url", "download_and_extract_archive", "extract_archive",
+             "hf_hub_download", "snapshot_download", "unpack_archive"}
+
+
+def _extracts(call: ast.Call) -> bool:
+    """`get_file(..., extract=True)`: an archive's members, of names no cell shows, put in place."""
+    return any(kw.arg in ("extract", "untar", "force_extract") and not (
+        isinstance(kw.value, ast.Constant) and not kw.value.value) for kw in call.keywords)
+# The os module's functions that put a file under a new name (or open one to write by descriptor).
+_OS_PLACING = {"rename", "renames", "replace", "link", "symlink", "open"}
+# Modules that are the os module, or hold it under these names.
+_OS_MODULES = {"os", "posix", "nt"}
+
+
+def _os_names(trees: Iterable[ast.AST]) -> FrozenSet[str]:
+    """Every name an import of the executed cells binds to the os module (`import os as o`,
+    `from pathlib import os`), and `os` itself."""
+    found = {"os"}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(a.asname for a in node.names if a.asname and a.name in _OS_MODULES)
+            elif isinstance(node, ast.ImportFrom):
+                found.update(a.asname or a.name for a in node.names if a.name in _OS_MODULES)
+    return frozenset(found)
+
+
+def _moves_files(tree: ast.AST, os_names: FrozenSet[str]) -> Optional[str]:
+    """Why `tree` may move or link a file into place by a spelling the per-call reading misses: a
+    placing function of the os module read from it (`os.rename`, `o.renames`, `os.path.os.link`)
+    or imported from it, the module itself handed on (`o = os`, `getattr(os, name)`), or a
+    file-writing method taken as a value (`mv = Path.rename`)."""
+    attribute_values = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in called and isinstance(node.ctx, ast.Load) and \
+                node.attr in _WRITING_ATTRS | _MOVING_ATTRS:
+            return f"`.{node.attr}` taken as a value, which may write a module a later import finds"
+        if isinstance(node, ast.Attribute) and node.attr in _OS_PLACING and (
+                (isinstance(node.value, ast.Name) and node.value.id in os_names) or
+                (isinstance(node.value, ast.Attribute) and node.value.attr in _OS_MODULES)):
+            return f"`.{node.attr}` of the os module, through which a module of the notebook's may shadow a library"
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _OS_MODULES and \
+                any(a.name in _OS_PLACING for a in node.names):
+            return "an import of the os module's file-moving functions"
+        if isinstance(node, ast.Name) and node.id in os_names and isinstance(node.ctx, ast.Load) and \
+                id(node) not in attribute_values:
+            return "the os module handed on as a value"
+    return None
 
 
 def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
@@ -867,16 +943,14 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: Frozen
             return f"an import of `{sorted(tops & _WRITING_MODULES)[0]}`, which puts files in place"
         return None
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and id(node) not in appended and \
-            (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir"), ("os", "rename"),
-                                           ("os", "replace"), ("os", "link"), ("os", "symlink"), ("os", "open")}:
+            (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir")}:
         return f"`{node.value.id}.{node.attr}`, through which a module of the notebook's may shadow a library"
     if not isinstance(node, ast.Call):
         return None
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in _WRITING_ATTRS:
         return f"`.{func.attr}()`, which may write a module a later import finds"
-    if isinstance(func, ast.Attribute) and func.attr in _MOVING_ATTRS and len(node.args) == 1 and \
-            not node.keywords and not isinstance(node.args[0], (ast.Dict, ast.Lambda, ast.Constant)):
+    if isinstance(func, ast.Attribute) and func.attr in _MOVING_ATTRS and _may_move(node):
         return f"`.{func.attr}()` of a computed target, which may move a module where a later import finds it"
     if isinstance(func, ast.Attribute) and func.attr in _SHELL_ATTRS and node.args:
         command = node.args[0]
@@ -887,6 +961,14 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: Frozen
     if isinstance(func, ast.Attribute) and func.attr.startswith(("spawn", "posix_spawn")):
         return f"`.{func.attr}()`, which runs a program that may put files in place"
     called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if called in _FETCHING and (_extracts(node) or not all(
+            isinstance(a, ast.Constant) for a in [*node.args, *(kw.value for kw in node.keywords)])):
+        return f"`{called}()` placing a file under a name computed at run time, or unpacking an archive"
+    if called == "copy" and len(node.args) > 1 and not all(isinstance(a, ast.Constant) for a in node.args):
+        return "`copy()` of a file to a path computed at run time (`tf.io.gfile.copy`), which may be a module"
+    if called == "download" and (len(node.args) > 1 or any(kw.arg in ("out", "output") for kw in node.keywords)) and \
+            not all(isinstance(a, ast.Constant) for a in [*node.args, *(kw.value for kw in node.keywords)]):
+        return "`download()` to a path computed at run time, which may be a module a later import finds"
     if _WRITERS.match(called):
         path = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg in _PATH_KEYWORDS), None)
         if path is not None and not (isinstance(path, ast.Constant) and type(path.value) is str):
@@ -1028,13 +1110,15 @@ _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:@+=, -]*")
 
 def _plain_words(trees: Iterable[ast.AST], kinds: BindingKinds) -> FrozenSet[str]:
     """The names the cells bind once, at top level, to a text with no character a shell reads
-    (`INPUT_DIR = 'data'`)."""
+    (`INPUT_DIR = 'data'`), and never take as a parameter: IPython expands a field in a function's
+    shell line from that function's locals, and a parameter of the same name may hold anything."""
     found = set()
     for tree in trees:
         for stmt in getattr(tree, "body", []):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is str \
-                    and _PLAIN_WORD.fullmatch(stmt.value.value) and kinds.count.get(stmt.targets[0].id) == 1:
+                    and _PLAIN_WORD.fullmatch(stmt.value.value) and kinds.count.get(stmt.targets[0].id) == 1 \
+                    and stmt.targets[0].id not in kinds.parameters:
                 found.add(stmt.targets[0].id)
     return frozenset(found)
 

@@ -441,3 +441,28 @@ def test_cells_that_may_import_or_unpickle_code_of_their_own_leave_names_unknown
     # ... unless a text spells the name (it may reach the module by it) or another cell uses it
     for cells in (["import pickle", "print('pickle')"], ["import shutil", "def f():\n    return shutil"]):
         assert read_executed(cells).dynamic is not None, cells
+
+
+def test_cells_that_may_place_a_module_or_load_native_code_leave_names_unknown():
+    # (third red team, 7 Dec) the os module's movers under other spellings, pathlib's unbound and
+    # keyword forms, movers taken as values, library copiers and downloaders (a `file://` origin
+    # is a local file), archives unpacked, native libraries loaded, a model repository's own code
+    for cell in ("from os import rename\nrename(a, b)", "import os as o\no.renames(a, b)", "import os\nos.path.os.link(a, b)",
+                 "from os import symlink", "import os\nmv = os", "import os\nf = getattr(os, 'rename')",
+                 "from pathlib import Path\nPath.rename(Path(a), b)", "from pathlib import Path\nPath(a).rename(target=b)",
+                 "from pathlib import Path\nmv = Path(a).replace", "from pathlib import Path\nw = Path.write_text",
+                 "import torch\ntorch.hub.download_url_to_file(u, p)", "import tensorflow as tf\ntf.keras.utils.get_file(n, u)",
+                 "import tensorflow as tf\ntf.keras.utils.get_file('d.zip', u, extract=True)",
+                 "import tensorflow as tf\ntf.io.write_file(p, s)", "import tensorflow as tf\ntf.io.gfile.copy(a, b)",
+                 "import tensorflow as tf\nf = tf.io.gfile.GFile(p, 'w')", "import numpy as np\nm = np.memmap(p, mode='w+')",
+                 "import gdown\ngdown.download(u, out)", "import torch\ntorch.ops.load_library(p)",
+                 "import tensorflow as tf\ntf.load_op_library(p)", "from torch.utils.cpp_extension import load_inline",
+                 "from transformers import AutoModel\nm = AutoModel.from_pretrained(r, trust_remote_code=True)",
+                 "from gensim.models import Word2Vec\nm = Word2Vec.load(p)", "import gensim.downloader as api"):
+        assert read_executed([cell]).dynamic is not None, cell
+    # what notebooks commonly write with the same names stays plain
+    for cell in ("df = df.rename(columns={'a': 'b'})", "s = s.str.replace(' ', '')", "df = df.replace(0, np.nan)",
+                 "t = text.replace('a', 'b')", "import os\np = os.path.join(d, 'x.csv')\nfiles = os.listdir(d)",
+                 "import tensorflow as tf\np = tf.keras.utils.get_file('flowers.tgz', 'https://x/flowers.tgz')",
+                 "import nltk\nnltk.download('punkt')", "b = a.copy()", "m = AutoModel.from_pretrained('bert-base-uncased')"):
+        assert read_executed([cell]).dynamic is None, cell

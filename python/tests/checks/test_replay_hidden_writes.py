@@ -94,7 +94,31 @@ MODULES_WRITTEN = [
     f"import subprocess" + B + f"subprocess.run(['sh', '-c', \"printf 'import builtins; builtins.y = 1' > {_DIR}/crane_sp_y.py\"])" + B +
     f"import sys\nsys.path.append({_DIR!r})\nimport crane_sp_y",
 ]
-NAMES_BOUND_OUT_OF_SIGHT += MODULES_WRITTEN
+# (third red team, 7 Dec) a module moved into place by the os module under other spellings, by
+# pathlib's unbound and keyword forms, by a method taken as a value, and by torch.hub's downloader
+# reading a `file://` origin. Each case moves its own payload into its own directory on the path.
+_PAYLOAD = "import builtins\nbuiltins.y = 1\n"
+
+
+def _moved(mover: str, module: str) -> str:
+    d = tempfile.mkdtemp()
+    src = repr(d + "/payload.txt")
+    return (f"import sys\nsys.path.append({d!r})\nopen({src}, 'w').write({_PAYLOAD!r})\n"
+            f"dst = {d + '/' + module!r} + '.p' + 'y'" + B + mover.replace("src", src) + B + f"import {module}")
+
+
+MODULES_MOVED = [
+    _moved("from os import rename\nrename(src, dst)", "emoji"),
+    _moved("import os as o\no.renames(src, dst)", "tabulate"),
+    _moved("import os\nos.path.os.link(src, dst)", "langdetect"),
+    _moved("from os import symlink\nsymlink(src, dst)", "emoji"),
+    _moved("import os\nmv = os\nmv.replace(src, dst)", "tabulate"),
+    _moved("from pathlib import Path\nPath.rename(Path(src), dst)", "langdetect"),
+    _moved("from pathlib import Path\nPath(src).rename(target=dst)", "emoji"),
+    _moved("from pathlib import Path\nmv = Path(src).replace\nmv(dst)", "tabulate"),
+    _moved("import torch\ntorch.hub.download_url_to_file('file://' + src, dst, progress=False)", "langdetect"),
+]
+NAMES_BOUND_OUT_OF_SIGHT += MODULES_WRITTEN + MODULES_MOVED
 
 # The plain twins: the same targets after cells that change nothing of the kind keep their claims.
 TWINS = [
@@ -215,6 +239,12 @@ def test_a_timed_cell_binds_what_its_code_binds():
             assert verdict(r, key="replay_claim") == "caught", (shell, r["replay_claim"], r.get("replay_stop"))
 
 
+def _field_of_a_parameter(definition: str, function: str, module: str) -> str:
+    d = tempfile.mkdtemp()
+    return (f"import sys\nsys.path.append({d!r})\nD = 'data'\n{definition}" + B +
+            f"{function}(\"printf 'import builtins; builtins.y = 1' > {d}/{module}.p\" + 'y')" + B + f"import {module}")
+
+
 def test_a_shell_field_holding_a_plain_word_binds_nothing():
     # `!echo {D} $D`, D bound once to a plain word, is `!echo data data`; an expression there, a
     # class whose formatting writes a builtin, or a field holding a whole command binds one.
@@ -229,7 +259,14 @@ def test_a_shell_field_holding_a_plain_word_binds_nothing():
              {"setup": "x = 0", "shell": f"import sys\nsys.path.append({_DIR!r})\n"
               f"with open({_DIR + '/src.txt'!r}, 'w') as f:\n    f.write('import builtins; builtins.y = 1')" + B +
               "cmd = 'cp ' + " + repr(_DIR + "/src.txt ") + " + " + repr(_DIR + "/emoji.p") + " + 'y'" + B +
-              "!{cmd}" + B + "import emoji", "cell": "print(y)", "teardown": UNDO}]
+              "!{cmd}" + B + "import emoji", "cell": "print(y)", "teardown": UNDO},
+             # (third red team, 7 Dec) a parameter of the same name: IPython expands the field from
+             # the function's locals, so the plain word bound at top level is not what it holds
+             {"setup": "x = 0", "shell": _field_of_a_parameter("def f(D):\n    !{D}", "f", "emoji"),
+              "cell": "print(y)", "teardown": UNDO},
+             {"setup": "x = 0", "shell": _field_of_a_parameter("f = lambda D: get_ipython().system('$D')", "f",
+                                                               "tabulate"),
+              "cell": "print(y)", "teardown": UNDO}]
     plain, *bound = run_batch([dict(c, replay=True, replay_executed=True) for c in cases])
     assert verdict(plain, key="replay_claim") == "caught", (plain["replay_claim"], plain.get("replay_stop"))
     for r in bound:

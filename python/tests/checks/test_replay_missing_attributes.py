@@ -87,6 +87,10 @@ GATED = [s for s, _ in HOSTILE[:-1]] + [
     # a private name pandas may read from the frame itself, spelled where a library could set it
     SETUP + B + "opts = dict(_info_axis_name='index')",
     SETUP + B + "from tqdm import tqdm\ntqdm.pandas()",
+    # (third red team, 7 Dec) tqdm's registration reached under other names
+    SETUP + B + "from tqdm import tqdm\nf = tqdm.pandas\nf()",
+    SETUP + B + "from tqdm import tqdm, tqdm_pandas\ntqdm_pandas(tqdm())",
+    SETUP + B + "from tqdm import tqdm\nlist(map(lambda f: f(), [tqdm.pandas]))",
     SETUP + B + "import hvplot.pandas",
     SETUP + B + "import pandas_profiling",
     SETUP + B + "def load():\n    import ydata_profiling\nload()",
