@@ -47,10 +47,11 @@ from .abstract_values import Opaque
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
 
-# Builtins of some Python 3 version other than this one, and IPython's numbered history names
-# (`_5`, `_i5`, `__`): a recorded kernel may have had them, so their absence here proves nothing.
+# Builtins of some Python 3 version or platform other than this one (`WindowsError` is Windows'),
+# and IPython's numbered history names (`_5`, `_i5`, `__`): a recorded kernel may have had them,
+# so their absence here proves nothing.
 _OTHER_BUILTINS = {"aiter", "anext", "EncodingWarning", "BaseExceptionGroup", "ExceptionGroup",
-                   "PythonFinalizationError", "dreload", "help", "copyright", "credits", "license"}
+                   "PythonFinalizationError", "WindowsError", "dreload", "help", "copyright", "credits", "license"}
 
 
 def _input_history(name: str) -> bool:

@@ -153,7 +153,7 @@ def test_inert_magics_and_shell_commands_keep_the_names_known():
 
 
 @pytest.mark.parametrize("name", ["_", "_5", "_i3", "__", "Out", "In", "get_ipython", "display", "aiter",
-                                  "ExceptionGroup", "__name__"])
+                                  "ExceptionGroup", "WindowsError", "__name__"])
 def test_names_ipython_or_another_python_may_provide_are_never_claimed(name):
     assert run_checks_on_facts(f"print({name})", {}, executed=["x = 1"]).crash is None
 
