@@ -12,12 +12,11 @@ modules' and their classes' own dictionaries are read, after their keys are foun
 from __future__ import annotations
 
 import builtins
-import itertools
-import operator
 import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
+from .checks.dict_snapshots import AllOf, Snapshot
 from .checks.library_code import genuine
 from .checks.static_reads import plain_keys
 from .checks.threads import library_file
@@ -53,9 +52,9 @@ def _fields(value: Any) -> Tuple[Any, ...]:
     return ()
 
 
-def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], frozenset, bool, "_Fast"]]:
+def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], frozenset, bool, Snapshot]]:
     """(label, dictionary, {key: (value, fields)} for its code, its keys, whether it is a module's,
-    its fast check) for each module and each class a module defines."""
+    its snapshot) for each module and each class a module defines."""
     taken = []
     for name in _MODULES:
         module = sys.modules.get(name)
@@ -70,28 +69,8 @@ def _take() -> List[Tuple[str, Any, Dict[str, Tuple[Any, Tuple[Any, ...]]], froz
             code = {k: (v, _fields(v)) for k, v in list(space.items())
                     if isinstance(v, _CALLABLE_TYPES) and not (is_module and k in replaceable)}
             taken.append((label, space, code, frozenset(space) | (replaceable if is_module else set()), is_module,
-                          _Fast(space)))
+                          Snapshot(space)))
     return taken
-
-
-class _Fast:
-    """What a dictionary held at import, for a check made in C (`map(operator.is_, ...)`): the same
-    values in the same order, and its functions' same code, defaults and closures. Only when this
-    fails is the dictionary read entry by entry (a library's own replacement passes there)."""
-
-    def __init__(self, space: Any):
-        self.values = tuple(space.values())
-        self.functions = tuple(v for v in self.values if type(v) is types.FunctionType)
-        self.parts = tuple(tuple(map(getter, self.functions)) for getter in _FUNCTION_PARTS)
-
-    def holds(self, space: Any) -> bool:
-        return (len(space) == len(self.values) and all(map(operator.is_, space.values(), self.values))
-                and all(all(map(operator.is_, map(getter, self.functions), parts))
-                        for getter, parts in zip(_FUNCTION_PARTS, self.parts)))
-
-
-_FUNCTION_PARTS = tuple(operator.attrgetter(name) for name in ("__code__", "__defaults__", "__kwdefaults__",
-                                                                  "__closure__"))
 
 
 def _same(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
@@ -137,34 +116,7 @@ def _unchanged(fn: Any, fields: Tuple[Any, ...]) -> bool:
 _TAKEN = _take()
 
 
-class _AllFast:
-    """Every taken dictionary at once, as one `_Fast` over their values end to end: one pass in C
-    per check instead of one Python call per dictionary (there are hundreds)."""
-
-    def __init__(self):
-        self.spaces = tuple(entry[1] for entry in _TAKEN)
-        self.lengths = tuple(map(len, self.spaces))
-        self.fast = _Fast(_Chained(self.spaces))
-
-    def holds(self) -> bool:
-        return tuple(map(len, self.spaces)) == self.lengths and self.fast.holds(_Chained(self.spaces))
-
-
-class _Chained:
-    """The values of several dictionaries end to end, as `_Fast` reads a dictionary."""
-
-    def __init__(self, spaces: Tuple[Any, ...]):
-        self.spaces = spaces
-
-    def values(self):
-        return itertools.chain.from_iterable(map(_VALUES, self.spaces))
-
-    def __len__(self) -> int:
-        return sum(map(len, self.spaces))
-
-
-_VALUES = operator.methodcaller("values")  # (a class's dictionary is a mappingproxy)
-_ALL = [_AllFast()]
+_ALL = [AllOf(tuple(entry[1] for entry in _TAKEN))]
 
 
 def changed() -> Optional[str]:
@@ -178,8 +130,8 @@ def changed() -> Optional[str]:
         if found:
             return found
         # (changed only by a library's own code: what the next check compares with at C speed)
-        _TAKEN[i] = (label, space, code, keys, is_module, _Fast(space))
-    _ALL[0] = _AllFast()
+        _TAKEN[i] = (label, space, code, keys, is_module, Snapshot(space))
+    _ALL[0] = AllOf(tuple(entry[1] for entry in _TAKEN))
     return None
 
 

@@ -20,6 +20,7 @@ behaviour (attributes, frames, containers, arrays, estimators, operators).
 from __future__ import annotations
 
 import __future__
+import ast
 import builtins
 import os
 import sys
@@ -32,6 +33,8 @@ from .. import stdlib_untouched
 from ..deadline import Deadline
 from . import threads, tracing
 from .threads import notebook_thread
+from .finalizers import notebook_finalizer_exists, shell_rebinding_frees_code
+from .signal_handlers import notebook_signal_handler
 from .abc_hooks import notebook_abc_hook
 from .interpreter import DELETED, MAYBE_BOUND, Interpreter, builtin_names, real_builtins
 from .live_adapter import LiveValue
@@ -250,6 +253,8 @@ def _syntax_crash(exc: SyntaxError) -> Outcome:
 
 
 def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
+    if _awaits_at_top_level(tree):
+        return Outcome(stopped_at=CheckStop(None, _RUNS_ASYNC))
     body = tree.body if late is None else tree.body[:late[0]]
     try:
         interp.run(body)
@@ -262,6 +267,39 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
     return Outcome() if late is None else late[1]
 
 
+# IPython runs a cell that awaits at top level as a coroutine on an event loop, and the loop first
+# runs what is waiting in it: callbacks and tasks of the notebook's, before the cell's first line.
+_RUNS_ASYNC = ("the cell awaits at top level: IPython runs it on an event loop, which may first run callbacks "
+               "and tasks the notebook left waiting there")
+_ASYNC_NODES = (ast.Await, ast.AsyncFor, ast.AsyncWith)
+_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _awaits_at_top_level(tree: ast.AST) -> bool:
+    """An `await`, `async for` / `async with` or async comprehension outside any function's body
+    (a function's decorators, defaults and annotations are evaluated where it is defined)."""
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _ASYNC_NODES) or (isinstance(node, ast.comprehension) and node.is_async):
+            return True
+        if isinstance(node, _OWN_SCOPES):
+            a = node.args
+            todo.extend([*a.defaults, *(d for d in a.kw_defaults if d is not None),
+                         *(x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                           if x is not None and x.annotation is not None)])
+            if not isinstance(node, ast.Lambda):
+                todo.extend([*node.decorator_list, *([node.returns] if node.returns is not None else [])])
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+_GARBAGE_MAY_RUN_CODE = ("a class of the notebook's runs code when its objects are freed (`__del__`, "
+                         "`weakref.finalize`): objects of it already unreachable are freed, and that code run, at "
+                         "whatever point of the cell the garbage collector starts")
+_HISTORY_FREES_CODE = ("a name IPython rebinds as it runs the cell (`_i`, `_ii`, `_iii`, `_i<N>`, `_exit_code`) holds "
+                       "an object that may run code when it is freed")
 _BUILTIN_REPLACED = "a builtin was replaced, and the library code the checker consults would call it"
 # A shell's `user_ns` of a dict subclass: the cell's names are read through its own `__getitem__`
 # (and the checker's `in` would run its `__contains__`).
@@ -326,6 +364,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
     if notebook_thread():
         return Outcome(stopped_at=CheckStop(None, threads.RUNNING))
+    if notebook_signal_handler():
+        return Outcome(stopped_at=CheckStop(None, signal_handlers.HANDLED))
     if read is None:
         new_epoch()
     hooked = notebook_abc_hook()
@@ -335,6 +375,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, _NAMESPACE_OF_ITS_OWN))
     if not plain_keys(namespace):
         return Outcome(stopped_at=HostileKeys().stop)  # (`globals()[K('x')] = 1`: any name lookup may run it)
+    if shell_rebinding_frees_code(namespace):
+        return Outcome(stopped_at=CheckStop(None, _HISTORY_FREES_CODE))
     was_enabled = _f.gc_isenabled()
     _f.gc_disable()
     try:
@@ -381,6 +423,9 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
                              annotations_deferred=prepared.annotations_deferred,
                              displays_values=prepared.displays_values)
         outcome = _interpret(tree, interp, late)
+        if outcome.crash is not None and notebook_finalizer_exists():
+            # (looked for only before a claim: it walks every class alive)
+            return Outcome(stopped_at=CheckStop(None, _GARBAGE_MAY_RUN_CODE))
         if type(namespace) is dict:  # (a real dict: listing its keys runs no user code)
             return _name_hint(outcome, lambda: bound_so_far(interp), namespace, interp.builtin_names)
         return outcome
@@ -480,7 +525,10 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                              deadline=Deadline(REPLAY_SECONDS),
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
                              libraries_versioned_here=False, python_version=None)
-        return _name_hint(_interpret(tree, interp, late), lambda: bound_so_far(interp), values, unsure,
+        outcome = _interpret(tree, interp, late)
+        if outcome.crash is not None and kernel is not None and kernel.finalizers:
+            return Outcome(stopped_at=CheckStop(None, _GARBAGE_MAY_RUN_CODE))
+        return _name_hint(outcome, lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)
     except Exception as exc:
         if os.environ.get("CRANE_LLM_CHECKS_DEBUG"):

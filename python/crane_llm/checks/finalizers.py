@@ -10,9 +10,11 @@ answered "may run code".
 
 from __future__ import annotations
 
+import gc
+import re
 import types
 import weakref
-from typing import Any, List
+from typing import Any, Dict, List, Optional, Set
 
 from .static_reads import loaded_module, class_dict, class_module, instance_dict, is_static_type, mro
 
@@ -181,4 +183,84 @@ def _array_known(a: Any, todo: List[Any]) -> bool:
     return True
 
 
-__all__ = ["may_run_code_when_freed"]
+# What IPython rebinds before a cell's first line: its input history names (`store_inputs` pushes
+# `_i`, `_ii`, `_iii` and `_i<N>`), and after a shell escape, `_exit_code`.
+_REBOUND_BY_THE_SHELL = re.compile(r"_i{1,3}|_i\d+|_exit_code")
+
+
+def shell_rebinding_frees_code(namespace: Dict[str, Any]) -> bool:
+    """A value IPython drops when it runs the cell may run code as it is freed (`_iii = Noisy()`).
+    `namespace` is a plain dict with plain text keys (the caller checked)."""
+    for name, value in list(namespace.items()):
+        if type(value) is not str and _REBOUND_BY_THE_SHELL.fullmatch(name) and may_run_code_when_freed(value):
+            return True
+    return False
+
+
+__all__ = ["may_run_code_when_freed", "shell_rebinding_frees_code"]
+
+
+# The notebook's classes that run code when their instances are freed, found over every class
+# alive: a cycle of such instances that is already garbage is collected, and its finalizers run,
+# at whatever allocation of the cell's starts a collection.
+_TYPE_DICT = type.__dict__["__dict__"].__get__
+_SUBCLASSES = type.__dict__["__subclasses__"]
+_MAX_CLASSES = 200_000
+
+
+def notebook_finalizer_exists() -> bool:
+    """A class whose own code is the notebook's finalizes its instances (its `__del__`, or a C
+    finalizer calling a method it overrides), or `weakref.finalize` holds a callback of the
+    notebook's; True too when the classes cannot all be looked at."""
+    from .threads import library_file
+
+    registry = weakref.finalize.__dict__.get("_registry")
+    info_type = weakref.finalize.__dict__.get("_Info")
+    slot = class_dict(info_type).get("func") if type(info_type) is type else None
+    if type(registry) is not dict or type(slot) is not types.MemberDescriptorType:
+        return True
+    for info in list(registry.values()):
+        if type(info) is not info_type:
+            return True
+        func = slot.__get__(info)
+        if type(func) is types.MethodType:
+            func = func.__func__
+        if not (type(func) is types.FunctionType and library_file(func.__code__.co_filename)) and \
+                type(func) is not types.BuiltinFunctionType:
+            return True
+    finalizing = _notebook_finalizing_classes()
+    if finalizing is None:
+        return True
+    if not finalizing:
+        return False
+    # (a class alone runs nothing: only its objects do, and any of them may already be garbage)
+    return any(type(o) in finalizing for o in gc.get_objects())
+
+
+def _notebook_finalizing_classes() -> Optional[Set[type]]:
+    """Every class alive whose own code is the notebook's and that finalizes its objects; None
+    when there are too many classes to look at."""
+    from .threads import library_file
+
+    found: Set[type] = set()
+    seen = set()
+    todo = [object]
+    while todo:
+        cls = todo.pop()
+        try:
+            subclasses = _SUBCLASSES(cls)
+        except TypeError:  # (`type` itself wants an argument)
+            subclasses = _SUBCLASSES(cls, cls) if cls is type else []
+        for sub in subclasses:
+            if id(sub) in seen:
+                continue
+            seen.add(id(sub))
+            if len(seen) > _MAX_CLASSES:
+                return None
+            todo.append(sub)
+            for value in _TYPE_DICT(sub).values():
+                if type(value) is types.FunctionType and not library_file(value.__code__.co_filename):
+                    if _class_finalizes(sub):
+                        found.add(sub)
+                    break
+    return found

@@ -572,8 +572,14 @@ class Interpreter:
         if not self.identities_known:
             raise Stop(node.lineno, "an in-place change, and recorded facts do not say which names share the object")
 
-    def set_shadow(self, value: Value, facts: Value) -> None:
+    def set_shadow(self, value: Value, facts: Value, node) -> None:
+        """`value`, changed in place, is now what `facts` say. A kernel object changed in place lets
+        go of what it held (a dropped column, a replaced one, removed rows), and freeing runs code
+        when any of it has a finalizer."""
         if isinstance(value, LiveValue):
+            if may_run_code_when_freed(value.obj):
+                raise Stop(node.lineno, "changing a frame in place, which may free an object that runs code when "
+                                        "it is freed")
             self.keepalive.append(value.obj)
             self.shadow[id(value.obj)] = facts
             facts.stands_for = value.obj  # (the same object: what it holds beside the facts still counts)

@@ -21,6 +21,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
+from . import shell_code
 from .static_reads import checked, ipython_module, loaded_module, lookup_static
 from .provenance import class_module, class_name, mro, notebook_builtins, own
 
@@ -205,7 +206,8 @@ def _shell_hooks_unchanged(shell: Any) -> Optional[str]:
             hooks = _shell_dict(shell, name)
         if type(hooks) is not list or hooks:
             return "the shell has its own input transformers"
-    why = _pre_run_hooks_unknown(shell) or _display_unknown(shell) or _globals_elsewhere(shell)
+    why = _pre_run_hooks_unknown(shell) or _display_unknown(shell) or _globals_elsewhere(shell) or \
+        _run_path_unknown(shell)
     if why:
         return why
     try:
@@ -239,6 +241,42 @@ _COMPILER_METHODS = ("ast_parse", "__call__", "cache", "format_code_name", "get_
 _MANAGER_METHODS = ("transform_cell", "do_one_token_transform", "do_token_transforms")
 _PREFILTER_METHODS = ("prefilter_lines", "prefilter_line", "prefilter_line_info", "find_handler", "transform_line",
                       "get_handler_by_name")
+
+
+# The shell's helpers that run code of theirs as every cell runs: before its first line (the
+# history's input names, the event triggers, the logger, the traps) and as it raises.
+_RUN_PATH_PARTS = ("events", "logger", "builtin_trap", "display_trap", "displayhook", "history_manager")
+
+
+def _run_path_unknown(shell: Any) -> Optional[str]:
+    """Why what the shell runs around the cell may not be IPython's own (a patched function or class
+    of IPython, the kernel or traitlets; a helper of the notebook's in the shell's place; a handler
+    for the cell's exceptions), or None."""
+    found = shell_code.changed()
+    if found:
+        return f"`{found}` is not as IPython, the kernel or traitlets ship it, and it runs around every cell"
+    for name in _RUN_PATH_PARTS:
+        if not _methods_its_class(_trait(shell, name) or _shell_dict(shell, name)):
+            return f"the shell's `{name}` is not IPython's own"
+    handled = _shell_dict(shell, "custom_exceptions")
+    if type(handled) is not tuple or handled:
+        return "the shell handles some exceptions itself (`set_custom_exc`)"
+    return None
+
+
+def _methods_its_class(obj: Any) -> bool:
+    """An instance of a class of IPython's or the kernel's (whose code shell_code vouches for) with
+    no method shadowed on the instance (what it keeps as data, as a trap's saved `sys.displayhook`,
+    is its own business)."""
+    cls = type(obj)
+    if not class_module(cls).startswith(("IPython.", "ipykernel.")):
+        return False
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return False
+    return type(d) is dict and not any(type(k) is not str or type(lookup_static(cls, k, None)) is types.FunctionType
+                                       for k in list(d))
 
 
 def _transforms(manager: Any) -> list:

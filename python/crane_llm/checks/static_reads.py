@@ -199,6 +199,12 @@ def lookup_static(cls: Any, attr: str, default: Any = None) -> Any:
 _FOUND: Dict[Tuple[int, Any], Tuple[Any, Any]] = {}
 _NOT_FOUND = object()
 _IN_CHECK = [False]
+_CHECKS = [0]
+
+
+def check_number() -> int:
+    """Which check is running (a new number for each), or 0 outside any."""
+    return _CHECKS[0] if _IN_CHECK[0] else 0
 
 
 @contextmanager
@@ -206,6 +212,7 @@ def one_check():
     """The extent of one check: class lookups are remembered within it, forgotten at its ends."""
     _FOUND.clear()
     _IN_CHECK[0] = True
+    _CHECKS[0] += 1
     try:
         yield
     finally:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Dict, Iterator, List
 
 from .. import interpreter_functions as _f
+from ..checks.signal_handlers import HELD
 
 # (SIGALRM is the hard stop's; the other two cannot be caught)
 _UNTOUCHABLE = {int(getattr(_signal, name)) for name in ("SIGKILL", "SIGALRM", "SIGSTOP") if hasattr(_signal, name)}
@@ -40,9 +41,11 @@ def held_signals() -> Iterator[None]:
                 swapped[signum] = handler
     except (ValueError, OSError):  # not the main thread (only it may set handlers): nothing held
         pass
+    HELD.append(swapped)  # (the checks still see whose handlers stand behind the stand-ins)
     try:
         yield
     finally:
+        HELD.pop()
         for signum, handler in swapped.items():
             _f.set_signal(signum, handler)
         for signum in pending:

@@ -13,6 +13,7 @@ import types
 from math import prod
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..memory_room import fits
 from ..static_reads import checked
 from ..class_facts import ndarray_type, pristine_pandas
 from ..dtypes import dtype_category
@@ -49,10 +50,12 @@ MAX_AXIS = 2 ** 31 - 1
 
 
 def sized(shape: Any) -> bool:
-    """A shape of plain ints NumPy makes, and can allocate, on any machine the checker trusts."""
+    """A shape of plain ints NumPy makes, and can allocate in the memory this process has left
+    (16 bytes an element: a complex number, or two floats' worth of temporaries)."""
     if type(shape) is not tuple or not all(type(d) is int and 0 <= d <= MAX_AXIS for d in shape):
         return False
-    return prod(shape) <= MAX_ELEMENTS
+    n = prod(shape)
+    return n <= MAX_ELEMENTS and fits(16 * n)
 
 
 def array_value(shape: Optional[Tuple[int, ...]], kind: Optional[str]) -> FactValue:

@@ -464,7 +464,7 @@ def _result(interp, base: Value, f: FrameFacts, columns, nrows, inplace: bool, n
     if inplace:
         new = derived(columns, nrows, f, dtypes, f.ordered)
         if isinstance(base, LiveValue):
-            interp.set_shadow(base, new)
+            interp.set_shadow(base, new, node)
         else:
             base.facts = replace(base.facts, frame=new.frame())
         interp.changed_in_place(node)
@@ -705,7 +705,7 @@ def _columns_named(f: FrameFacts, label: Any) -> Optional[int]:
 def _replace_columns(interp, base: Value, f: FrameFacts, cols: List[Any], node, ordered: Optional[bool] = None) -> None:
     new = derived(cols, f.nrows, f, ordered=f.ordered if ordered is None else ordered)
     if isinstance(base, LiveValue):
-        interp.set_shadow(base, new)
+        interp.set_shadow(base, new, node)
     else:
         base.facts = replace(base.facts, frame=new.frame())
     interp.changed_in_place(node)

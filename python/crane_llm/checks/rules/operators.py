@@ -13,6 +13,7 @@ import ast
 import operator
 from typing import Any, Optional
 
+from ..memory_room import room
 from ..live_adapter import LiveValue, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, FactValue, Opaque, Value
@@ -85,19 +86,27 @@ _FITS = 2 ** 27
 
 
 def _may_not_fit(op: type, a: Any, b: Any) -> bool:
+    # (8 bytes an item: a tuple's slot, the widest character; twice that for a temporary)
+    left = room()
+    return _items(op, a, b) > (_FITS if left is None else min(_FITS, left // 16))
+
+
+def _items(op: type, a: Any, b: Any) -> float:
+    """About how many items (characters, slots, bytes) the result of `a op b` has; infinity when
+    that is not known."""
     try:
         if op is ast.Mult:
             seq, n = (a, b) if isinstance(a, (str, bytes, tuple)) else (b, a)
             if isinstance(seq, (str, bytes, tuple)) and isinstance(n, int):
-                return len(seq) * max(n, 0) > _FITS
-            return (a.bit_length() + b.bit_length()) // 8 > _FITS
+                return len(seq) * max(n, 0)
+            return (a.bit_length() + b.bit_length()) // 8
         if op is ast.LShift:
-            return (a.bit_length() + max(b, 0)) // 8 > _FITS
+            return (a.bit_length() + max(b, 0)) // 8
         if op is ast.Pow:
-            return b > 0 and a.bit_length() * b // 8 > _FITS
+            return a.bit_length() * b // 8 if b > 0 else 0
     except Exception:
-        return True
-    return True
+        return float("inf")
+    return float("inf")
 
 
 def _crash(exc: BaseException, node, message: str, variables) -> Crash:

@@ -14,6 +14,7 @@ import math
 import types
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..memory_room import fits
 from ..static_reads import loaded_module, checked, class_dict, class_name
 from ..abstract_values import BoundMethod, FactValue, Value
 from ..live_adapter import LiveValue
@@ -100,7 +101,7 @@ _MAX_ELEMENTS = 10 ** 8
 
 
 def _result(facts: TensorFacts, node) -> Value:
-    if math.prod(facts.shape) > _MAX_ELEMENTS:
+    if math.prod(facts.shape) > _MAX_ELEMENTS or not fits(16 * math.prod(facts.shape)):
         raise Stop(node.lineno, f"a tensor result of shape {_shape_text(facts.shape)}, which may not fit in memory")
     return tensor_value(facts)
 
@@ -178,7 +179,8 @@ def _ints(values: List[Any]) -> Optional[Tuple[int, ...]]:
 def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     shape = _ints([a.concrete() for a in args])
     torch = loaded_module("torch")
-    if shape is None or not shape or any(d < 0 or d > MAX_AXIS for d in shape) or math.prod(shape) > MAX_ELEMENTS:
+    if shape is None or not shape or any(d < 0 or d > MAX_AXIS for d in shape) or math.prod(shape) > MAX_ELEMENTS or \
+            not fits(16 * math.prod(shape)):
         raise Stop(node.lineno, f"torch.{fname} of sizes the checker does not know")
     dtype = None
     for k, v in kwargs.items():
