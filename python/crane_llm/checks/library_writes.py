@@ -24,6 +24,16 @@ _REACHING_CALLS = {"getattr", "vars", "type", "__import__", "globals", "locals",
 _REACHING_METHODS = {"import_module", "__getattribute__", "__getattr__", "reload", "__subclasses__", "mro",
                      "get_referents", "get_referrers", "get_objects"}
 _WRITERS = {"setattr", "delattr"}
+# Calls whose result holds, or is, what they are given: `next(iter([pd]))`, `max([torch], key=id)`,
+# `dict(c=torch)['c']`, `list(map(f, [pd]))[0]`, `functools.partial(f, pd)`, `itertools.chain([np])`.
+_PASSING = {"next", "iter", "list", "tuple", "reversed", "sorted", "max", "min", "dict", "set", "frozenset", "map",
+            "filter", "zip", "enumerate", "partial", "chain", "cycle", "repeat", "islice", "tee", "compress",
+            "accumulate", "reduce", "copy", "deepcopy", "SimpleNamespace", "ChainMap", "OrderedDict",
+            "defaultdict", "deque", "namedtuple", "cast", "attrgetter", "itemgetter", "methodcaller"}
+# Marks in the reaching set: a function of the cells whose result reaches a library (`name()`), an
+# attribute some class body or store binds to what reaches one (`.name`).
+_RETURNS = "()"
+_HELD = "."
 _STRING_CODE = {"exec", "eval", "compile", "execfile"}
 # Names of functions that write into whatever object they are handed, however they are reached:
 # as a bare name that is not called on the spot (`s = setattr`, `{'f': setattr}`, `for f in
@@ -58,6 +68,9 @@ _MUTATORS = {"append", "extend", "insert", "update", "setdefault", "add", "remov
 # Namespaces of settings a notebook commonly writes (`pd.options.display.max_rows = 100`,
 # `plt.rcParams['figure.figsize'] = (8, 4)`, `os.environ[...] = ...`, `sys.path.append(...)`).
 _SETTINGS_ATTRS = {"options", "rcParams", "rc", "environ", "path", "argv"}
+# Of those, the ones written only by item or method (`os.environ['X'] = ...`, `sys.path.append(d)`):
+# an attribute stored on them (`os.environ.pd = pd`) is no setting.
+_ITEM_SETTINGS = {"environ", "path", "argv"}
 
 
 def library_patch(cells: Iterable[Tuple[int, ast.AST]], imported: Set[str], modules: Set[str],
@@ -123,6 +136,8 @@ def reaches(node: Optional[ast.AST], reaching: Set[str]) -> bool:
         return True
     if isinstance(node, ast.Attribute) and node.attr in _CONSTANTS and isinstance(node.value, ast.Name):
         return False
+    if isinstance(node, ast.Attribute) and _HELD + node.attr in reaching:
+        return True  # (an attribute bound to a library object: `class K: T = torch` or `k.T = torch`, then `K.T`)
     if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
         return reaches(node.value, reaching)
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -145,9 +160,15 @@ def reaches(node: Optional[ast.AST], reaching: Set[str]) -> bool:
         if isinstance(f, ast.Attribute) and f.attr in ("get", "pop", "copy", "values", "items") and \
                 reaches(f.value, reaching):
             return True
-        if isinstance(f, ast.Name) and f.id in ("next", "iter", "list", "tuple", "reversed", "sorted") and \
-                any(reaches(a, reaching) for a in node.args):
+        if isinstance(f, (ast.Name, ast.Attribute)) and (f.id if isinstance(f, ast.Name) else f.attr) in _PASSING and \
+                any(reaches(a, reaching) for a in [*node.args, *(k.value for k in node.keywords)]):
             return True
+        # a function of the cells' that returns (or yields) what reaches a library: `get()`, `K.make()`
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+        if name is not None and name + _RETURNS in reaching:
+            return True
+        if isinstance(f, ast.Call):  # (`partial(f, pd)()`, `attrgetter('x')(pd)`)
+            return reaches(f, reaching) or any(reaches(a, reaching) for a in node.args)
     return False
 
 
@@ -155,9 +176,28 @@ def _bind(target: ast.AST, reaching: Set[str]) -> None:
     for n in ast.walk(target):
         if isinstance(n, ast.Name):
             reaching.add(n.id)
+    if isinstance(target, ast.Attribute):
+        reaching.add(_HELD + target.attr)
+
+
+def _class_attributes(tree: ast.AST, reaching: Set[str]) -> None:
+    """`class K: T = torch` binds `K.T` (and `self.T` for its objects) to a library module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                value = getattr(stmt, "value", None)
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and reaches(value, reaching):
+                    for t in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name):
+                                reaching.add(_HELD + n.id)
 
 
 def _spread(tree: ast.AST, reaching: Set[str], functions: Dict[str, List[ast.AST]]) -> None:
+    for name, defs in functions.items():
+        if name + _RETURNS not in reaching and any(_returns_reaching(fn, reaching) for fn in defs):
+            reaching.add(name + _RETURNS)
+    _class_attributes(tree, reaching)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and reaches(node.value, reaching):
             for t in node.targets:
@@ -201,6 +241,14 @@ def _spread(tree: ast.AST, reaching: Set[str], functions: Dict[str, List[ast.AST
                 name = c.id if isinstance(c, ast.Name) else c.attr if isinstance(c, ast.Attribute) else None
                 for fn in functions.get(name or "", ()):
                     reaching.update(_params(fn))
+
+
+def _returns_reaching(fn: ast.AST, reaching: Set[str]) -> bool:
+    """`fn` (a def or a lambda) may hand back what reaches a library: a `return` or `yield` of it."""
+    if isinstance(fn, ast.Lambda):
+        return reaches(fn.body, reaching)
+    return any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) and reaches(n.value, reaching)
+               for n in ast.walk(fn))
 
 
 def _receiving(fn: ast.AST, call: ast.Call, reaching: Set[str], shifts: Tuple[int, ...]) -> List[str]:
@@ -251,8 +299,14 @@ def _plain_setting(root: ast.AST, attrs: List[str], value: Optional[ast.AST], mo
     (`torch.backends.cudnn.benchmark = True`), or anything written under a settings namespace."""
     if not isinstance(root, ast.Name) or root.id not in modules or root.id in _BUILTINS_ROOTS:
         return False
+    if any(a.startswith("__") for a in attrs):
+        return False  # (`plt.rcParams.__class__.__setitem__ = ...` is no setting)
     if any(a in _SETTINGS_ATTRS for a in attrs):
-        return True
+        # (below the namespace, option names: `pd.options.display.max_rows`, not `os.environ.pd.DataFrame`)
+        at = next(i for i, a in enumerate(attrs) if a in _SETTINGS_ATTRS)
+        if attrs[at] in _ITEM_SETTINGS:
+            return at == len(attrs) - 1
+        return all(a.islower() or "_" in a or a.isdigit() for a in attrs[at + 1:])
     if value is None or not attrs or not all(a.islower() and not a.startswith("_") for a in attrs):
         return False
     try:

@@ -40,7 +40,8 @@ import sysconfig
 import unicodedata
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from types import MappingProxyType
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ..kernel.source import python_source
 from .bound_names import BindingKinds, bound_in, every_identifier
@@ -51,6 +52,7 @@ from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
 
 # Identifiers through which code can bind a global name without an assignment the parser sees.
+_NO_WORDS: Mapping[str, str] = MappingProxyType({})  # (no name bound to a plain word)
 _DYNAMIC_NAMES = {"exec", "eval", "execfile", "globals", "vars", "locals", "__builtins__", "builtins", "__builtin__",
                   "__main__", "__import__", "importlib", "runpy", "setattr", "__dict__"}
 _DYNAMIC_ATTRS = {"user_ns", "user_global_ns", "push", "run_cell", "run_code", "ex", "ev", "safe_execfile",
@@ -630,15 +632,14 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
 
 
 def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
-                    modules_only: FrozenSet[str] = frozenset(), plain_words: FrozenSet[str] = frozenset(),
+                    modules_only: FrozenSet[str] = frozenset(), plain_words: Mapping[str, str] = _NO_WORDS,
                     os_names: FrozenSet[str] = frozenset({"os"})) -> Optional[str]:
     """Why names may exist that no cell shows binding, or None. `mentioned`: every identifier the
     executed cells spell outside their import statements (`_mentioned`); `modules_only`: the names
     they bind by imports alone; `plain_words`: the names bound once to a plain word (`_plain_words`);
     `os_names`: the names an import binds to the os module (`_os_names`)."""
     plain_shell, plain_getattr = _plain_uses(tree)
-    appended = _appended_paths(tree)
-    why = _moves_files(tree, os_names)
+    why = _moves_files(tree, os_names) or _loaders_handed_on(tree)
     if why:
         return why
     # `model.modules()`, called (PyTorch's layers of a model): `sys.modules` is a dict, and calling
@@ -675,12 +676,18 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
         if isinstance(node, ast.Call) and _magic_name(node) is not None and _magic_name(node) not in _INERT_MAGICS \
                 and not _inert_config(node):
             return f"the magic `%{_magic_name(node)}`"
+        if isinstance(node, ast.Call) and _magic_name(node) in ("pip", "conda") and (
+                len(node.args) < 2 or not isinstance(node.args[1], ast.Constant) or
+                _PLACING_INSTALL.search(f"{_magic_name(node)} {node.args[1].value}")):
+            return f"`%{_magic_name(node)} install` of something other than an index's release by name"
         if _expanded(node, plain_words):
             return "a shell command or magic whose arguments IPython expands by evaluating them"
-        if isinstance(node, ast.Constant) and type(node.value) is str and _MODULE_FILE.search(node.value):
-            # (a cell that writes a module may shadow a library's name for the imports after it)
-            return f"the file name in '{node.value.strip()[:40]}', a module an import may then find"
-        why = (_writes_files_unseen(node, appended, modules_only) if not (isinstance(node, (ast.Import, ast.ImportFrom)) and
+        if isinstance(node, ast.Constant) and type(node.value) in (str, bytes) and _MODULE_FILE.search(
+                node.value if type(node.value) is str else node.value.decode("latin-1")):
+            # (a cell that writes a module may shadow a library's name for the imports after it; a
+            # path may be given as bytes)
+            return f"the file name in {node.value!r:.40}, a module an import may then find"
+        why = (_writes_files_unseen(node, modules_only) if not (isinstance(node, (ast.Import, ast.ImportFrom)) and
                                                              _unused_import(node, mentioned)) else None) or \
             _runs_code_by_name(node) or _reaches_unseen(node)
         if why:
@@ -762,7 +769,60 @@ def _reaches_unseen(node: ast.AST) -> Optional[str]:
 # logging handler's class, a matplotlib backend) or unpickle a file (which runs whatever it names).
 _IMPORTING_ATTRS = {"dictConfig", "fileConfig", "read_pickle", "load_backend"}
 _UNPICKLING_MODULES = {"joblib", "torch", "cloudpickle", "dill", "pickle", "gensim"}
-_UNPICKLERS = {"load", "loads", "Unpickler", "_load", "_loads"}
+_UNPICKLERS = {"load", "loads", "Unpickler", "_load", "_loads", "load_pickle", "PackageImporter"}
+# Texts that name a plotting backend or where one is read from (`pd.set_option('plotting.backend', ...)`,
+# `rcParams['backend']`, the `MPLBACKEND` variable, a `matplotlibrc` file), or name one by module.
+_BACKEND_TEXT = re.compile(r"^(plotting\.)?backend$|MPLBACKEND|MATPLOTLIBRC|matplotlibrc|module://")
+
+
+def _called_name(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _misses_backend(arg: ast.AST) -> bool:
+    """A `set_option` argument that cannot select `plotting.backend` (pandas takes any pattern that
+    finds one option: `'plotting.b'`); data is no pattern."""
+    if not isinstance(arg, ast.Constant):
+        return False
+    if type(arg.value) is not str:
+        return True
+    try:
+        return re.search(arg.value, "plotting.backend", re.I) is None
+    except re.error:
+        return False
+
+
+def _chain_names(node: ast.AST) -> Set[str]:
+    """The names an attribute chain goes through (`a.b.c` -> a, b, c), calls and subscripts passed."""
+    out: Set[str] = set()
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if isinstance(node, ast.Name):
+        out.add(node.id)
+    return out
+
+
+# Submodules of the unpickling libraries that hold their loaders (`torch.hub.load` runs a repository's
+# `hubconf.py`).
+_LOADING_SUBMODULES = {"hub", "jit", "package", "serialization", "numpy_pickle", "numpy_pickle_compat", "_pickle"}
+
+
+def _loaders_handed_on(tree: ast.AST) -> Optional[str]:
+    """An unpickling library, or a submodule of it holding loaders, handed on as a value (`jl = joblib`,
+    `hub = torch.hub`): its `load` is then called by a name the scan does not know."""
+    attribute_values = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        if id(node) in attribute_values or not isinstance(getattr(node, "ctx", None), ast.Load):
+            continue
+        if isinstance(node, ast.Name) and node.id in _UNPICKLING_MODULES:
+            return f"`{node.id}` handed on as a value, whose loaders unpickle what they are given"
+        if isinstance(node, ast.Attribute) and node.attr in _LOADING_SUBMODULES and \
+                _root_name(node.value) in _UNPICKLING_MODULES:
+            return f"`.{node.attr}` handed on as a value, whose loaders unpickle what they are given"
+    return None
 
 
 def _unpickler_from(module: str, name: str) -> bool:
@@ -807,8 +867,20 @@ def _runs_code_by_name(node: ast.AST) -> Optional[str]:
         return f"`.{node.attr}`, which imports or unpickles what a string or a file names"
     if isinstance(node, ast.Attribute) and node.attr == "backend" and isinstance(node.ctx, ast.Store):
         return "a plotting backend set by name, which pandas imports"
-    if isinstance(node, ast.Constant) and type(node.value) is str and node.value.startswith("module://"):
-        return f"the backend '{node.value[:40]}', which matplotlib imports"
+    if isinstance(node, ast.Constant) and type(node.value) is str and _BACKEND_TEXT.search(node.value):
+        return f"the text '{node.value[:40]}', which names a plotting backend (a module pandas or matplotlib imports)"
+    if isinstance(node, ast.Call) and _called_name(node) in ("use", "switch_backend") and any(
+            not isinstance(a, ast.Constant) for a in [*node.args, *(k.value for k in node.keywords)]):
+        return f"`{_called_name(node)}()` of a backend computed at run time, which matplotlib imports"
+    if isinstance(node, ast.Call) and _called_name(node) in ("set_option", "option_context") and (
+            any(isinstance(a, ast.Starred) for a in node.args) or node.keywords or
+            not all(_misses_backend(a) for a in node.args[::2])):  # (pattern, value, pattern, value, ...)
+        return "a pandas option that may be its plotting backend, which pandas imports"
+    if isinstance(node, ast.keyword) and node.arg == "safe_mode" and not (
+            isinstance(node.value, ast.Constant) and node.value.value is True):
+        return "`safe_mode=`, with which Keras runs the code a saved model holds"
+    if isinstance(node, ast.Attribute) and node.attr == "enable_unsafe_deserialization":
+        return "Keras' unsafe deserialization, which runs the code a saved model holds"
     if isinstance(node, ast.keyword) and node.arg == "trust_remote_code" and not (
             isinstance(node.value, ast.Constant) and node.value.value is False):
         return "`trust_remote_code=`, which runs the Python files of a model's repository"
@@ -818,9 +890,13 @@ def _runs_code_by_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.keyword) and node.arg == "backend" and not (
             isinstance(node.value, ast.Constant) and node.value.value in _PLOT_BACKENDS):
         return "a plotting backend named by a string, which pandas imports"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _UNPICKLERS and \
-            _root_name(node.func.value) in _UNPICKLING_MODULES:
-        return f"`{_root_name(node.func.value)}` ... `.{node.func.attr}`, which unpickles what it is given"
+    if isinstance(node, ast.Attribute) and node.attr in _UNPICKLERS and _chain_names(node.value) & _UNPICKLING_MODULES:
+        # (called or taken as a value, reached from the library or through another module: `sklearn.utils.parallel.joblib`)
+        found = sorted(_chain_names(node.value) & _UNPICKLING_MODULES)[0]
+        return f"`{found}` ... `.{node.attr}`, which unpickles what it is given"
+    if isinstance(node, ast.Call) and _called_name(node) in _UNPICKLERS and \
+            any(k.arg is None for k in node.keywords):
+        return f"`{_called_name(node)}()` given `**` arguments, which may let it unpickle"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "use" and \
             isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "style" and any(
                 not (isinstance(a, ast.Constant) and type(a.value) is str and "." not in a.value) for a in node.args):
@@ -828,25 +904,21 @@ def _runs_code_by_name(node: ast.AST) -> Optional[str]:
     return None
 
 
-def _appended_paths(tree: ast.AST) -> Set[int]:
-    """The `sys.path` of `sys.path.append('<written-out directory>')`: searched after the installed
-    libraries, so a module there cannot take an installed library's place (an archive appended may
-    be one a cell wrote)."""
-    out: Set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" and \
-                len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Constant) and \
-                type(node.args[0].value) is str and not node.args[0].value.rstrip("/").endswith((".zip", ".egg", ".whl")):
-            out.add(id(node.func.value))
-    return out
-
-
 # A module's file named in text (`tabulate.py`, also inside a shell command or a path). (A `.pth`
 # file, PyTorch's name for a checkpoint too, runs only when `site` reads its directory, at start-up
 # or through the `site` module, whose import counts as placing files.)
 _MODULE_FILE = re.compile(r"\.(py[cdw]?|so)\b")
 # Shell commands that put files of unknown names in place (an archive's contents, a copy, a clone).
-_FILE_PLACING_COMMANDS = re.compile(r"(^|[\s;&|(])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd)\b|>")
+_FILE_PLACING_COMMANDS = re.compile(
+    r"(^|[\s;&|(`])(unzip|tar|7z|cp|mv|rsync|ln|git|gunzip|bunzip2|tee|dd|unrar|xz|bzip2|zstd|cpio|sed|"
+    r"python[0-9.]*|sh|bash|zsh|perl|ruby|node|kaggle|gdown|huggingface-cli|jupyter|make|cmake)\b|>|\$\("
+    # (a download named by the server, not the URL written out)
+    r"|--content-disposition|--trust-server-names|\s-[A-Za-z]*J")
+# An install of what is not a package index's release by name: a local path, an archive, a
+# repository, another index or target directory (a module there may take a library's name).
+_PLACING_INSTALL = re.compile(r"\b(pip[0-9.]*|conda|mamba)\s+install\b.*?(\s(-t|--target|--prefix|--root|-e|--editable|"
+                              r"--use-local|-f|--find-links|-i|--index-url|--extra-index-url)\b|\s[./~]|\.whl\b|"
+                              r"\.tar\b|\.zip\b|git\+|file:|https?:)")
 # File-writing functions whose target a cell can compute: a module written under a library's
 # name (`'tabulate.p' + 'y'`) would be what a later `import tabulate` runs.
 _WRITING_ATTRS = {"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to", "urlretrieve",
@@ -926,13 +998,19 @@ def _moves_files(tree: ast.AST, os_names: FrozenSet[str]) -> Optional[str]:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _OS_MODULES and \
                 any(a.name in _OS_PLACING for a in node.names):
             return "an import of the os module's file-moving functions"
+        # (the import path under any name: a directory put there may hold a module named like a
+        # library that kernel did not have installed)
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "path" for a in node.names):
+            return "an import of `sys.path`, through which a module of the notebook's may take a library's name"
+        if isinstance(node, ast.Import) and any(a.name == "sys" and a.asname not in (None, "sys") for a in node.names):
+            return "`sys` imported under another name, through which the import path may change"
         if isinstance(node, ast.Name) and node.id in os_names and isinstance(node.ctx, ast.Load) and \
                 id(node) not in attribute_values:
             return "the os module handed on as a value"
     return None
 
 
-def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
+def _writes_files_unseen(node: ast.AST, modules_only: FrozenSet[str] = frozenset()) -> Optional[str]:
     """Why `node` may write a file whose name the cell computes, or put files of unknown names in
     place, or add a directory to the import path; None otherwise. `modules_only`: names the cells
     bind by imports alone."""
@@ -942,7 +1020,7 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: Frozen
         if tops & _WRITING_MODULES:
             return f"an import of `{sorted(tops & _WRITING_MODULES)[0]}`, which puts files in place"
         return None
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and id(node) not in appended and \
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
             (node.value.id, node.attr) in {("sys", "path"), ("site", "addsitedir")}:
         return f"`{node.value.id}.{node.attr}`, through which a module of the notebook's may shadow a library"
     if not isinstance(node, ast.Call):
@@ -956,7 +1034,7 @@ def _writes_files_unseen(node: ast.AST, appended: Set[int], modules_only: Frozen
         command = node.args[0]
         if not (isinstance(command, ast.Constant) and type(command.value) is str):
             return "a shell command computed at run time, which may put files in place"
-        if _FILE_PLACING_COMMANDS.search(command.value):
+        if _FILE_PLACING_COMMANDS.search(command.value) or _PLACING_INSTALL.search(command.value):
             return "a shell command that puts files of unknown names in place"
     if isinstance(func, ast.Attribute) and func.attr.startswith(("spawn", "posix_spawn")):
         return f"`.{func.attr}()`, which runs a program that may put files in place"
@@ -1085,7 +1163,7 @@ def _gc_callbacks(node: ast.AST) -> bool:
         and node.value.id == "gc"
 
 
-def _expanded(node: ast.AST, plain_words: FrozenSet[str] = frozenset()) -> bool:
+def _expanded(node: ast.AST, plain_words: Mapping[str, str] = _NO_WORDS) -> bool:
     """`!echo {x}`, `%pip install $pkg`: the line of a shell command or magic that is not plain text
     without `{` or `$`, which IPython's var_expand would evaluate."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or \
@@ -1098,29 +1176,33 @@ def _expanded(node: ast.AST, plain_words: FrozenSet[str] = frozenset()) -> bool:
     if not (isinstance(line, ast.Constant) and type(line.value) is str):
         return True
     # (`{INPUT_DIR}` and `$INPUT_DIR`, for a name bound once to a plain word, expand to that word:
-    # the line is then as plain as if it held the word, which the other checks read where it is
-    # written; any other field may expand to anything, a second command or a file name included)
-    text = _NAME_FIELD.sub(lambda m: "" if (m.group(1) or m.group(2)) in plain_words else m.group(0), line.value)
-    return "{" in text or "}" in text or "$" in text
+    # the line is then as plain as if it held the word; any other field may expand to anything, a
+    # second command or a file name included)
+    text = _NAME_FIELD.sub(lambda m: plain_words.get(m.group(1) or m.group(2), m.group(0)), line.value)
+    if text == line.value:
+        return "{" in text or "}" in text or "$" in text
+    # (the line as IPython runs it: a word may be a command that places files, or such a file's name)
+    return "{" in text or "}" in text or "$" in text or bool(
+        _FILE_PLACING_COMMANDS.search(text) or _PLACING_INSTALL.search(text) or _MODULE_FILE.search(text))
 
 
 _NAME_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_.])")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_./:@+=, -]*")
 
 
-def _plain_words(trees: Iterable[ast.AST], kinds: BindingKinds) -> FrozenSet[str]:
+def _plain_words(trees: Iterable[ast.AST], kinds: BindingKinds) -> Dict[str, str]:
     """The names the cells bind once, at top level, to a text with no character a shell reads
     (`INPUT_DIR = 'data'`), and never take as a parameter: IPython expands a field in a function's
     shell line from that function's locals, and a parameter of the same name may hold anything."""
-    found = set()
+    found: Dict[str, str] = {}
     for tree in trees:
         for stmt in getattr(tree, "body", []):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is str \
                     and _PLAIN_WORD.fullmatch(stmt.value.value) and kinds.count.get(stmt.targets[0].id) == 1 \
                     and stmt.targets[0].id not in kinds.parameters:
-                found.add(stmt.targets[0].id)
-    return frozenset(found)
+                found[stmt.targets[0].id] = stmt.value.value
+    return found
 
 
 def _inert_config(call: ast.Call) -> bool:

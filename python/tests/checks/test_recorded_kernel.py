@@ -458,11 +458,55 @@ def test_cells_that_may_place_a_module_or_load_native_code_leave_names_unknown()
                  "import gdown\ngdown.download(u, out)", "import torch\ntorch.ops.load_library(p)",
                  "import tensorflow as tf\ntf.load_op_library(p)", "from torch.utils.cpp_extension import load_inline",
                  "from transformers import AutoModel\nm = AutoModel.from_pretrained(r, trust_remote_code=True)",
-                 "from gensim.models import Word2Vec\nm = Word2Vec.load(p)", "import gensim.downloader as api"):
+                 "from gensim.models import Word2Vec\nm = Word2Vec.load(p)", "import gensim.downloader as api",
+                 # (third red team, second pass) a path as bytes, plotting backends named in other
+                 # ways, shell commands and installs that place files, loaders reached by other names,
+                 # Keras' unsafe loading, the import path by another name
+                 "open(b'/tmp/x/wave.py', 'w').write('x')", "import pandas as pd\npd.set_option('plotting.backend', 'm')",
+                 "import pandas as pd\npd.set_option('plotting.b', 'm')", "import matplotlib\nmatplotlib.use('mo' + 'dule://m')",
+                 "import matplotlib.pyplot as plt\nplt.switch_backend(b)", "import matplotlib as mpl\nmpl.rcParams['backend'] = b",
+                 "import os\nos.environ['MPLBACKEND'] = b", "open('matplotlibrc', 'w').write(t)",
+                 "get_ipython().run_line_magic('matplotlib', ' module://m')",
+                 "get_ipython().system('python -c \"print(1)\"')", "get_ipython().system('pip install --target /tmp/x a.whl')",
+                 "get_ipython().run_line_magic('pip', 'install --no-index --target /tmp/pp x.whl')",
+                 "get_ipython().system('kaggle datasets download -d x/y --unzip')",
+                 "import joblib\nloader = joblib.load", "import joblib\njl = joblib", "import torch\nhub = torch.hub",
+                 "import sklearn\nm = sklearn.utils.parallel.joblib.load(p)", "import numpy as np\nnp.load(p, **kw)",
+                 "import keras\nm = keras.models.load_model(p, safe_mode=False)",
+                 "import keras\nkeras.config.enable_unsafe_deserialization()", "import torch\nm = torch.package.PackageImporter(p)",
+                 "from sys import path", "import sys as s", "import sys\nsys.path.append('/tmp/x')"):
         assert read_executed([cell]).dynamic is not None, cell
+    # a plain word in a shell field is read as the line IPython runs: a command that places files
+    for cells in (["CMD = 'cp -r /a/. /b/'", "get_ipython().system('{CMD}')"],
+                  ["CMD = 'unzip'", "get_ipython().system('$CMD data.zip')"]):
+        assert read_executed(cells).dynamic is not None, cells
+    assert read_executed(["D = 'data'", "get_ipython().system('ls {D}')"]).dynamic is None
     # what notebooks commonly write with the same names stays plain
     for cell in ("df = df.rename(columns={'a': 'b'})", "s = s.str.replace(' ', '')", "df = df.replace(0, np.nan)",
                  "t = text.replace('a', 'b')", "import os\np = os.path.join(d, 'x.csv')\nfiles = os.listdir(d)",
                  "import tensorflow as tf\np = tf.keras.utils.get_file('flowers.tgz', 'https://x/flowers.tgz')",
-                 "import nltk\nnltk.download('punkt')", "b = a.copy()", "m = AutoModel.from_pretrained('bert-base-uncased')"):
+                 "import nltk\nnltk.download('punkt')", "b = a.copy()", "m = AutoModel.from_pretrained('bert-base-uncased')",
+                 "import pandas as pd\npd.set_option('display.max_columns', None)", "import matplotlib\nmatplotlib.use('Agg')",
+                 "import pandas as pd\npd.set_option('display.float_format', lambda x: '%.3f' % x)",
+                 "get_ipython().system('pip install -q xgboost==1.7 lightgbm')", "get_ipython().system('wget https://x/d.csv')",
+                 "get_ipython().run_line_magic('pip', 'install -q xgboost')", "import keras\nm = keras.models.load_model(p)",
+                 "import torch\nx = torch.tensor([1], dtype=torch.float32)"):
         assert read_executed([cell]).dynamic is None, cell
+
+
+def test_library_objects_reached_through_returns_class_attributes_and_containers_are_patches():
+    # (third red team, second pass) what a store writes into may be a library object handed back
+    # by a function, kept in a class attribute, or passed through a builtin container
+    for cell in ("def get():\n    return pd.DataFrame\nget().__getitem__ = f", "class K:\n    T = torch\nK.T.cat = f",
+                 "class K:\n    pass\nk = K()\nk.T = torch\nk.T.cat = f", "def g():\n    yield torch\nnext(g()).cat = f",
+                 "f = lambda: torch\nf().cat = g", "max([torch], key=id).cat = f", "dict(c=torch)['c'].cat = f",
+                 "list(map(lambda m: m, [torch]))[0].cat = f", "os.environ.pd = pd\nos.environ.pd.DataFrame.__getitem__ = f",
+                 "plt.rcParams.__class__.__setitem__ = f"):
+        head = "import os\nimport torch\nimport pandas as pd\nimport matplotlib.pyplot as plt\n"
+        assert read_executed([head + cell]).patches is not None, cell
+    for cell in ("pd.options.display.max_rows = 100", "plt.rcParams['figure.figsize'] = (8, 6)", "os.environ['X'] = '1'",
+                 "t = torch.tensor([1.0])\nt.requires_grad = True", "def load():\n    return pd.read_csv('x.csv')\n"
+                 "df = load()\ndf.columns = ['a']", "from tensorflow.keras import layers\nfor layer in model.layers:\n"
+                 "    layer.trainable = False"):
+        head = "import os\nimport torch\nimport pandas as pd\nimport matplotlib.pyplot as plt\n"
+        assert read_executed([head + cell]).patches is None, cell

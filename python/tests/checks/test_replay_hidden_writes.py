@@ -107,7 +107,14 @@ def _moved(mover: str, module: str) -> str:
             f"dst = {d + '/' + module!r} + '.p' + 'y'" + B + mover.replace("src", src) + B + f"import {module}")
 
 
+# A directory appended to the import path may hold a module named like a library the kernel did not
+# have installed (here `emoji`, which none of these runs has).
+_APPENDED = tempfile.mkdtemp()
+with open(_APPENDED + "/emoji.py", "w") as _f:
+    _f.write(_PAYLOAD)
 MODULES_MOVED = [
+    f"import sys\nsys.path.append({_APPENDED!r})" + B + "import emoji",
+    f"from sys import path\npath.append({_APPENDED!r})" + B + "import emoji",
     _moved("from os import rename\nrename(src, dst)", "emoji"),
     _moved("import os as o\no.renames(src, dst)", "tabulate"),
     _moved("import os\nos.path.os.link(src, dst)", "langdetect"),
@@ -124,7 +131,6 @@ NAMES_BOUND_OUT_OF_SIGHT += MODULES_WRITTEN + MODULES_MOVED
 TWINS = [
     ("import math as b\nz = b.pi", "print(y)", "NameError"),
     ("get_ipython().system('echo plain')", "print(y)", "NameError"),
-    ("import sys\nsys.path.append('/tmp/no-such-dir')", "print(y)", "NameError"),
     ("get_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")", "print(y)", "NameError"),
     (DF + B + "class K:\n    pass\nk = K()", "k = None\ndf['zz']", "KeyError"),
     # a PyTorch checkpoint's name (`.pth`) is no module: written where nothing reads it as one
