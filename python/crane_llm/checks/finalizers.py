@@ -233,8 +233,10 @@ def notebook_finalizer_exists() -> bool:
         return True
     if not finalizing:
         return False
-    # (a class alone runs nothing: only its objects do, and any of them may already be garbage)
-    return any(type(o) in finalizing for o in gc.get_objects())
+    # (a class alone runs nothing: only its objects do, and any of them may already be garbage. An
+    # object of a class statement's class refers to its class, which finds them in one pass in C;
+    # one the collector does not track holds no reference, so is never in a cycle.)
+    return any(type(o) in finalizing for o in gc.get_referrers(*finalizing))
 
 
 def _notebook_finalizing_classes() -> Optional[Set[type]]:
