@@ -526,7 +526,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                              recorded=kernel, optimize=None, annotations_deferred=prepared.annotations_deferred,
                              libraries_versioned_here=False, python_version=None)
         outcome = _interpret(tree, interp, late)
-        if outcome.crash is not None and kernel is not None and kernel.finalizers:
+        if outcome.crash is not None and kernel is not None and kernel.garbage_may_run_code:
             return Outcome(stopped_at=CheckStop(None, _GARBAGE_MAY_RUN_CODE))
         return _name_hint(outcome, lambda: bound_so_far(interp), values, unsure,
                           builtins.__dict__)

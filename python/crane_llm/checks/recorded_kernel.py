@@ -208,6 +208,10 @@ class RecordedKernel:
     # No executed cell imports a library that adds attributes to DataFrame, nor registers one
     # (recorded_attributes.py): a recorded frame's missing attribute is then missing.
     frame_attributes_as_shipped: bool = False
+    # An executed cell may have made a class whose objects run code when freed, or a generator with
+    # cleanup left suspended (or a cell does not parse): garbage of them is freed at any collection,
+    # whatever the target does, so no claim is made.
+    garbage_may_run_code: bool = False
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -366,7 +370,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           dynamic is None and patches is None and "__name__" not in names and
                           tensors_as_recorded(trees, [unparsed for _, _, unparsed in read]),
                           plain and not any(_KEY_EQUALITY.search(text) for text in texts),
-                          plain and attributes_as_shipped(trees, texts))
+                          plain and attributes_as_shipped(trees, texts),
+                          garbage_may_run_code=len(parsed) != len(cells) or _garbage_may_run_code(texts, trees))
 
 
 _MAX_LITERAL = 10000
@@ -419,6 +424,31 @@ def _literals(trees: List[ast.AST], names: Set[str], bindings: Dict[str, int]) -
 _FINALIZING_TEXT = ("__del__", "weakref", "finalize", "setattr", "__dict__", "exec", "eval", "__import__",
                     # a suspended generator's `finally` and `with` exits, a file object's `close`
                     "yield", "close", "__exit__")
+
+
+def _garbage_may_run_code(texts: List[str], trees: List[ast.AST]) -> bool:
+    """A class of the cells' that finalizes (its `__del__`, a weak reference's callback, a
+    `weakref.finalize`, an `io` class's `close`), one made so out of sight (a computed namespace,
+    `setattr`, code run from text), or a generator that cleans up (`finally`, `with`) when freed."""
+    if any(word in text for text in texts for word in ("__del__", "weakref", "finalize")):
+        return True
+    for tree in trees:
+        if _builds_namespaces(tree):
+            return True
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in ("exec", "eval", "__import__", "setattr", "compile"):
+                return True
+            if isinstance(node, ast.Attribute) and node.attr in ("__dict__", "__class__"):
+                return True
+            if isinstance(node, ast.ClassDef) and any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and
+                                                      s.name in ("close", "flush", "__exit__") for s in node.body):
+                return True
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)) and \
+                    any(isinstance(n, (ast.With, ast.AsyncWith)) or (isinstance(n, ast.Try) and n.finalbody)
+                        for n in ast.walk(node)):
+                return True
+    return False
 
 
 def _may_finalize(texts: Iterable[str], trees: Iterable[ast.AST]) -> bool:

@@ -510,3 +510,16 @@ def test_library_objects_reached_through_returns_class_attributes_and_containers
                  "    layer.trainable = False"):
         head = "import os\nimport torch\nimport pandas as pd\nimport matplotlib.pyplot as plt\n"
         assert read_executed([head + cell]).patches is None, cell
+
+
+def test_cells_that_may_leave_finalizing_garbage_get_no_claim_and_their_twins_keep_it():
+    # Garbage of a class that runs code when freed (or of a generator that cleans up) is freed at any
+    # collection, in the middle of the target: no claim of any kind then.
+    for cell in ("class K:\n    def __del__(self):\n        pass\nk = K()", "import weakref\nweakref.finalize(a, f)",
+                 "import io\nclass S(io.StringIO):\n    def close(self):\n        pass",
+                 "def g():\n    try:\n        yield 1\n    finally:\n        pass\nit = g()\nnext(it)",
+                 "setattr(K, name, f)", "x = eval(text)"):
+        assert read_executed([cell]).garbage_may_run_code, cell
+        assert run_checks_on_facts("print(zz)", {}, executed=[cell]).crash is None, cell
+    for cell in ("model.eval()", "import matplotlib.pyplot as plt\nplt.close('all')", "def g():\n    yield 1"):
+        assert not read_executed([cell]).garbage_may_run_code, cell
