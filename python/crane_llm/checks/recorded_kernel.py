@@ -433,7 +433,7 @@ def _garbage_may_run_code(texts: List[str], trees: List[ast.AST]) -> bool:
     if any(word in text for text in texts for word in ("__del__", "weakref", "finalize")):
         return True
     for tree in trees:
-        if _builds_namespaces(tree):
+        if _builds_namespaces(tree, spelled_ok=True):
             return True
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id in ("exec", "eval", "__import__", "setattr", "compile"):
@@ -463,15 +463,17 @@ _NAMESPACE_BUILDERS = {"new_class", "make_dataclass", "locals", "vars", "__prepa
 _NAMED_LOOKUPS = {"getattr": 1, "attrgetter": 0, "methodcaller": 0}
 
 
-def _builds_namespaces(tree: ast.AST) -> bool:
+def _builds_namespaces(tree: ast.AST, spelled_ok: bool = False) -> bool:
     """A class made from a namespace a cell computes, a class statement with a metaclass or class
     keywords, a metaclass (a class deriving from `type`), or an attribute reached by a computed
-    name: any of them may give a class a `__del__` whose name no text spells."""
+    name: any of them may give a class a `__del__` whose name no text spells. `spelled_ok`: a
+    namespace written out with text keys, none of them a finalizing method, counts as spelled."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "type" and \
-                len(node.args) + len(node.keywords) > 1:
+                len(node.args) + len(node.keywords) > 1 and not (spelled_ok and _spelled_namespace(node)):
             return True
-        if isinstance(node, ast.Call) and len(node.args) >= 3 and isinstance(node.args[2], (ast.Dict, ast.DictComp)):
+        if isinstance(node, ast.Call) and len(node.args) >= 3 and isinstance(node.args[2], (ast.Dict, ast.DictComp)) \
+                and not (spelled_ok and _spelled_namespace(node)):
             return True  # (any metaclass called as `type` is: `abc.ABCMeta('A', (), {...})`)
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             at = _NAMED_LOOKUPS.get(node.func.id if isinstance(node.func, ast.Name) else node.func.attr)
@@ -485,6 +487,16 @@ def _builds_namespaces(tree: ast.AST) -> bool:
                 for b in node.bases)):
             return True
     return False
+
+
+def _spelled_namespace(call: ast.Call) -> bool:
+    """`type('Sub', (Base,), {'x': 1})`: three arguments, the namespace a dict of text keys none of
+    which finalizes (the class's own `__del__`, or a method an `io` base's finalizer calls)."""
+    if len(call.args) != 3 or call.keywords or not isinstance(call.args[2], ast.Dict):
+        return False
+    keys = call.args[2].keys
+    return all(isinstance(k, ast.Constant) and type(k.value) is str and
+               k.value not in ("__del__", "close", "flush", "__exit__") for k in keys)
 
 
 # A column Index of one of these dtypes does not hand its labels out as attributes.
