@@ -256,27 +256,12 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
     if found:
         return f"`{found}` is not as IPython, the kernel or traitlets ship it, and it runs around every cell"
     for name in _RUN_PATH_PARTS:
-        if not _methods_its_class(_trait(shell, name) or _shell_dict(shell, name)):
+        if not _ipython_own_instance(_trait(shell, name) or _shell_dict(shell, name), keeps_callables=True):
             return f"the shell's `{name}` is not IPython's own"
     handled = _shell_dict(shell, "custom_exceptions")
     if type(handled) is not tuple or handled:
         return "the shell handles some exceptions itself (`set_custom_exc`)"
     return None
-
-
-def _methods_its_class(obj: Any) -> bool:
-    """An instance of a class of IPython's or the kernel's (whose code shell_code vouches for) with
-    no method shadowed on the instance (what it keeps as data, as a trap's saved `sys.displayhook`,
-    is its own business)."""
-    cls = type(obj)
-    if not class_module(cls).startswith(("IPython.", "ipykernel.")):
-        return False
-    try:
-        d = object.__getattribute__(obj, "__dict__")
-    except Exception:
-        return False
-    return type(d) is dict and not any(type(k) is not str or type(lookup_static(cls, k, None)) is types.FunctionType
-                                       for k in list(d))
 
 
 def _transforms(manager: Any) -> list:
@@ -377,8 +362,10 @@ def _display_unknown(shell: Any) -> Optional[str]:
     return None
 
 
-def _ipython_own_instance(obj: Any) -> bool:
-    """An instance of a class IPython or the kernel defines, with no method replaced on the instance."""
+def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:
+    """An instance of a class IPython or the kernel defines, with no method replaced on the instance.
+    `keeps_callables`: what it holds as data may be callable (a trap's saved `sys.displayhook`); only
+    a name its class gives a function may not be set on the instance."""
     cls = type(obj)
     if not class_module(cls).startswith(("IPython.", "ipykernel.")):
         return False
@@ -388,6 +375,8 @@ def _ipython_own_instance(obj: Any) -> bool:
         return False
     if type(d) is not dict:
         return False
+    if keeps_callables:
+        return not any(type(k) is not str or type(lookup_static(cls, k, None)) is types.FunctionType for k in list(d))
     return not any(type(k) is not str or type(v) in (types.FunctionType, types.MethodType, types.BuiltinFunctionType)
                    or callable(lookup_static(cls, k)) for k, v in list(d.items()))
 
