@@ -82,11 +82,14 @@ def notebook_thread() -> Optional[str]:
     """RUNNING when a thread of the notebook's own is alive beside the one the check runs on."""
     me = threading.get_ident()
     frames = _f.current_frames()
-    if type(frames) is not dict:
-        return RUNNING
-    for ident, frame in frames.items():
-        if ident != me and not _stack_in_libraries(frame):
+    try:
+        if type(frames) is not dict or any(ident != me and not _stack_in_libraries(frame)
+                                           for ident, frame in frames.items()):
             return RUNNING
+    finally:
+        # (the table holds this very frame: a cycle that would keep every caller's locals alive, the
+        # namespace among them, until the collector runs)
+        frames = None
     active = threading.__dict__.get("_active")
     if type(active) is not dict:
         return RUNNING
