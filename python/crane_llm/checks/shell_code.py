@@ -6,10 +6,11 @@ bookkeeping, the execution records (`ExecutionInfo`, `ExecutionResult`), the syn
 traitlets' descriptors at every attribute it reads. A notebook that replaced any of it
 (`EventManager.trigger = ...`, `MagicAssign.find = ...`, `DisplayHook.exec_result = property(...)`,
 `interactiveshell._pseudo_sync_runner = ...`) decides what the cell does. So every function,
-descriptor and class in those packages' loaded modules must be the libraries' own code (its file
-one of theirs, its code the one that file defines: provenance.own), and every other callable
-value in their module dictionaries an instance of such a class. Judged entry by entry once, then
-compared at C speed (dict_snapshots) until something changes or another module of theirs loads.
+descriptor and class in those packages' loaded modules, and every other callable their module
+dictionaries hold, must run library code only: code from a library's file, with what its closure
+holds library code too (a cell's contents can be replaced from outside), or an instance of a class
+whose every function is such code. Judged entry by entry once, then compared at C speed
+(dict_snapshots) until something changes or another module of theirs loads.
 
 dataclasses and namedtuple write their classes' methods from text (`<string>`): those are
 accepted under the names they write, in classes they made. A notebook that compiled its own
