@@ -16,6 +16,7 @@ import types
 import weakref
 from typing import Any, Dict, List, Optional, Set
 
+from .threads import library_file
 from .static_reads import loaded_module, class_dict, class_module, instance_dict, is_static_type, mro
 
 # Objects looked at per question (the elements of containers and object arrays included).
@@ -212,8 +213,6 @@ def notebook_finalizer_exists() -> bool:
     """A class whose own code is the notebook's finalizes its instances (its `__del__`, or a C
     finalizer calling a method it overrides), or `weakref.finalize` holds a callback of the
     notebook's; True too when the classes cannot all be looked at."""
-    from .threads import library_file
-
     registry = weakref.finalize.__dict__.get("_registry")
     info_type = weakref.finalize.__dict__.get("_Info")
     slot = class_dict(info_type).get("func") if type(info_type) is type else None
@@ -242,8 +241,6 @@ def notebook_finalizer_exists() -> bool:
 def _notebook_finalizing_classes() -> Optional[Set[type]]:
     """Every class alive whose own code is the notebook's and that finalizes its objects; None
     when there are too many classes to look at."""
-    from .threads import library_file
-
     found: Set[type] = set()
     seen = set()
     todo = [object]

@@ -160,11 +160,10 @@ def reaches(node: Optional[ast.AST], reaching: Set[str]) -> bool:
         if isinstance(f, ast.Attribute) and f.attr in ("get", "pop", "copy", "values", "items") and \
                 reaches(f.value, reaching):
             return True
-        if isinstance(f, (ast.Name, ast.Attribute)) and (f.id if isinstance(f, ast.Name) else f.attr) in _PASSING and \
-                any(reaches(a, reaching) for a in [*node.args, *(k.value for k in node.keywords)]):
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+        if name in _PASSING and any(reaches(a, reaching) for a in [*node.args, *(k.value for k in node.keywords)]):
             return True
         # a function of the cells' that returns (or yields) what reaches a library: `get()`, `K.make()`
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
         if name is not None and name + _RETURNS in reaching:
             return True
         if isinstance(f, ast.Call):  # (`partial(f, pd)()`, `attrgetter('x')(pd)`)

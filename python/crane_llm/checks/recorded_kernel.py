@@ -681,7 +681,8 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
     they bind by imports alone; `plain_words`: the names bound once to a plain word (`_plain_words`);
     `os_names`: the names an import binds to the os module (`_os_names`)."""
     plain_shell, plain_getattr = _plain_uses(tree)
-    why = _moves_files(tree, os_names) or _loaders_handed_on(tree)
+    attribute_values = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    why = _moves_files(tree, os_names, attribute_values) or _loaders_handed_on(tree, attribute_values)
     if why:
         return why
     # `model.modules()`, called (PyTorch's layers of a model): `sys.modules` is a dict, and calling
@@ -852,10 +853,10 @@ def _chain_names(node: ast.AST) -> Set[str]:
 _LOADING_SUBMODULES = {"hub", "jit", "package", "serialization", "numpy_pickle", "numpy_pickle_compat", "_pickle"}
 
 
-def _loaders_handed_on(tree: ast.AST) -> Optional[str]:
+def _loaders_handed_on(tree: ast.AST, attribute_values: Set[int]) -> Optional[str]:
     """An unpickling library, or a submodule of it holding loaders, handed on as a value (`jl = joblib`,
-    `hub = torch.hub`): its `load` is then called by a name the scan does not know."""
-    attribute_values = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    `hub = torch.hub`): its `load` is then called by a name the scan does not know. `attribute_values`:
+    the ids of the nodes an attribute is read from."""
     for node in ast.walk(tree):
         if id(node) in attribute_values or not isinstance(getattr(node, "ctx", None), ast.Load):
             continue
@@ -986,6 +987,8 @@ def _may_move(call: ast.Call) -> bool:
     if len(call.args) == 1 and not call.keywords:
         return not isinstance(call.args[0], literal)
     return len(call.args) == 2 and not isinstance(call.args[0], literal) and not isinstance(call.args[1], ast.Constant)
+
+
 _WRITING_MODULES = {"shutil", "py_compile", "compileall", "zipfile", "tarfile", "zipimport",
                     # (processes running any command: `subprocess.run('... > seaborn.p' + 'y', shell=True)`)
                     "subprocess", "pty",
@@ -1003,6 +1006,8 @@ def _extracts(call: ast.Call) -> bool:
     """`get_file(..., extract=True)`: an archive's members, of names no cell shows, put in place."""
     return any(kw.arg in ("extract", "untar", "force_extract") and not (
         isinstance(kw.value, ast.Constant) and not kw.value.value) for kw in call.keywords)
+
+
 # The os module's functions that put a file under a new name (or open one to write by descriptor).
 _OS_PLACING = {"rename", "renames", "replace", "link", "symlink", "open"}
 # Modules that are the os module, or hold it under these names.
@@ -1022,12 +1027,11 @@ def _os_names(trees: Iterable[ast.AST]) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def _moves_files(tree: ast.AST, os_names: FrozenSet[str]) -> Optional[str]:
+def _moves_files(tree: ast.AST, os_names: FrozenSet[str], attribute_values: Set[int]) -> Optional[str]:
     """Why `tree` may move or link a file into place by a spelling the per-call reading misses: a
     placing function of the os module read from it (`os.rename`, `o.renames`, `os.path.os.link`)
     or imported from it, the module itself handed on (`o = os`, `getattr(os, name)`), or a
     file-writing method taken as a value (`mv = Path.rename`)."""
-    attribute_values = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and id(node) not in called and isinstance(node.ctx, ast.Load) and \
@@ -1080,7 +1084,7 @@ def _writes_files_unseen(node: ast.AST, modules_only: FrozenSet[str] = frozenset
             return "a shell command that puts files of unknown names in place"
     if isinstance(func, ast.Attribute) and func.attr.startswith(("spawn", "posix_spawn")):
         return f"`.{func.attr}()`, which runs a program that may put files in place"
-    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    called = _called_name(node)
     if called in _FETCHING and (_extracts(node) or not all(
             isinstance(a, ast.Constant) for a in [*node.args, *(kw.value for kw in node.keywords)])):
         return f"`{called}()` placing a file under a name computed at run time, or unpacking an archive"
