@@ -874,7 +874,7 @@ def _unpickler_from(module: str, name: str) -> bool:
     know)."""
     if module.split(".")[0] not in _UNPICKLING_MODULES:
         return False
-    if name in _UNPICKLERS or name in ("numpy_pickle", "numpy_pickle_compat", "serialization", "hub", "_pickle"):
+    if name in _UNPICKLERS or name in _LOADING_SUBMODULES:
         return True
     # (torch's other submodules, `nn` and the like, load nothing; every class of gensim's has a
     # `.load` that unpickles: `from gensim.models import Word2Vec`, then `Word2Vec.load(path)`)

@@ -474,7 +474,8 @@ def test_cells_that_may_place_a_module_or_load_native_code_leave_names_unknown()
                  "import sklearn\nm = sklearn.utils.parallel.joblib.load(p)", "import numpy as np\nnp.load(p, **kw)",
                  "import keras\nm = keras.models.load_model(p, safe_mode=False)",
                  "import keras\nkeras.config.enable_unsafe_deserialization()", "import torch\nm = torch.package.PackageImporter(p)",
-                 "from sys import path", "import sys as s", "import sys\nsys.path.append('/tmp/x')"):
+                 "from sys import path", "import sys as s", "import sys\nsys.path.append('/tmp/x')",
+                 "from torch import jit\nm = jit.load(p)"):
         assert read_executed([cell]).dynamic is not None, cell
     # a plain word in a shell field is read as the line IPython runs: a command that places files
     for cells in (["CMD = 'cp -r /a/. /b/'", "get_ipython().system('{CMD}')"],
