@@ -31,7 +31,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Set, Tuple
 from .. import interpreter_functions as _f
 from .. import stdlib_untouched
 from ..deadline import Deadline
-from . import threads, tracing
+from . import recursion_room, threads, tracing
 from .threads import notebook_thread
 from .finalizers import notebook_finalizer_exists, shell_rebinding_frees_code
 from .signal_handlers import notebook_signal_handler
@@ -362,6 +362,8 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
         return Outcome(stopped_at=CheckStop(None, _f.MODULES_REBOUND))
     if tracing.installed():
         return Outcome(stopped_at=CheckStop(None, tracing.TRACED))
+    if recursion_room.lowered():
+        return Outcome(stopped_at=CheckStop(None, recursion_room.LOWERED))
     if notebook_thread():
         return Outcome(stopped_at=CheckStop(None, threads.RUNNING))
     if notebook_signal_handler():

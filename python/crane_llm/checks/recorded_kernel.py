@@ -101,6 +101,8 @@ _RUNS_WITH_TARGET = {"settrace", "setprofile", "monitoring", "f_lineno", "f_trac
                      # NumPy's floating-point error handling, the int/str digit limit
                      "simplefilter", "filterwarnings", "seterr",
                      "seterrcall", "errstate", "set_int_max_str_digits",
+                     # a recursion limit set low: the target overflows it before its crashing line
+                     "setrecursionlimit",
                      # threads keep running beside the target and may change what it reads
                      "Thread", "Timer", "start_new_thread", "start_new", "ThreadPoolExecutor", "ProcessPoolExecutor",
                      "run_in_executor", "to_thread", "Process", "DummyProcess", "submit",

@@ -14,7 +14,7 @@ from .. import interpreter_functions as _f
 from .. import stdlib_untouched
 from .held_signals import held_signals
 from ..version import __version__
-from ..checks import ReadCell, read_cell, run_checks, tracing
+from ..checks import ReadCell, read_cell, recursion_room, run_checks, tracing
 from ..checks.static_reads import new_epoch
 from ..checks.outcome import CheckStop, Outcome
 from ..checks.shell_source import running_ipython
@@ -82,6 +82,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
     # stack (CPython's compiler derives its guard from it), or so low that reading it fails.
     limit = _f.getrecursionlimit()
     _f.setrecursionlimit(OWN_RECURSION_LIMIT)
+    recursion_room.NOTEBOOK_LIMITS.append(limit)
     try:
         callbacks = tracing.take_off_callbacks()
         tracing.TAKEN.append(trace is not None or profile is not None or bool(callbacks))
@@ -98,6 +99,7 @@ def gather(request: Dict[str, Any], namespace: Dict[str, Any], shell: Any = None
             tracing.TAKEN.pop()
             tracing.put_back_callbacks(callbacks)
     finally:
+        recursion_room.NOTEBOOK_LIMITS.pop()
         _f.setrecursionlimit(limit)
         if collecting:
             _f.gc_enable()

@@ -188,12 +188,14 @@ def test_the_plain_twins_keep_their_claims(results):
 
 def test_executed_cells_that_set_process_state_leave_the_replay_without_a_claim():
     # Warning filters, NumPy's error handling and the digit limit are the recording kernel's: the
-    # replay would read its own process's (`1 is 1` is a SyntaxError under an 'error' filter).
+    # replay would read its own process's (`1 is 1` is a SyntaxError under an 'error' filter). A
+    # recursion limit set low makes the target overflow first (tests/kernel/test_deep_cells.py runs it).
     from crane_llm.checks import run_checks_on_facts
 
     target = "x = 1 is 1\nprint(undefined_zz)"
     for cell in ("import warnings\nwarnings.simplefilter('error')", "import numpy as np\nnp.seterr(all='raise')",
-                 "import sys\nsys.set_int_max_str_digits(0)", "import warnings\nwarnings.filterwarnings('error')"):
+                 "import sys\nsys.set_int_max_str_digits(0)", "import warnings\nwarnings.filterwarnings('error')",
+                 "from sys import setrecursionlimit as limit\nlimit(40)"):
         o = run_checks_on_facts(target, {}, executed=[cell], names_complete=False)
         assert o.crash is None, (cell, o.crash)
     for cell in ("import warnings\nx = 1", "import warnings\nwarnings.filterwarnings('ignore')",

@@ -53,3 +53,49 @@ def test_a_long_cell_with_many_magic_lines_is_not_transformed():
     short = "!echo hi\n" * 3 + "l[5]"  # (the twin: a few magic lines in a short cell are transformed and read)
     reply = entry.gather({"protocol": 1, "source": short, "useLlm": True, "includeRuntimeInfo": True}, sh.user_ns, sh)
     assert reply["checks"]["crash"]["exception"] == "IndexError"
+
+
+LOWERED = """
+import inspect, sys
+sys.path.insert(0, {python!r})
+from IPython.core.interactiveshell import InteractiveShell
+sh = InteractiveShell.instance()
+sh.showtraceback = lambda *a, **k: None  # (showing a RecursionError's traceback overflows too)
+sh.run_cell("l = [1, 2]")
+from crane_llm.kernel import entry
+
+def run_under(limit):
+    sys.setrecursionlimit(limit)
+    try:
+        r = sh.run_cell("l[5]", store_history=False)
+    finally:
+        sys.setrecursionlimit(3000)
+    return type(r.error_in_exec or r.error_before_exec).__name__
+
+# the highest limit under which IPython's own frames overflow before the cell's line runs
+depth = len(inspect.stack())
+run_under(3000)  # (what the first run imports and caches is not measured)
+limit = depth + 8
+while run_under(limit + 1) != "IndexError":  # (a loop: a generator's frame would be one more)
+    limit += 1
+print("@@", run_under(limit))
+for lim in (limit, 1000):
+    sys.setrecursionlimit(lim)
+    try:
+        reply = entry.gather({{"protocol": 1, "source": "l[5]", "useLlm": True, "includeRuntimeInfo": True}}, sh.user_ns, sh)
+    finally:
+        sys.setrecursionlimit(3000)
+    checks = reply["checks"]
+    print("@@", (checks["crash"] or {{}}).get("exception"), (checks["stoppedAt"] or {{}}).get("reason", "")[:40])
+"""
+
+
+def test_a_lowered_recursion_limit_is_no_claim_and_the_default_is():
+    # The kernel gathers the facts under a limit of its own; the cell runs under the notebook's.
+    proc = subprocess.run([sys.executable, "-c", LOWERED.format(python=str(PYTHON_DIR))], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = [line[3:] for line in proc.stdout.splitlines() if line.startswith("@@ ")]  # (IPython prints too)
+    assert lines[0] == "RecursionError"  # (what the cell really raises under that limit)
+    assert lines[1].startswith("None the notebook lowered Python's recursion"), lines
+    assert lines[2].startswith("IndexError"), lines
