@@ -11,7 +11,9 @@ modules' and their classes' own dictionaries are read, after their keys are foun
 
 from __future__ import annotations
 
+import bdb  # noqa: F401  (loaded here so that it is watched from the start: IPython runs it around every cell)
 import builtins
+import hashlib  # noqa: F401  (the same: IPython names each cell by its hash)
 import sys
 import types
 from typing import Any, Dict, List, Optional, Tuple
@@ -29,7 +31,12 @@ _MODULES = ("ast", "contextlib", "warnings", "re", "re._compiler", "re._parser",
             "fnmatch", "threading", "marshal", "sysconfig", "dis", "opcode", "math", "importlib", "importlib.util",
             "importlib.machinery", "importlib._bootstrap", "importlib._bootstrap_external", "itertools", "datetime",
             "decimal", "numbers", "platform", "shlex", "tempfile", "ipaddress", "urllib.parse", "errno", "textwrap",
-            "traceback", "reprlib", "heapq", "bisect", "struct", "_collections_abc")
+            "traceback", "reprlib", "heapq", "bisect", "struct", "_collections_abc",
+            # (and what IPython runs around every cell: it names a cell by its hash and catches `bdb.BdbQuit`)
+            "hashlib", "bdb")
+# Tables IPython writes every cell into (linecache's) or that a check reads (re's compiled patterns):
+# one replaced by a dict subclass runs the notebook's `__setitem__` or `__getitem__`.
+_TABLES = (("linecache", "cache"), ("re", "_cache"), ("re", "_cache2"), ("sys", "path_importer_cache"))
 # (`time`, `signal`, `gc` and `sys`: a check calls the functions interpreter_functions.py took at import,
 # whatever the notebook rebinds there later)
 
@@ -119,8 +126,39 @@ _TAKEN = _take()
 _ALL = [AllOf(tuple(entry[1] for entry in _TAKEN))]
 
 
+def tables_replaced() -> Optional[str]:
+    """The first of those tables replaced by an object of another type (asked first: any `re`
+    function of a check reads `re._cache`)."""
+    for module_name, module, name in _TABLES_PRESENT:
+        space = module.__dict__
+        if not plain_keys(space) or type(space.get(name)) is not dict:
+            return f"{module_name}.{name}"
+    return None
+
+
+_TABLES_PRESENT = tuple((module_name, sys.modules[module_name], name) for module_name, name in _TABLES
+                        if type(sys.modules.get(module_name)) is types.ModuleType
+                        and type(sys.modules[module_name].__dict__.get(name)) is dict)
+
+
+# The watched modules as `sys.modules` held them: one swapped there for another object is what the
+# shell's and the libraries' imports find.
+_WATCHED = tuple((name, sys.modules[name]) for name in _MODULES if type(sys.modules.get(name)) is types.ModuleType)
+
+
+def _module_swapped() -> Optional[str]:
+    modules = sys.__dict__.get("modules")
+    if type(modules) is not dict or not plain_keys(modules):
+        return "sys.modules"
+    get = modules.get
+    return next((name for name, module in _WATCHED if get(name) is not module), None)
+
+
 def changed() -> Optional[str]:
-    """The first standard-library function or class changed since crane_llm was imported, or None."""
+    """The first standard-library function, class or table changed since crane_llm was imported, or None."""
+    table = tables_replaced() or _module_swapped()
+    if table:
+        return table
     if _ALL[0].holds():
         return None
     for i, (label, space, code, keys, is_module, fast) in enumerate(_TAKEN):

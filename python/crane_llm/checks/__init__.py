@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Set, Tuple
 from .. import interpreter_functions as _f
 from .. import stdlib_untouched
 from ..deadline import Deadline
+from .. import audit_sentinel
 from . import recursion_room, threads, tracing
 from .threads import notebook_thread
 from .finalizers import notebook_finalizer_exists, shell_rebinding_frees_code
@@ -46,6 +47,9 @@ from .shell_source import Prepared, TransformTooLong, prepare_live, prepare_reco
 from .static_reads import loaded_module, HostileKeys, checked, new_epoch, one_check, plain_keys
 from .suggest import closest, correct, hint_for
 from .abstract_values import Opaque
+
+# From now on a notebook's `sys.addaudithook` is seen (a hook added earlier is not: that is the limit).
+audit_sentinel.install()
 
 _IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "exit", "quit", "_", "__", "___", "_i", "_ii", "_iii",
                   "_ih", "_oh", "_dh"}
@@ -356,6 +360,11 @@ def run_checks(source: str, namespace: Mapping[str, Any], deadline: Any = None, 
     # more than the whole check, so collection waits until it is done (the switch is restored).
     if not _f.GENUINE:  # the time budget rests on the interpreter's own clock and alarm
         return Outcome(stopped_at=CheckStop(None, _f.REPLACED))
+    table = stdlib_untouched.tables_replaced()
+    if table:
+        return Outcome(stopped_at=CheckStop(None, stdlib_untouched.reason(table)))
+    if audit_sentinel.notebook_hook_added():  # (the hook would run on the check's own steps, and the cell's)
+        return Outcome(stopped_at=CheckStop(None, audit_sentinel.STANDS_ASIDE))
     if not builtins_untouched():  # first: even IPython's get_ipython() imports by name
         return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
     if not _f.modules_untouched():

@@ -62,6 +62,10 @@ def _src(node: ast.AST) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+# Names IPython writes into the namespace between or within cells: `!cmd` sets `_exit_code`, and a
+# pre-execute hook of its own deletes `__warningregistry__` before every cell.
+_SHELL_WRITES = frozenset({"_exit_code", "__warningregistry__"})
+
 class Interpreter:
     """One reading of one cell. `lookup(name)` returns a Value, or None when the name is absent."""
 
@@ -264,6 +268,8 @@ class Interpreter:
             return scope[name] is not DELETED
         if self.scopes:
             raise Stop(node.lineno, f"deleting `{name}` in a class body")
+        if name in _SHELL_WRITES:
+            raise Stop(node.lineno, f"`{name}`, which IPython itself binds or deletes as cells run")
         found = self.lookup(name)
         if found is MAYBE_BOUND:
             raise Stop(node.lineno, f"deleting `{name}`, which may not exist")
@@ -512,6 +518,8 @@ class Interpreter:
             if isinstance(v, Value) and not isinstance(v, (UserFunction,)):
                 v.name = name
             return v
+        if name in _SHELL_WRITES:
+            raise Stop(node.lineno, f"`{name}`, which IPython itself binds or deletes as cells run")
         found = self.lookup(name)
         if found is MAYBE_BOUND:
             raise Stop(node.lineno, f"`{name}`, which an executed cell may or may not have left bound")

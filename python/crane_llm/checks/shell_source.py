@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from . import shell_code
-from .static_reads import checked, ipython_module, loaded_module, lookup_static
+from .static_reads import TRAPPED_BUILTINS, checked, ipython_module, loaded_module, lookup_static
 from .provenance import class_module, class_name, mro, notebook_builtins, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -261,6 +261,19 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
     handled = _shell_dict(shell, "custom_exceptions")
     if type(handled) is not tuple or handled:
         return "the shell handles some exceptions itself (`set_custom_exc`)"
+    trap = _trait(shell, "builtin_trap") or _shell_dict(shell, "builtin_trap")
+    extra = _shell_dict(trap, "auto_builtins")
+    if type(extra) is not dict or not all(type(k) is str and k in TRAPPED_BUILTINS for k in list(extra)):
+        return "the shell puts builtins of the notebook's in place while the cell runs (`builtin_trap.auto_builtins`)"
+    compiler = _trait(shell, "compile") or _shell_dict(shell, "compile")
+    if not _ipython_own_instance(compiler, keeps_callables=True) or \
+            type(_shell_dict(compiler, "_filename_map")) is not dict:
+        return "the shell's compiler, which names and caches every cell, is not IPython's own"
+    if _shell_dict(shell, "var_expand") is not None:
+        return "the shell's `var_expand`, which expands `!` commands and magic lines, is the notebook's"
+    logger = _trait(shell, "logger") or _shell_dict(shell, "logger")
+    if _shell_dict(logger, "log_active") is not False:
+        return "the shell logs each cell (`%logstart`) to a file it writes as the cell starts"
     return None
 
 
@@ -342,24 +355,12 @@ def _globals_elsewhere(shell: Any) -> Optional[str]:
 
 def _display_unknown(shell: Any) -> Optional[str]:
     """With `ast_node_interactivity` other than "last_expr" (or "none") the shell displays values
-    before the cell's last statement, through its display hook and formatters, which a notebook can
-    replace; then they must be IPython's own (their errors are caught; a replacement's are not)."""
+    before the cell's last statement: through formatters whose registries hold the notebook's
+    printers, to a `sys.stdout` it may have replaced, into an output history (`_oh`, `_N`) it may
+    have replaced or reads. None of that is modelled: the checks stop."""
     if not _displays_values(shell):
         return None
-    why = "the shell displays values mid-cell (`ast_node_interactivity`) through a display hook of the notebook's"
-    hook, formatter, trap = (_trait(shell, "displayhook"), _trait(shell, "display_formatter"),
-                             _trait(shell, "display_trap"))
-    if trap is None:
-        return why
-    if _trait(trap, "hook") is not hook or not _ipython_own_instance(hook) or not _ipython_own_instance(formatter):
-        return why
-    formatters = _trait(formatter, "formatters")
-    if type(formatters) is not dict or not all(_ipython_own_instance(f) for f in formatters.values()):
-        return why
-    for name in ("ipython_display_formatter", "mimebundle_formatter"):
-        if not _ipython_own_instance(_trait(formatter, name)):
-            return why
-    return None
+    return "the shell displays values mid-cell (`ast_node_interactivity`), through printers the notebook may have set"
 
 
 def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:

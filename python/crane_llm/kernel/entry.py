@@ -26,7 +26,7 @@ from ..present import suggested_name
 from ..runinfo import collect, kernel_reads, not_summarised
 from ..settings import resolve_check_budget
 from ..switches import checks_run
-from . import audit_sentinel
+from .. import audit_sentinel
 from .history import execution_log
 from .own_builtins import interpreters_builtins
 

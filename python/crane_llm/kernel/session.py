@@ -7,7 +7,8 @@ host: registering `%%crane_llm` is the entry point's business.
 """
 
 from ..lineage import recorder
-from . import audit_sentinel, channel
+from .. import audit_sentinel
+from . import channel
 
 
 def install(ipython) -> None:

@@ -10,7 +10,7 @@ PYTHON_DIR = str(Path(__file__).resolve().parents[2])
 
 
 def flag_after(code: str) -> str:
-    program = ("import sys\nsys.path.insert(0, %r)\nfrom crane_llm.kernel import audit_sentinel\n"
+    program = ("import sys\nsys.path.insert(0, %r)\nfrom crane_llm import audit_sentinel\n"
                "audit_sentinel.install()\n%s\nprint(audit_sentinel.notebook_hook_added())\n") % (PYTHON_DIR, code)
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

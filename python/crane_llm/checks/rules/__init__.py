@@ -387,7 +387,11 @@ def _shell_call(owner: "IPythonShell", attr: str, args: List[Value], kwargs: Dic
     consts = [a.concrete() for a in args]
     plain = len(consts) == 1 and not kwargs and _plain_command(owner.shell, consts[0])
     if attr == "system" and plain:
-        return LiveValue(None)  # `!cmd`: a shell command, which leaves the namespace alone and never raises
+        if not _stdout_is_plain():
+            raise Stop(node.lineno, "a shell command, whose output IPython writes to a replaced sys.stdout")
+        # `!cmd`: a shell command, which never raises; of the namespace it sets only `_exit_code`
+        # (which the checks never read: interpreter._SHELL_WRITES)
+        return LiveValue(None)
     if attr == "getoutput" and plain:
         return Opaque("list")
     if attr in ("run_line_magic", "run_cell_magic") and consts and type(consts[0]) is str:

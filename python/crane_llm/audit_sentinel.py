@@ -3,9 +3,10 @@
 Python calls every audit hook on the checker's own steps: reading a function's `__code__` (which
 is how the checks prove a method is the library's own), `id()`, `compile` (reading the cell),
 `open`. A hook the notebook added would run thousands of times during one check, and Python has no
-way to list hooks or take one off. So CRANE-LLM adds one of its own as soon as it is imported in a
-kernel: audit hooks see every later `sys.addaudithook` (the event fires before the new hook is
-added), and this one only notes it. From then on a check reads nothing (kernel/entry.py): no cell
+way to list hooks or take one off. So CRANE-LLM adds one of its own as soon as its checks are
+imported (checks/__init__.py, and the kernel session): audit hooks see every later
+`sys.addaudithook` (the event fires before the new hook is added), and this one only notes it. From
+then on a check reads nothing (kernel/entry.py; `run_checks` itself claims nothing): no cell
 reading, no checks, no runtime information; the model still gets the cell and the executed cells.
 
 Libraries add hooks of their own too: filelock (a dependency of Hugging Face's libraries, among
