@@ -86,6 +86,10 @@ class FrameFacts:
     live_columns: Any = None  # the real Index, for pandas' own membership semantics
     live_index: Any = None  # the real row Index when it is a plain Index / RangeIndex
     column_dtypes: Optional[Sequence[Optional[str]]] = None  # by position
+    # True when a 'numeric' column is known to be of a width pandas hashes (int, uint, float32/64:
+    # live dtypes); a recording says only "numbers", which may be float16 or longdouble, whose keys
+    # pandas' hash tables refuse.
+    numbers_plain: bool = False
     # (lowest, highest) of the columns recorded as integers with no missing value
     integer_spans: Optional[Dict[Any, Tuple[int, int]]] = None
     # False when the columns' order is not known (a recording lists them sorted): their set is.

@@ -20,7 +20,11 @@ def dtype_category(dtype: Any) -> Optional[str]:
         return None
     if issubclass(t, np.dtype) and class_module(t).split(".")[0] == "numpy":
         kind = dtype.kind
-        return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "c": "numeric", "M": "datetime",
+        if kind == "f" and dtype.itemsize not in (4, 8) or kind == "c":
+            # float16 and longdouble keys fail pandas' hash tables (NotImplementedError, KeyError),
+            # complex numbers its `describe`: none of them is the number the rules model
+            return None
+        return {"b": "bool", "i": "numeric", "u": "numeric", "f": "numeric", "M": "datetime",
                 "m": "timedelta", "O": "object"}.get(kind)
     if t is checked(pd.__dict__).get("StringDtype"):
         # Text with NaN for missing (pandas' default `str`) is 'str'; the opt-in `string` dtype's

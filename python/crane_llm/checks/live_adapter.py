@@ -489,7 +489,7 @@ class LiveValue(Value):
                 column_dtypes = None
         return FrameFacts(columns=labels, nrows=len(index), index_names=names, flat=flat, exact=True,
                           live_columns=cols if flat else None, live_index=index if plain_index else None,
-                          column_dtypes=column_dtypes)
+                          column_dtypes=column_dtypes, numbers_plain=True)
 
     def series_length(self):
         _, series_cls, _ = pandas_types()

@@ -122,6 +122,10 @@ _INERT_MAGICS = {"matplotlib", "pip", "conda", "tensorflow_version"}
 _INERT_AUTOMAGIC = {"pwd", "ls", "who", "whos", "who_ls", "history", "lsmagic", "matplotlib", "pip", "conda", "env",
                     "clear", "pinfo", "pinfo2", "pdef", "pdoc", "psource", "pfile", "page", "time", "timeit",
                     "precision", "colors", "xmode", "autosave", "connect_info"}
+# What turns a showing magic into one that writes files: a shell's redirection or chaining (`ls`
+# is the shell's, `%pip` runs its line in a shell) and `%history -f FILE`, which writes the cells,
+# and with `-o` their outputs' text, to any file (a module a later import finds).
+_WRITES_AS_IT_SHOWS = re.compile(r"[;&|<>`]|\s-[A-Za-z]*f|--file")
 # `%config` runs `cfg.<line>` as code: only plain settings of these classes are taken as inert.
 _INERT_CONFIG = re.compile(r"\s*(InlineBackend|IPCompleter|Completer)\.\w+\s*=\s*"
                            r"('[^'{}$]*'|\"[^\"{}$]*\"|-?\d+(\.\d+)?|True|False|None)\s*$")
@@ -325,7 +329,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code) else _dynamic_reason(tree, mentioned, kinds.modules, plain_words, os_names)
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code or _WRITES_AS_IT_SHOWS.search(code)) \
+            else _dynamic_reason(tree, mentioned, kinds.modules, plain_words, os_names)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
         hooked = _runs_with_target(tree)
@@ -723,6 +728,7 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
             return f"the magic `%{_magic_name(node)}`"
         if isinstance(node, ast.Call) and _magic_name(node) in ("pip", "conda") and (
                 len(node.args) < 2 or not isinstance(node.args[1], ast.Constant) or
+                type(node.args[1].value) is not str or _WRITES_AS_IT_SHOWS.search(node.args[1].value) or
                 _PLACING_INSTALL.search(f"{_magic_name(node)} {node.args[1].value}")):
             return f"`%{_magic_name(node)} install` of something other than an index's release by name"
         if _expanded(node, plain_words):

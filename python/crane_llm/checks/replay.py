@@ -10,9 +10,10 @@ to confirm that a method exists, never to say that one is missing.
 from __future__ import annotations
 
 import re
+import types
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
-from .static_reads import loaded_module, checked
+from .static_reads import checked, loaded_module, lookup_static
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas, safe_class_property
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
@@ -45,6 +46,11 @@ class ReplayValue(FactValue):
         self.type_as_named = False
 
     def has_attr(self, attr):
+        fixed = _FIXED_BUILTINS.get(self.facts.type_name)
+        if fixed is not None and not (attr.startswith("__") and attr.endswith("__")):
+            # (no instance dictionary, no attribute added in years of Python: the recording kernel's
+            # list has what this one's has)
+            return lookup_static(fixed, attr, None) is not None
         if missing_in_every_numpy(self, attr):
             return False  # (an ndarray has no instance dictionary: nothing the cells set shadows it)
         if self.set_attrs is None:
@@ -55,6 +61,11 @@ class ReplayValue(FactValue):
         if answer:
             return True
         return False if missing_in_every_pandas(self, attr) else None
+
+
+# Recorded values of these exact builtin types: their attributes (dunders aside) have been the same
+# in every Python 3 a recording may come from, and an instance can be given none.
+_FIXED_BUILTINS = {"list": list, "tuple": tuple, "dict": dict}
 
 
 def _type_name(raw: Any) -> str:
@@ -171,12 +182,34 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
     if "is_fitted" in facts and str(facts.get("module", "")).startswith("sklearn."):
         fitted_attrs = facts.get("fitted_attributes") or {}
         n = fitted_attrs.get("n_features_in_") if isinstance(fitted_attrs, dict) else None
-        est = EstimatorFacts(class_name=facts.get("class_name"), fitted=facts.get("is_fitted")
-                             if type(facts.get("is_fitted")) is bool else None,
-                             n_features=n if type(n) is int else None)
-        return ReplayValue("estimator", type_name=t, estimator=est, cls=_unpatched(_loaded_class(t), "sklearn"),
-                           set_attrs=set_attrs).named(name)
+        cls = _unpatched(_loaded_class(t), "sklearn")
+        plain = _plain_estimator_class(cls)
+        est = EstimatorFacts(cls=cls, class_name=facts.get("class_name"), fitted=facts.get("is_fitted")
+                             if type(facts.get("is_fitted")) is bool and plain else None,
+                             n_features=n if type(n) is int and plain else None, meta=False if plain else None)
+        return ReplayValue("estimator", type_name=t, estimator=est, cls=cls, set_attrs=set_attrs).named(name)
     return Opaque()
+
+
+# Parameters through which an estimator wraps others (Pipeline's steps, a search's estimator, ...):
+# those decide its fitted-ness and what its methods check, and the recording does not show them.
+_WRAPPING_PARAMETERS = frozenset({"estimator", "estimators", "base_estimator", "steps", "transformers",
+                                  "transformer", "regressor", "classifier", "transformer_list", "func"})
+
+
+def _plain_estimator_class(cls: Any) -> bool:
+    """An estimator class the live adapter also reads fitted-ness and feature count of: no
+    `__sklearn_is_fitted__` of its own (FunctionTransformer is always fitted and never counts
+    features) and no parameter through which it wraps other estimators or functions (judged from
+    its `__init__`'s parameter names, as scikit-learn's `_get_param_names` does)."""
+    if not isinstance(cls, type) or lookup_static(cls, "__sklearn_is_fitted__", None) is not None:
+        return False
+    init = lookup_static(cls, "__init__", None)
+    code = getattr(init, "__code__", None) if type(init) is types.FunctionType else None
+    if type(code) is not types.CodeType:
+        return False
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return not any(n in _WRAPPING_PARAMETERS for n in names)
 
 
 # The recorder lists every key of a dict it recognises (`summarize_dict`): a Keras history (metric

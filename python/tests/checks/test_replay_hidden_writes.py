@@ -283,3 +283,41 @@ def test_a_shell_field_holding_a_plain_word_binds_nothing():
     for r in bound:
         assert r["setup_error"] is None and r["raised"] is None, r  # the target runs clean
         assert r["replay_claim"] is None, r["replay_claim"]
+
+
+SHOWING_MAGICS_THAT_WRITE = """
+import os, sys
+sys.path.insert(0, '')  # (the notebook's folder, as a kernel started there has it)
+from IPython.core.interactiveshell import InteractiveShell
+sh = InteractiveShell.instance()
+os.makedirs('dd', exist_ok=True)
+open('dd/import builtins;builtins.zz=1', 'w').close()
+for cell in {cells!r}:
+    sh.run_cell(cell, store_history=True)
+print('@@', sh.run_cell('zz', store_history=True).result)
+"""
+
+
+def test_a_showing_magic_that_writes_a_module_leaves_the_replay_without_a_claim():
+    # `ls` with a redirection, `history -f` (which with `-o` writes the outputs' text too) and a
+    # shell line chained after `%pip` write a module a later import runs: `zz` is then defined.
+    import subprocess
+    import sys
+
+    from crane_llm.checks import run_checks_on_facts
+
+    histories = [["ls -1 dd>tabulate.py", "import tabulate"],
+                 ["%pip --version; echo 'import builtins;builtins.zz=1' > tabulate.p''y", "import tabulate"]]
+    for cells in histories:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = subprocess.run([sys.executable, "-c", SHOWING_MAGICS_THAT_WRITE.format(cells=cells)], cwd=tmp,
+                                  capture_output=True, text=True, timeout=120)
+        assert "@@ 1" in proc.stdout, (cells, proc.stdout[-800:], proc.stderr[-800:])  # (it really runs clean)
+        o = run_checks_on_facts("zz", {}, executed=cells, names_complete=False)
+        assert o.crash is None, (cells, o.crash)
+    o = run_checks_on_facts("zz", {}, executed=["history -o -ftabulate.py", "import tabulate"], names_complete=False)
+    assert o.crash is None, o.crash
+    # (the same magics that only show keep the claim)
+    o = run_checks_on_facts("zz", {}, executed=["ls -1", "history", "%pip install seaborn -q", "import seaborn"],
+                            names_complete=False)
+    assert o.crash is not None and o.crash.exception == "NameError", o

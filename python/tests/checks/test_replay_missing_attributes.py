@@ -147,3 +147,26 @@ def test_an_attribute_no_numpy_array_has_is_claimed_and_a_renamed_subclass_is_no
     assert run_checks_on_facts("arr.append(1.0)", facts, executed=SPOOF.split(B)).crash is None
     assert run_checks_on_facts("arr.append(1.0)", facts, executed=ARRAYS.split(B)).crash is not None
     assert run_checks_on_facts("arr.ptp()", facts, executed=ARRAYS.split(B)).crash is None  # NumPy 1.x had it
+
+
+BUILTIN_PAIRS = [  # (setup, crashing cell, clean twin): exact lists, tuples and dicts, as recorded
+    ("X = [[1, 2], [3, 4]]", "n = X.shape[0]", "n = len(X)"),
+    ("t = (1, 2)", "t.append(3)", "t.count(1)"),
+    ("d = {'a': 1}", "for k, v in d.iteritems():\n    pass", "for k, v in d.items():\n    pass"),
+]
+BUILTIN_KEPT = [  # a list subclass, and a name an executed cell rebinds to an array, have the attribute
+    ("class L(list):\n    shape = (2,)\nX = L([1])", "X.shape"),
+    ("import numpy as np\nX = [[1, 2], [3, 4]]" + B + "X = np.array(X)", "X.shape"),
+]
+
+
+def test_an_attribute_no_list_tuple_or_dict_has_is_claimed_from_the_recording():
+    cases = [dict(setup=s, cell=c, replay=True, replay_executed=True) for s, bad, good in BUILTIN_PAIRS
+             for c in (bad, good)] + [dict(setup=s, cell=c, replay=True, replay_executed=True) for s, c in BUILTIN_KEPT]
+    results = run_batch(cases)
+    for i, (_, bad, good) in enumerate(BUILTIN_PAIRS):
+        crash, twin = results[2 * i], results[2 * i + 1]
+        assert verdict(crash, key="replay_claim") == "caught" and crash["raised"]["exception"] == "AttributeError", crash
+        assert verdict(twin, key="replay_claim") == "clean", twin
+    for r in results[2 * len(BUILTIN_PAIRS):]:
+        assert verdict(r, key="replay_claim") == "clean", r

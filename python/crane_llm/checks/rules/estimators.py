@@ -296,7 +296,9 @@ def _inner_binds(facts: EstimatorFacts, attr: str, args: List[Value], kwargs: Di
     `_fit_context` validated the parameters), before anything the claims speak of: `lr.fit(X, y, 1, 2)`
     raises TypeError whatever X's and y's lengths. The wrapped method is read through `__wrapped__`
     in the functions' own dictionaries (functools.wraps puts it there)."""
-    fn = lookup_static(facts.cls, attr, None) if isinstance(facts.cls, type) else None
+    if not isinstance(facts.cls, type):
+        return False  # (whose method it is is unknown: so is whether the call binds)
+    fn = lookup_static(facts.cls, attr, None)
     for _ in range(8):
         if type(fn) is not types.FunctionType:
             return True  # (not a plain function: the binding checks before the rule said what they could)

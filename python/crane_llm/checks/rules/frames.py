@@ -85,6 +85,16 @@ def _missing(f: FrameFacts, labels: List[Any], also_index: bool = False) -> Opti
 
 
 _SORTABLE = ("numeric", "bool", "datetime", "timedelta", "str", "string", "category")
+# Dtypes whose values pandas' hash tables take as they are (an object column may hold lists, dicts or
+# sets, TypeError, or run a notebook class's `__hash__`); 'numeric' only where its width is known.
+_HASHED = ("bool", "datetime", "timedelta", "str", "string", "category")
+
+
+def _hashed_plainly(f: FrameFacts, labels: List[Any]) -> bool:
+    """Every column named in `labels` is one pandas can group, index or deduplicate by (an object
+    column the recording shows holding text only counts: replay._seen_text)."""
+    return all(f.column_dtype(label) in _HASHED or (f.column_dtype(label) == "numeric" and f.numbers_plain) or
+               (type(label) is str and label in f.seen_text) for label in labels)
 
 
 def _unambiguous(base: Value, f: FrameFacts, labels: List[Any], node, how: str) -> None:
@@ -116,16 +126,18 @@ def _key_error(base: Value, missing: List[Any], node, how: str) -> Crash:
 
 
 def derived(columns: Optional[List[Any]], nrows: Optional[int], index_of: Optional[FrameFacts] = None, dtypes=None,
-            ordered: bool = True) -> FactValue:
+            ordered: bool = True, dtypes_of: Optional[FrameFacts] = None) -> FactValue:
     """A frame the cell derives; `index_of` the frame whose row index it keeps (what is known of its
-    level names carries over)."""
+    level names carries over), `dtypes_of` the frame its `dtypes` come from (`index_of` when not given)."""
     frame_cls, _, _ = pandas_types()
+    source = dtypes_of if dtypes_of is not None else index_of
     return FactValue("frame", type_name=FRAME_TYPE, cls=frame_cls,
                      frame=FrameFacts(columns=columns, nrows=nrows,
                                       index_names=None if index_of is None else index_of.index_names,
                                       unnamed_index=index_of is not None and index_of.unnamed_index,
                                       flat=columns is not None and all(_scalar(c) for c in columns), exact=True,
-                                      column_dtypes=dtypes, ordered=ordered))
+                                      column_dtypes=dtypes, ordered=ordered,
+                                      numbers_plain=source is not None and source.numbers_plain))
 
 
 def _dtypes_of(f: FrameFacts, labels: List[Any]) -> Optional[List[Optional[str]]]:
@@ -155,7 +167,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
     if type(index.concrete()) is list or index.items() is not None:
         if len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f):
             raise Stop(node.lineno, "selecting repeated columns")
-        return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels))
+        return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels), dtypes_of=f)
     if _duplicated_columns(f):
         raise Stop(node.lineno, "selecting a repeated column")
     column = series_value(f.nrows, f.column_dtype(labels[0]) if len(labels) == 1 else None)
@@ -292,7 +304,7 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
         if type(cols) is not list:
             return series_value(f.nrows)
         repeated = len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f)
-        return derived(labels, f.nrows, dtypes=None if repeated else _dtypes_of(f, labels))
+        return derived(labels, f.nrows, dtypes=None if repeated else _dtypes_of(f, labels), dtypes_of=f)
     raise Stop(node.lineno, "`.loc[...]` of single rows")
 
 
@@ -498,6 +510,9 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, "`.info()` with positional arguments")
         if not stdout_is_plain():
             raise Stop(node.lineno, "`.info()` writes to a `sys.stdout` the checker does not know")
+        if _kw(kwargs, "memory_usage", None) not in (None, True, False):
+            # ('deep' asks every object value its `__sizeof__`, which may be the notebook's and fail)
+            raise Stop(node.lineno, "`.info()` that measures the values themselves")
         return LiveValue(None)
     if attr == "drop":
         _only(kwargs, ("columns", "axis", "inplace", "errors", "labels", "index"), node)
@@ -551,6 +566,11 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if missing:
             raise _key_error(base, missing, node, "`.groupby()`")
         _unambiguous(base, f, [by.concrete()], node, "`.groupby()`")
+        if f.has_column(by.concrete()) is not True or not _hashed_plainly(f, [by.concrete()]):
+            # (an index level's name: pandas reads an int key as a level number first, "Too many
+            # levels"; a float16 key: NotImplementedError)
+            raise Stop(node.lineno, f"`.groupby()` by {by.concrete()!r}, whose values the checker cannot vouch "
+                                    "pandas groups by")
         if _duplicated_columns(f):
             # A repeated label is a 2-D grouper: ValueError ("Grouper for 'a' not 1-dimensional").
             raise Stop(node.lineno, "`.groupby()` with repeated columns")
@@ -594,6 +614,10 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise _key_error(base, missing, node, "`.set_index()`")
         if _duplicated_columns(f) or _kw(kwargs, "drop", True) is not True:
             raise Stop(node.lineno, "`.set_index()` with arguments the checker does not model")
+        if any(f.column_dtype(label) is None or f.column_dtype(label) == "numeric" and not f.numbers_plain
+               for label in labels):
+            # (pandas has no float16 index: NotImplementedError)
+            raise Stop(node.lineno, "`.set_index()` of a column whose dtype the checker does not know")
         kept = [c for c in f.columns if not any(c == x for x in labels)]
         return _result(interp, base, FrameFacts(index_names=labels), kept, f.nrows, inplace, node)
     if attr == "dropna":
@@ -615,6 +639,8 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
         if _kw(kwargs, "keep", "first") not in ("first", "last", False) or \
                 type(_kw(kwargs, "ignore_index", False)) is not bool:
             raise Stop(node.lineno, "`.drop_duplicates()` with arguments the checker does not model")
+        if f.columns is None or _duplicated_columns(f) or not _hashed_plainly(f, list(f.columns)):
+            raise Stop(node.lineno, "`.drop_duplicates()` of values the checker cannot vouch pandas hashes")
         return _result(interp, base, f, f.columns, None, inplace, node, dtypes=f.column_dtypes)
     if attr == "reset_index" and not args:
         _only(kwargs, ("drop", "inplace"), node)
