@@ -505,6 +505,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                 value.plain_column_index = kernel.plain_column_index
                 value.frame_attributes_as_shipped = kernel.frame_attributes_as_shipped
                 value.type_as_named = kernel.dynamic is None and kernel.written is not None
+                value.dict_as_recorded = kernel.keys_as_recorded
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
         _note_read_from_csv(values, kernel.csv_frames)

@@ -608,7 +608,7 @@ def _subscript_keys(tree: ast.AST) -> Set[int]:
 _SETTING_BY_DATA = {"parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"}
 # A class body binding these names passes its class off as another module's (a recorded type
 # `keras.src.models.sequential.Sequential` may then be the notebook's own).
-_CLASS_NAMING = {"__module__", "__qualname__"}
+_CLASS_NAMING = {"__module__", "__qualname__", "__name__"}  # (3.11 prints a class by module and name)
 # Dunders that only read what a module or class is called.
 _PLAIN_DUNDERS = {"__name__", "__version__", "__file__", "__doc__", "__module__", "__qualname__", "__main__",
                   "__init__", "__len__", "__future__"}

@@ -44,10 +44,13 @@ class ReplayValue(FactValue):
         # (no executed cell could have named a class of its own after a library's: the recorded
         # type is the library's class)
         self.type_as_named = False
+        # (no executed cell could have renamed a dict subclass `dict`: RecordedKernel.keys_as_recorded)
+        self.dict_as_recorded = False
 
     def has_attr(self, attr):
         fixed = _FIXED_BUILTINS.get(self.facts.type_name)
-        if fixed is not None and not (attr.startswith("__") and attr.endswith("__")):
+        if fixed is not None and not (attr.startswith("__") and attr.endswith("__")) and \
+                (fixed is not dict or self.dict_as_recorded):
             # (no instance dictionary, no attribute added in years of Python: the recording kernel's
             # list has what this one's has)
             return lookup_static(fixed, attr, None) is not None
@@ -64,7 +67,8 @@ class ReplayValue(FactValue):
 
 
 # Recorded values of these exact builtin types: their attributes (dunders aside) have been the same
-# in every Python 3 a recording may come from, and an instance can be given none.
+# in every Python 3 a recording may come from, and an instance can be given none. (The recording
+# checks a list's and a tuple's exact class; a dict is recorded by the name its class prints.)
 _FIXED_BUILTINS = {"list": list, "tuple": tuple, "dict": dict}
 
 

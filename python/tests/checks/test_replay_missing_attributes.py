@@ -156,6 +156,10 @@ BUILTIN_PAIRS = [  # (setup, crashing cell, clean twin): exact lists, tuples and
 ]
 BUILTIN_KEPT = [  # a list subclass, and a name an executed cell rebinds to an array, have the attribute
     ("class L(list):\n    shape = (2,)\nX = L([1])", "X.shape"),
+    # (a dict subclass renamed so that it is recorded as `<class 'dict'>`)
+    ("class AttrDict(dict):\n    def iteritems(self):\n        return iter(self.items())\n"
+     "AttrDict.__name__ = 'dict'\nAttrDict.__module__ = 'builtins'\nd = AttrDict(a=1)", "d.iteritems()"),
+    ("D = type('dict', (dict,), {'__module__': 'builtins', 'shape': (1,)})\nd = D(a=1)", "d.shape"),
     ("import numpy as np\nX = [[1, 2], [3, 4]]" + B + "X = np.array(X)", "X.shape"),
 ]
 
