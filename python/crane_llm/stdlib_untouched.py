@@ -11,8 +11,10 @@ modules' and their classes' own dictionaries are read, after their keys are foun
 
 from __future__ import annotations
 
-import bdb  # noqa: F401  (loaded here so that it is watched from the start: IPython runs it around every cell)
+import __future__  # noqa: F401  (loaded here so that they are watched from the start: IPython runs them
+import bdb  # noqa: F401  around every cell)
 import builtins
+import codeop  # noqa: F401
 import hashlib  # noqa: F401  (the same: IPython names each cell by its hash)
 import sys
 import types
@@ -32,8 +34,9 @@ _MODULES = ("ast", "contextlib", "warnings", "re", "re._compiler", "re._parser",
             "importlib.machinery", "importlib._bootstrap", "importlib._bootstrap_external", "itertools", "datetime",
             "decimal", "numbers", "platform", "shlex", "tempfile", "ipaddress", "urllib.parse", "errno", "textwrap",
             "traceback", "reprlib", "heapq", "bisect", "struct", "_collections_abc",
-            # (and what IPython runs around every cell: it names a cell by its hash and catches `bdb.BdbQuit`)
-            "hashlib", "bdb")
+            # (and what IPython runs around every cell: it names a cell by its hash, compiles it with
+            # codeop's Compile, which reads the `__future__` features, and catches `bdb.BdbQuit`)
+            "hashlib", "bdb", "codeop", "__future__")
 # Tables IPython writes every cell into (linecache's) or that a check reads (re's compiled patterns):
 # one replaced by a dict subclass runs the notebook's `__setitem__` or `__getitem__`.
 _TABLES = (("linecache", "cache"), ("re", "_cache"), ("re", "_cache2"), ("sys", "path_importer_cache"))
@@ -141,6 +144,25 @@ _TABLES_PRESENT = tuple((module_name, sys.modules[module_name], name) for module
                         and type(sys.modules[module_name].__dict__.get(name)) is dict)
 
 
+# The `__future__` features codeop reads at every compile (their flags): the very list, the very
+# objects, each holding the same values.
+_FEATURES = (codeop.__dict__.get("_features"), tuple(codeop.__dict__.get("_features") or ()),
+             tuple(Snapshot(f.__dict__) for f in codeop.__dict__.get("_features") or ()))
+
+
+def _features_changed() -> Optional[str]:
+    """(asked once `__future__`'s classes are known unchanged: a feature's `__dict__` is then its own)"""
+    listed, items, snapshots = _FEATURES
+    now = codeop.__dict__.get("_features")
+    if now is not listed:
+        return "codeop._features"
+    if listed is None:
+        return None
+    if len(now) != len(items) or any(a is not b or not s.holds(a.__dict__) for a, b, s in zip(now, items, snapshots)):
+        return "codeop._features"
+    return None
+
+
 # The watched modules as `sys.modules` held them: one swapped there for another object is what the
 # shell's and the libraries' imports find.
 _WATCHED = tuple((name, sys.modules[name]) for name in _MODULES if type(sys.modules.get(name)) is types.ModuleType)
@@ -156,9 +178,10 @@ def _module_swapped() -> Optional[str]:
 
 def changed() -> Optional[str]:
     """The first standard-library function, class or table changed since crane_llm was imported, or None."""
-    table = tables_replaced() or _module_swapped()
-    if table:
-        return table
+    return tables_replaced() or _module_swapped() or _code_changed() or _features_changed()
+
+
+def _code_changed() -> Optional[str]:
     if _ALL[0].holds():
         return None
     for i, (label, space, code, keys, is_module, fast) in enumerate(_TAKEN):

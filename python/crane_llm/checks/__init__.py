@@ -421,7 +421,10 @@ def _run_live(source: str, namespace: Mapping[str, Any], deadline: Any, read: Re
 
     def lookup(name: str):
         if _input_history(name):
-            return Opaque()
+            # Only while the namespace holds them: a notebook may delete them, a shell that does not
+            # store history binds none, and `_i<N>` of a cell to come is bound only as that cell
+            # starts. Absent, whether the cell will find them is not known here.
+            return Opaque() if name in namespace else MAYBE_BOUND
         try:
             if name in namespace:
                 return LiveValue(namespace[name], name)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from . import shell_code
-from .static_reads import TRAPPED_BUILTINS, checked, ipython_module, loaded_module, lookup_static
+from .static_reads import TRAPPED_BUILTINS, checked, ipython_module, loaded_module, lookup_static, plain_keys
 from .provenance import class_module, class_name, mro, notebook_builtins, own
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
@@ -189,6 +189,8 @@ def _trait(shell: Any, name: str) -> Any:
     values = _shell_dict(shell, "_trait_values")
     if type(values) is dict and name in values:
         return values[name]
+    if values is not None and type(values) is not dict:
+        return None  # (traitlets would look the trait up in the notebook's mapping: its own code)
     try:  # a default not computed yet: the trait's own descriptor computes it
         return getattr(shell, name)
     except Exception:
@@ -245,7 +247,8 @@ _PREFILTER_METHODS = ("prefilter_lines", "prefilter_line", "prefilter_line_info"
 
 # The shell's helpers that run code of theirs as every cell runs: before its first line (the
 # history's input names, the event triggers, the logger, the traps) and as it raises.
-_RUN_PATH_PARTS = ("events", "logger", "builtin_trap", "display_trap", "displayhook", "history_manager")
+_RUN_PATH_PARTS = ("events", "logger", "builtin_trap", "display_trap", "displayhook", "history_manager",
+                   "prefilter_manager", "input_transformer_manager", "display_formatter", "display_pub")
 
 
 def _run_path_unknown(shell: Any) -> Optional[str]:
@@ -255,6 +258,8 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
     found = shell_code.changed()
     if found:
         return f"`{found}` is not as IPython, the kernel or traitlets ship it, and it runs around every cell"
+    if any(type(_shell_dict(shell, tables)) is not dict for tables in _TRAIT_TABLES):
+        return "the shell's settings are read through a table of the notebook's (`_trait_values`)"
     for name in _RUN_PATH_PARTS:
         if not _ipython_own_instance(_trait(shell, name) or _shell_dict(shell, name), keeps_callables=True):
             return f"the shell's `{name}` is not IPython's own"
@@ -363,6 +368,9 @@ def _display_unknown(shell: Any) -> Optional[str]:
     return "the shell displays values mid-cell (`ast_node_interactivity`), through printers the notebook may have set"
 
 
+_TRAIT_TABLES = ("_trait_values", "_trait_notifiers", "_trait_validators")
+
+
 def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:
     """An instance of a class IPython or the kernel defines, with no method replaced on the instance.
     `keeps_callables`: what it holds as data may be callable (a trap's saved `sys.displayhook`); only
@@ -376,6 +384,8 @@ def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:
         return False
     if type(d) is not dict:
         return False
+    if not plain_keys(d) or any(type(d.get(tables, {})) is not dict for tables in _TRAIT_TABLES):
+        return False  # (traitlets reads and writes every trait through these: a subclass runs its code)
     if keeps_callables:
         return not any(type(k) is not str or type(lookup_static(cls, k, None)) is types.FunctionType for k in list(d))
     return not any(type(k) is not str or type(v) in (types.FunctionType, types.MethodType, types.BuiltinFunctionType)

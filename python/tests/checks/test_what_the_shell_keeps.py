@@ -58,12 +58,30 @@ HIDDEN = [
     (BASE + "import sys\nclass _PIC(dict):\n" + LOOKS + "_opic = sys.path_importer_cache\n"
      "sys.path_importer_cache = _PIC(_opic)", "import zz_nomod\nd['zz']", "sys.path_importer_cache = _opic"),
 ]
+TV = "class TV(dict):\n" + LOOKS.split("    def get")[0]
+HIDDEN += [
+    # (second pass: codeop's globals and features, which IPython's compiler reads at every cell; the
+    # traitlets tables of the shell and its helpers; input history the notebook deleted)
+    (BASE + "import codeop, builtins\ndef _c(*a, **k):\n    d['zz'] = 1\n    return builtins.compile(*a, **k)\n"
+     "codeop.compile = _c", "d['zz']", "del codeop.compile"),
+    (BASE + "import codeop\nlog = []\nclass F:\n    @property\n    def compiler_flag(self):\n        log.append(1)\n"
+     "        return 0\ncodeop._features.append(F())", "log[0]", "codeop._features.pop()"),
+    (BASE + TV + "sh = get_ipython()\n_tv = sh._trait_values\nsh._trait_values = TV(_tv)", "d['zz']",
+     "sh._trait_values = _tv"),
+    (BASE + TV + "o = get_ipython().prefilter_manager\n_tv = o._trait_values\no._trait_values = TV(_tv)", "d['zz']",
+     "o._trait_values = _tv"),
+    (BASE + TV + "o = get_ipython().display_trap\n_tv = o._trait_values\no._trait_values = TV(_tv)", "d['zz']",
+     "o._trait_values = _tv"),
+    (BASE + "_keep = globals().pop('In', None)", "x = In\nd['zz']", "In = _keep"),
+    (BASE + "globals().pop('_i', None)", "x = _i\nd['zz']", ""),
+]
 TWINS = [
     (TRAP, "zz_b", "NameError", 1),
     (BASE + "import hashlib", "d['zz']", "KeyError", 1),
     (BASE, "!true\nd['zz']", "KeyError", 2),
     (BASE + "import bdb", "lst[9]", "IndexError", 1),
     (BASE + "import re", "d['zz']", "KeyError", 1),
+    (BASE + "import codeop", "x = In\nd['zz']", "KeyError", 2),
 ]
 # Last, in a process of their own: an audit hook cannot be taken off (disarmed, it stays quiet once
 # the runner clears the namespace it reads).
