@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from typing import Any, FrozenSet, Optional, Tuple
 
 from . import shell_code
-from .static_reads import TRAPPED_BUILTINS, checked, ipython_module, loaded_module, lookup_static, plain_keys
+from .static_reads import TRAPPED_BUILTINS, checked, instance_dict, ipython_module, loaded_module, lookup_static, \
+    plain_keys
 from .provenance import class_module, class_name, mro, notebook_builtins, own
+from .outcome import Stop
 
 # The flags `from __future__ import ...` can set, which the shell keeps for later cells.
 FUTURE_FLAGS = 0
@@ -247,8 +249,11 @@ _PREFILTER_METHODS = ("prefilter_lines", "prefilter_line", "prefilter_line_info"
 
 # The shell's helpers that run code of theirs as every cell runs: before its first line (the
 # history's input names, the event triggers, the logger, the traps) and as it raises.
-_RUN_PATH_PARTS = ("events", "logger", "builtin_trap", "display_trap", "displayhook", "history_manager",
-                   "prefilter_manager", "input_transformer_manager", "display_formatter", "display_pub")
+_RUN_PATH_PARTS = ("events", "logger", "builtin_trap", "display_trap", "displayhook", "history_manager")
+# The shell's helpers whose settings traitlets reads through their `_trait_values` as a cell runs
+# (whatever their class: a host may ship its own publisher or prefilter).
+_TRAITED_PARTS = _RUN_PATH_PARTS + ("prefilter_manager", "input_transformer_manager", "display_formatter",
+                                    "display_pub", "compile")
 
 
 def _run_path_unknown(shell: Any) -> Optional[str]:
@@ -258,7 +263,8 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
     found = shell_code.changed()
     if found:
         return f"`{found}` is not as IPython, the kernel or traitlets ship it, and it runs around every cell"
-    if any(type(_shell_dict(shell, tables)) is not dict for tables in _TRAIT_TABLES):
+    if any(type(_shell_dict(shell, tables)) is not dict for tables in _TRAIT_TABLES) or \
+            any(not _plain_trait_tables(_trait(shell, name) or _shell_dict(shell, name)) for name in _TRAITED_PARTS):
         return "the shell's settings are read through a table of the notebook's (`_trait_values`)"
     for name in _RUN_PATH_PARTS:
         if not _ipython_own_instance(_trait(shell, name) or _shell_dict(shell, name), keeps_callables=True):
@@ -369,6 +375,19 @@ def _display_unknown(shell: Any) -> Optional[str]:
 
 
 _TRAIT_TABLES = ("_trait_values", "_trait_notifiers", "_trait_validators")
+
+
+def _plain_trait_tables(obj: Any) -> bool:
+    """`obj` keeps no trait table traitlets would read through a mapping of the notebook's."""
+    if obj is None:
+        return True
+    try:
+        d = instance_dict(obj, default=False)  # (through CPython's own slot: a `__dict__` property runs code)
+    except Stop:
+        return False
+    if d is False:
+        return lookup_static(type(obj), "__dict__") is None  # (no instance dictionary: no tables either)
+    return all(type(d.get(t, {})) is dict for t in _TRAIT_TABLES)
 
 
 def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:
