@@ -580,12 +580,12 @@ class Interpreter:
         if not self.identities_known:
             raise Stop(node.lineno, "an in-place change, and recorded facts do not say which names share the object")
 
-    def set_shadow(self, value: Value, facts: Value, node) -> None:
+    def set_shadow(self, value: Value, facts: Value, node, frees: bool = True) -> None:
         """`value`, changed in place, is now what `facts` say. A kernel object changed in place lets
         go of what it held (a dropped column, a replaced one, removed rows), and freeing runs code
-        when any of it has a finalizer."""
+        when any of it has a finalizer; `frees=False` for a change that only adds."""
         if isinstance(value, LiveValue):
-            if may_run_code_when_freed(value.obj):
+            if frees and may_run_code_when_freed(value.obj):
                 raise Stop(node.lineno, "changing a frame in place, which may free an object that runs code when "
                                         "it is freed")
             self.keepalive.append(value.obj)

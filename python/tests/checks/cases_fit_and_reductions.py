@@ -293,3 +293,49 @@ CATEGORICAL: List[Pair] = [
 ]
 
 PAIRS += CATEGORICAL
+
+
+# A scaler fitted in the cell on bools and integers (no value can make that fit fail), then given
+# another number of columns: the reading goes on past the fit to the transform that raises.
+_SCALE = ("import numpy as np\nimport pandas as pd\n"
+          "from sklearn.preprocessing import StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler\n"
+          "train = pd.get_dummies(pd.DataFrame({'a': list('xyzxy'), 'b': list('ppqqp')}), columns=['a', 'b'])\n"
+          "test = pd.get_dummies(pd.DataFrame({'a': list('xy'), 'b': list('pp')}), columns=['a', 'b'])\n"
+          "test_full = train.iloc[:2]\ncounts = np.arange(12).reshape(4, 3)\nwide = np.arange(8).reshape(2, 4)\n"
+          "floats = pd.DataFrame({'u': [1.0, np.inf], 'v': [0.5, 2.0]})\nmixed = pd.DataFrame({0: [1, 2], 'v': [3, 4]})\n"
+          "flags = np.array([[True, False], [False, False], [True, True]])\nsmall = np.zeros((3, 2), dtype=np.uint8)\n"
+          "ages = pd.DataFrame({'age': np.array([30, 40, 50], dtype=np.int32), 'kids': [0, 1, 2]})\n"
+          "by_position = pd.DataFrame({0: [1, 2, 3], 1: [4, 5, 6]})\nkept = StandardScaler()")
+
+FIT_THEN_TRANSFORM: List[Pair] = [
+    Pair("feature-count", _SCALE, "scaler = StandardScaler()\ntrain_s = scaler.fit_transform(train)\ntest_s = scaler.transform(test)",
+         "scaler = StandardScaler()\ntrain_s = scaler.fit_transform(train)\ntest_s = scaler.transform(test_full)",
+         "ValueError"),
+    Pair("feature-count", _SCALE, "mm = MinMaxScaler()\nmm.fit(counts)\nmm.transform(wide)",
+         "mm = MinMaxScaler()\nmm.fit(counts)\nmm.transform(counts)", "ValueError"),
+    Pair("feature-count", _SCALE, "MaxAbsScaler().fit(train, [0, 1, 0, 1, 0]).transform(test)",
+         "MaxAbsScaler().fit(train, [0, 1, 0, 1, 0]).transform(test_full)", "ValueError"),
+    Pair("feature-count", _SCALE, "rs = RobustScaler(quantile_range=(10.0, 90.0))\nrs.fit(counts)\nrs.transform(wide)",
+         "rs = RobustScaler(quantile_range=(10.0, 90.0))\nrs.fit(counts)\nrs.transform(counts)", "ValueError"),
+    Pair("feature-count", _SCALE, "StandardScaler().fit(flags).transform(counts)",
+         "StandardScaler().fit(flags).transform(small)", "ValueError"),
+    Pair("feature-count", _SCALE, "sc = StandardScaler()\nout = sc.fit_transform(small)\nsc.transform(wide)",
+         "sc = StandardScaler()\nout = sc.fit_transform(small)\nsc.transform(flags)", "ValueError"),
+    Pair("feature-count", _SCALE, "kept.fit(ages)\nkept.transform(counts)", "kept.fit(ages)\nkept.transform(ages)",
+         "ValueError"),
+    Pair("feature-count", _SCALE, "mm = MinMaxScaler()\nmm.fit(ages, np.zeros(3))\nmm.transform(wide)",
+         "mm = MinMaxScaler()\nmm.fit(ages, np.zeros(3))\nmm.transform(flags)", "ValueError"),
+    Pair("feature-count", _SCALE, "ma = MaxAbsScaler()\nma.fit(by_position)\nma.transform(counts)",
+         "ma = MaxAbsScaler()\nma.fit(by_position)\nma.transform(small)", "ValueError"),
+    Pair("feature-count", _SCALE, "rs = RobustScaler()\nscaled = rs.fit_transform(train)\nrs.transform(wide)",
+         "rs = RobustScaler()\nscaled = rs.fit_transform(train)\nrs.transform(test_full)", "ValueError"),
+]
+PAIRS += FIT_THEN_TRANSFORM
+NO_CLAIM += [
+    # The fit itself raises, or may: infinity among floats, names of mixed types (TypeError); the
+    # reading stops at the fit.
+    ("sc = StandardScaler()\nsc.fit(floats)\nsc.transform(wide)", _SCALE),
+    ("sc = StandardScaler()\nsc.fit(mixed)\nsc.transform(wide)", _SCALE),
+    # Transformed with names of mixed types: TypeError before the count is compared.
+    ("sc = StandardScaler()\nsc.fit(counts)\nsc.transform(mixed)", _SCALE),
+]

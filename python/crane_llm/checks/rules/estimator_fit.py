@@ -34,6 +34,7 @@ from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_f
 from ..provenance import audit, instance_dict, is_subclass, own_call, own_type
 from ..library_only import remembered
 from ..probe_state import probe_state
+from ..memory_room import fits
 
 _CLAIMABLE = ("ValueError", "TypeError", "InvalidParameterError")  # (scikit-learn's is both of the others)
 _PROBED: Dict[Any, Optional[Tuple[str, str]]] = {}
@@ -134,8 +135,8 @@ def _inputs():
 _UNBUILT = object()  # the fresh instance could not even be made
 
 
-def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
-    """What `cls(**params).fit(*data)` raises on a fresh instance: the exception, None when it
+def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...], method: str = "fit") -> Any:
+    """What `cls(**params).<method>(*data)` raises on a fresh instance: the exception, None when it
     raises nothing, _UNBUILT when the instance cannot be made."""
     try:
         probe = cls(**params)
@@ -144,7 +145,7 @@ def _fit_fresh(cls: type, params: Dict[str, Any], data: Tuple[Any, ...]) -> Any:
     # record=True keeps warnings out of the user's output; the filters stay the kernel's own.
     with warnings.catch_warnings(record=True, module=warnings):
         try:
-            probe.fit(*data)
+            getattr(probe, method)(*data)
         except Exception as exc:
             return exc
     return None
@@ -506,3 +507,94 @@ def _probe_target(cls: type, params: Dict[str, Any], layout: Tuple[int, str], np
     except Exception:
         return False
     return all(_fit_rejects(cls, params, data, _CONTINUOUS) for data in inputs)
+
+
+# Scalers whose fit reads nothing of X but its layout and its values' statistics: on a 2-D block of
+# bools and integers (which hold no NaN and no infinity, and whose squares cannot overflow a float)
+# no value can make it fail. Their `fit` ignores y.
+_CLEAN_FITTERS = {("sklearn.preprocessing._data", name)
+                  for name in ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")}
+_PROBED_CLEAN: Dict[Any, bool] = {}
+
+
+def fits_cleanly(owner: Any, x: Any, y: Any, attr: str) -> Optional[int]:
+    """The feature count `owner.<attr>(x[, y])` fits the estimator on, when that call certainly
+    succeeds (attr `fit` or `fit_transform`): owner is an unfitted scaler of scikit-learn's own, x a
+    live 2-D array or DataFrame of bools and integers only, with at least one row and one column
+    and column names all text or none text. A fresh copy with the same parameters is fitted on two
+    made-up blocks of the same layout (names, dtypes) to confirm the parameters and the layout pass;
+    the values cannot matter. None when not certain."""
+    np = _numpy()
+    params = _probe_params(owner)
+    if np is None or params is None or (class_module(type(owner.obj)), class_name(type(owner.obj))) \
+            not in _CLEAN_FITTERS or not audit().pristine(type(owner.obj), "sklearn"):
+        return None
+    inst = instance_dict(owner.obj)
+    # Unfitted, nothing beside its parameters: refitting frees nothing of the notebook's.
+    if type(inst) is not dict or set(inst) - set(params):
+        return None
+    # (y may be anything: these classes never read it, as the probe's `object()` for y confirms)
+    layout = _clean_layout(x, np)
+    if layout is None:
+        return None
+    columns, rows = layout
+    if not fits(rows * len(columns) * 8 * 4):  # (a float64 copy of X, and the statistics' temporaries)
+        return None
+    try:
+        key = (attr, y is None, repr(columns))
+    except Exception:
+        return None
+    ok = _asked_once(_PROBED_CLEAN, type(owner.obj), params, key,
+                     lambda: _probe_clean(type(owner.obj), params, attr, columns, y is None, np))
+    return len(columns) if ok else None
+
+
+def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Tuple[Any, ...], int]]:
+    """((name or position, dtype) per column, rows) of a live 2-D ndarray or exact DataFrame whose
+    columns are all of NumPy's bool or integer dtypes, with at least one row and one column."""
+    if not isinstance(x, LiveValue):
+        return None
+    obj = x.obj
+    if type(obj) is np.ndarray:
+        if obj.ndim != 2 or obj.shape[0] < 1 or obj.shape[1] < 1 or not _numpy_dtype(obj.dtype, np) or \
+                obj.dtype.kind not in "biu":
+            return None
+        return tuple((None, obj.dtype) for _ in range(obj.shape[1])), obj.shape[0]
+    facts = x.frame()
+    if _pandas() is None or facts is None or not facts.exact or not facts.flat or facts.columns is None or \
+            facts.nrows is None or facts.nrows < 1:
+        return None
+    labels = list(facts.columns)
+    # (names all text become feature names; all ints none; a mixture is scikit-learn's TypeError)
+    if not labels or not (all(type(c) is str for c in labels) or all(type(c) is int for c in labels)) or \
+            len(set(labels)) != len(labels):
+        return None
+    columns = []
+    try:
+        for label in labels:
+            dt = obj[label].dtype
+            if not _numpy_dtype(dt, np) or dt.kind not in "biu":
+                return None
+            columns.append((label, dt))
+    except Exception:
+        return None
+    return tuple(columns), facts.nrows
+
+
+def _probe_clean(cls: type, params: Dict[str, Any], attr: str, columns: Tuple[Any, ...], one_arg: bool,
+                 np: Any) -> bool:
+    pd = _pandas()
+    for variant in (0, 1):
+        try:
+            if columns[0][0] is None:
+                data = np.zeros((2, len(columns)), dtype=columns[0][1]) if variant == 0 else \
+                    np.arange(2 * len(columns)).reshape(2, len(columns)).astype(columns[0][1])
+            else:
+                data = pd.DataFrame({label: (np.zeros(2, dtype=dt) if variant == 0 else np.arange(2).astype(dt))
+                                     for label, dt in columns})
+        except Exception:
+            return False
+        args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(2))
+        if _fit_fresh(cls, params, args, attr) is not None:
+            return False
+    return True

@@ -22,7 +22,7 @@ from ..library_only import library_only, remembered
 from ..probe_state import probe_state
 from ..non_integers import described
 from ..outcome import CertainCrash, Crash, Stop
-from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Value
+from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Opaque, Value
 from . import call_binding, displays, estimator_fit, metrics
 from .operators import FLOAT_INTS
 
@@ -254,7 +254,21 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
                 raise Crash(CertainCrash("ValueError", node.lineno, node.col_offset,
                                          f"X has {nx} samples but y has {ny}: `.fit()` needs them equal{first}.",
                                          "inconsistent-lengths", _names(x, y)))
+    if attr in ("fit", "fit_transform") and len(args) in (1, 2) and not kwargs and sklearn_untouched():
+        n = estimator_fit.fits_cleanly(owner, args[0], args[1] if len(args) == 2 else None, attr)
+        if n is not None:
+            return _fitted(interp, owner, facts, n, attr, node)
     raise Stop(node.lineno, f"a call to `.{attr}()` on {label}")
+
+
+def _fitted(interp, owner: Value, facts: EstimatorFacts, n_features: int, attr: str, node) -> Value:
+    """The estimator, fitted in place by a call that certainly succeeds, is now known fitted on
+    `n_features` columns; `fit` returns it, `fit_transform` an array the checker does not follow."""
+    fitted = FactValue("estimator", type_name=f"{facts.cls.__module__}.{facts.cls.__name__}",
+                       estimator=EstimatorFacts(cls=facts.cls, fitted=True, n_features=n_features), cls=facts.cls)
+    interp.set_shadow(owner, fitted, node, frees=False)  # (it had nothing but its parameters)
+    interp.changed_in_place(node)
+    return fitted if attr == "fit" else Opaque()
 
 
 def _plain_targets(y: Value) -> bool:
