@@ -25,6 +25,7 @@ import builtins
 import os
 import sys
 import types
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Optional, Sequence, Set, Tuple
 
@@ -161,6 +162,26 @@ def _surely_imported(kernel: RecordedKernel, facts: Mapping[str, Any]) -> Set[st
 __all__ = ["read_cell", "ReadCell", "run_checks", "run_checks_on_facts", "parse_runinfo", "Outcome", "CertainCrash", "CheckStop"]
 
 
+_COMPILE_WARNS = ("compiling this cell warns (`x is 5`, an invalid escape in a string, ...): the notebook's "
+                  "warning handlers see that before the first line runs, and may change what it meets")
+
+
+def _read_quietly(prepare):
+    """(prepared, early outcome, tree, late error): the cell prepared as the shell will compile it,
+    and compiled, with every warning kept from the notebook's handlers (which may be its own code:
+    a `logging.captureWarnings` handler, a `showwarning`). The real run shows such a warning to
+    them before the cell's first line, so a cell that warns is not judged."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        prepared, early = _prepare(prepare)
+        tree = late = None
+        if early is None:
+            tree, early, late = _syntax(prepared)
+    if caught:
+        return prepared, Outcome(stopped_at=CheckStop(None, _COMPILE_WARNS)), None, None
+    return prepared, early, tree, late
+
+
 def _syntax(prepared: Prepared):
     """Parse what the shell will compile, with its flags: (tree, early outcome, late error).
 
@@ -261,6 +282,7 @@ def _interpret(tree, interp: Interpreter, late=None) -> Outcome:
         return Outcome(stopped_at=CheckStop(None, _RUNS_ASYNC))
     body = tree.body if late is None else tree.body[:late[0]]
     try:
+        interp.annotations_made_early(tree.body)
         interp.run(body)
     except Crash as c:
         return Outcome(crash=c.crash)
@@ -339,10 +361,7 @@ def read_cell(source: str, namespace: Mapping[str, Any], shell: Any = None) -> R
         # (IPython's own namespace, whose shell cannot be found: how it compiles the cell is unknown)
         return ReadCell(None, Outcome(stopped_at=CheckStop(None, "the IPython shell of this namespace cannot be found")),
                         None, None)
-    prepared, early = _prepare(lambda: prepare_live(source, shell, namespace))
-    if early is not None:
-        return ReadCell(None, early, None, None)
-    tree, early, late = _syntax(prepared)
+    prepared, early, tree, late = _read_quietly(lambda: prepare_live(source, shell, namespace))
     return ReadCell(tree, early, late, prepared)
 
 
@@ -529,10 +548,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
         found = lookup(name)
         return (found is not None and found is not MAYBE_BOUND) or name in builtins.__dict__
 
-    prepared, early = _prepare(lambda: prepare_recorded(source, known))
-    if early is not None:
-        return early
-    tree, early, late = _syntax(prepared)
+    prepared, early, tree, late = _read_quietly(lambda: prepare_recorded(source, known))
     if early is not None:
         return early
     try:

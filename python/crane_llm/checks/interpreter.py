@@ -185,6 +185,10 @@ class Interpreter:
 
     def s_Expr(self, node):
         value = self.ev(node.value)
+        if not self.scopes and _is_docstring(node):
+            # IPython compiles each top-level statement as a module of its own: a string alone is
+            # that module's docstring, stored in `__doc__`.
+            self.bound["__doc__"] = Opaque()
         if self.displays_values:
             shown = value.concrete()
             if shown is not None and not (shown is not NOTHING and type(shown) in (int, float, bool, str) and
@@ -209,12 +213,30 @@ class Interpreter:
         self._annotation(node.annotation, node)
         if node.simple and isinstance(node.target, ast.Name):
             self._annotation_stored(node)
+            # (the store adds a key, or makes the dict anew after a `del`: what it holds is not followed)
+            self.bound["__annotations__"] = _ANNOTATIONS_STORED
+
+    def annotations_made_early(self, body: List[ast.stmt]) -> None:
+        """A cell with a plain name's annotation outside any function or class may have its
+        `__annotations__` made before its first line runs (IPython's own compile of such a cell):
+        from the start, what that name holds is not followed (`del __annotations__` on line 1 runs)."""
+        if not any(isinstance(n, ast.AnnAssign) and n.simple and isinstance(n.target, ast.Name)
+                   for n in _module_level_nodes(body)):
+            return
+        held = self.lookup("__annotations__")
+        c = held.concrete() if isinstance(held, Value) else NOTHING
+        if held is None or held is DELETED or type(c) is dict:
+            if type(c) is dict:
+                checked(c)
+            self.bound["__annotations__"] = _ANNOTATIONS_STORED
 
     def _annotation_stored(self, node) -> None:
         """A plain name's annotation is then stored: `__annotations__[name] = A`, into the namespace's
         `__annotations__` (an empty dict is made only when there is none). Anything but a plain dict
         there may raise (`__annotations__ = 5`) or run the notebook's `__setitem__`."""
         held = self.bound.get("__annotations__", NOTHING)
+        if held is _ANNOTATIONS_STORED:
+            return  # (the plain dict vetted at the cell's first annotation, or Python's own new one)
         if held is NOTHING:
             held = self.lookup("__annotations__")
         if held is None or held is DELETED:
@@ -410,8 +432,13 @@ class Interpreter:
         if private is not None and node.name.strip("_"):
             raise Stop(node.lineno, f"the private name `{private}` in the body of class `{node.name}`, "
                                     f"which Python reads as `_{node.name.lstrip('_')}{private}`")
-        # Python fills these in before the body runs.
-        python_made = {"__module__": Opaque("str"), "__qualname__": Opaque("str")}
+        if real_builtin_name(self.builtin_names.get("__build_class__")) != "__build_class__":
+            raise Stop(node.lineno, f"creating the class `{node.name}`, and `__build_class__` is not Python's own")
+        # Python fills these in before the body runs (`__module__` from the global `__name__`,
+        # whatever that holds), and `__doc__` from a first statement that is a string.
+        python_made = {"__module__": Opaque(), "__qualname__": Opaque("str")}
+        if node.body and _is_docstring(node.body[0]):
+            python_made["__doc__"] = Opaque()
         self._push("class", dict(python_made))
         try:
             for stmt in node.body:
@@ -901,6 +928,25 @@ def _import_reads(module: types.ModuleType, node, from_import: bool = False) -> 
         if type(state) is not dict or type(state.get("_initializing", False)) is not bool:
             raise Stop(node.lineno, "an import of a module whose `__spec__` is not a plain module spec")
     return module
+
+
+# `__annotations__` once an annotation of this cell stored into it: a plain dict whose keys the
+# checker does not follow.
+_ANNOTATIONS_STORED = Opaque("dict")
+
+
+def _module_level_nodes(body: List[ast.stmt]):
+    """The statements run in the module's own scope: not inside a function, lambda or class."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt))
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and type(stmt.value.value) is str
 
 
 def _private(name: Any) -> bool:

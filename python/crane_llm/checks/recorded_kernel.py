@@ -235,11 +235,17 @@ _TIME_LINE = re.compile(r"^%time[ \t]+(?=\S)", re.M)
 def _timed_code(cell: str) -> str:
     """The code a `%%time` cell or a `%time stmt` line runs: IPython runs it in the notebook's own
     namespace, as if the magic were not there (`%%timeit` runs it in a function, many times: left
-    as the magic it is)."""
+    as the magic it is). A `%time` line whose statement the shell itself would rewrite (a magic, a
+    `!` command, an automagic `run -i x.py`) is left as the magic too: `%time` transforms it."""
     match = _TIME_CELL.match(cell)
     if match:
         cell = cell[match.end():]
-    return _TIME_LINE.sub("", cell)
+    return _TIME_LINE.sub(_plain_timed, cell)
+
+
+def _plain_timed(match: "re.Match[str]") -> str:
+    rest = match.string[match.end():].split("\n", 1)[0]
+    return match.group(0) if rest.lstrip()[:1] in ("%", "!") or automagic_head(rest) else ""
 
 
 def _dropped_row(stmt: Optional[ast.stmt]) -> Optional[Tuple[str, Any]]:
@@ -329,7 +335,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
         head = automagic_head(code)
         # (IPython expands `{expression}` and `$name` in a magic's arguments by evaluating them)
         why = f"the line `{head}`, which IPython runs as the magic `%{head}`" \
-            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code or _WRITES_AS_IT_SHOWS.search(code)) \
+            if head and (head not in _INERT_AUTOMAGIC or "{" in code or "$" in code or "%" in code or
+                         _WRITES_AS_IT_SHOWS.search(code)) \
             else _dynamic_reason(tree, mentioned, kinds.modules, plain_words, os_names)
         if why and dynamic is None:
             dynamic = f"executed cell {index + 1} has {why}"
@@ -582,8 +589,10 @@ def _written_attributes(tree: ast.AST, so_far: Optional[FrozenSet[str]],
             return None
         elif isinstance(node, ast.keyword) and node.arg is not None:
             # a keyword's name may become an attribute: `type('A', (B,), dict(load=f))`
-            if _writes_unseen(node.arg) or node.arg in _CLASS_NAMING or node.arg == "namespace":
-                return None  # (`parse_args(namespace=obj)` sets attributes the parser's options name)
+            if _writes_unseen(node.arg) or node.arg in _CLASS_NAMING or node.arg in ("namespace", "module"):
+                # (`parse_args(namespace=obj)` sets attributes the parser's options name;
+                # `namedtuple('ndarray', 'n', module='numpy')` makes a class print as NumPy's)
+                return None
             found.add(node.arg)
     return frozenset(found)
 

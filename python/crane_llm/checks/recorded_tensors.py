@@ -31,7 +31,7 @@ _TORCH_STATE = re.compile(
     r"_python_dispatch|_subclasses|overrides|_ops|_dynamo|_inductor|_prims|_refs|_decomp|"
     r"__module__|__qualname__|__class__|"
     # named tensors (an older torch's): names that do not match fail an operation whatever the shapes
-    r"refine_names|align_to|align_as)\b|\bnames\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
+    r"refine_names|align_to|align_as)\b|\b(names|module)\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
 
 
 def tensors_as_recorded(trees: Iterable[ast.AST], unparsed: Iterable[Optional[str]]) -> bool:

@@ -505,7 +505,8 @@ def default_line_magic_names() -> FrozenSet[str]:
     names.update(alias[0] for alias in default_aliases())
     # Magics ipykernel and matplotlib add at kernel start.
     names.update({"matplotlib", "pylab", "gui", "connect_info", "qtconsole", "clear", "less", "more", "man",
-                  "edit", "autosave", "config", "cd"})
+                  "edit", "autosave", "config", "cd",
+                  "store"})  # (storemagic: an extension every IPython app loads by default)
     return frozenset(names)
 
 

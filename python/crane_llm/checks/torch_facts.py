@@ -17,7 +17,7 @@ from typing import Any, Optional, Tuple
 
 from .library_code import genuine
 from .static_reads import checked, loaded_module
-from .provenance import audit, class_dict, is_static_type, mro, own, own_module_function
+from .provenance import audit, class_dict, instance_dict, is_static_type, mro, own, own_module_function
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -107,15 +107,36 @@ def tensor_class() -> Any:
     hit = memo.get("torch-tensor-class")
     if hit is not None and hit[0] is cls:
         return cls if hit[1] else None
-    ok = _tensor_class_own(cls) and no_modes(torch)
+    ok = _tensor_class_own(cls) and no_modes(torch) and not _kernels_replaced()
     memo["torch-tensor-class"] = (cls, ok)
     return cls if ok else None
+
+
+# Dispatch keys under which torch registers Python kernels of aten operators itself: none of them
+# runs for a dense CPU tensor.
+_OWN_KERNEL_KEYS = {"Meta", "CUDA", "MPS"}
+
+
+def _kernels_replaced() -> bool:
+    """A notebook's `torch.library.Library('aten', 'IMPL').impl('add.Tensor', fn, 'CPU')` replaces
+    what the operator does (torch.library keeps every such registration in `_impls`)."""
+    lib = loaded_module("torch.library")
+    if lib is None:
+        return False
+    impls = checked(lib.__dict__).get("_impls") if type(lib) is types.ModuleType else None
+    if type(impls) is not set:
+        return True
+    return any(type(k) is not str or (k.startswith("aten/") and k.rsplit("/", 1)[-1] not in _OWN_KERNEL_KEYS)
+               for k in impls)
 
 
 def live_tensor_facts(obj: Any) -> Optional[TensorFacts]:
     cls = tensor_class()
     if cls is None or type(obj) is not cls:
         return None
+    inst = instance_dict(obj)
+    if inst is None or len(inst):
+        return None  # (its own `view`, `reshape`, `t`, ... would win over the class's methods)
     return _facts(obj)
 
 
@@ -196,6 +217,10 @@ def plain_module(obj: Any, class_name: str) -> Optional[dict]:
     except Exception:
         return None
     if type(inst) is not dict or "forward" in inst or "weight" in inst or "__call__" in inst:
+        return None
+    # What the class (or nn.Module) defines, the call path looks up and the instance's own value
+    # would win: `_compiled_call_impl`, `_call_impl`, `_slow_forward`, `_conv_forward`, ...
+    if any(type(k) is not str or any(k in checked(c.__dict__) for c in cls.__mro__) for k in inst):
         return None
     for name in _INSTANCE_HOOKS:
         hooks = inst.get(name)

@@ -321,3 +321,39 @@ def test_a_showing_magic_that_writes_a_module_leaves_the_replay_without_a_claim(
     o = run_checks_on_facts("zz", {}, executed=["ls -1", "history", "%pip install seaborn -q", "import seaborn"],
                             names_complete=False)
     assert o.crash is not None and o.crash.exception == "NameError", o
+
+
+def test_lines_the_shell_runs_as_magics_inside_timed_or_stored_cells_leave_the_replay_without_a_claim(tmp_path):
+    """(fifth red team, 7 Dec) `%time` hands its statement to the shell's own transforms, so
+    `%time run -i x.py` inside a longer cell runs a script into the namespace, and so does
+    `time %run -i x.py`; `store -r` (storemagic, loaded by every IPython app) restores stored
+    variables. A class named by `namedtuple(..., module='numpy')` prints as NumPy's."""
+    helper = tmp_path / "helper.py"
+    helper.write_text("import builtins\nbuiltins.zz_helper = 1\nlst[0] = 0\n")
+    undo = "import builtins\nbuiltins.__dict__.pop('zz_helper', None)"
+    cases = [
+        dict(setup="lst = [5]\nx = [1, 2]", shell=f"import os\n%time run -i {helper}", cell="zz_helper", teardown=undo),
+        dict(setup="lst = [5]\nx = [1, 2]", shell=f"import os\n%time run -i {helper}", cell="x[lst[0]]", teardown=undo),
+        dict(setup="lst = [5]\nx = [1, 2]", shell=f"time %run -i {helper}", cell="zz_helper", teardown=undo),
+        dict(setup="lst = [5]\nx = [1, 2]", shell=f"timeit -n1 -r1 %run -i {helper}", cell="zz_helper", teardown=undo),
+        dict(setup="from collections import namedtuple\nArr = namedtuple('ndarray', 'flatten_all n', module='numpy')\n"
+                   "arr = Arr(lambda: [1], 2)", cell="arr.flatten_all()"),
+        dict(setup="import torch\nfrom collections import namedtuple\n"
+                   "T = namedtuple('Tensor', 'shape dtype device requires_grad', module='torch')\n"
+                   "t = T((2, 3), 'torch.float32', 'cpu', False)\nu = T((4, 5), 'torch.float32', 'cpu', False)",
+             cell="v = t + u"),
+    ]
+    twins = [
+        dict(setup="lst = [5]\nx = [1, 2]", shell="import os\n%time y = 1", cell="x[lst[0]]"),
+        dict(setup="import torch\nt = torch.zeros(2, 3)\nu = torch.zeros(4, 5)", cell="v = t + u"),
+    ]
+    results = run_batch([dict(c, replay=True, replay_executed=True) for c in cases + twins])
+    for case, r in zip(cases, results):
+        assert r["setup_error"] is None and r["checker_error"] is None, (case, r)
+        assert r["raised"] is None, (case, r["raised"])
+        assert r["replay_claim"] is None, (case, r["replay_claim"])
+    for case, r in zip(twins, results[len(cases):]):
+        assert verdict(r, key="replay_claim") == "caught", (case, r["replay_claim"], r.get("replay_stop"))
+    from crane_llm.checks.recorded_kernel import read_executed
+    assert read_executed(["import os", "store -r"]).dynamic is not None
+    assert read_executed(["import os", "who"]).dynamic is None

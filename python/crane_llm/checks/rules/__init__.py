@@ -13,7 +13,7 @@ import sys
 import types
 from typing import Any, Dict, List
 
-from ..static_reads import loaded_module, checked
+from ..static_reads import loaded_module, checked, instance_dict
 from ..class_facts import own_column_arrays
 from ..live_adapter import LiveValue, is_estimator_class, is_simple_constant
 from ..provenance import (class_module, class_name, is_static_type, is_subclass, lookup_static, own,
@@ -309,12 +309,21 @@ def call(interp, func: Value, args: List[Value], kwargs: Dict[str, Value], node)
 
 
 def _callable_text(obj: Any, attr: str) -> str:
-    """`__module__` or `__name__` of a function or C callable: they keep these in C slots, and
-    instances of C types answer from C, so nothing user-defined runs."""
-    try:
-        text = getattr(obj, attr, "")
-    except Exception:
-        return ""
+    """`__module__` or `__name__` of a function or C callable, read through its type's own C slot
+    descriptor only: a bound method or a weak proxy hands any other attribute read on to the object
+    it wraps, which may be the notebook's (`__getattr__`)."""
+    if type(obj) is types.MethodType:  # (its own names are its function's: read those the same way)
+        func = types.MethodType.__dict__["__func__"].__get__(obj)
+        return "" if type(func) is types.MethodType else _callable_text(func, attr)
+    desc = lookup_static(type(obj), attr, None)
+    if type(desc) in (types.GetSetDescriptorType, types.MemberDescriptorType):
+        try:
+            text = desc.__get__(obj)
+        except Exception:
+            return ""
+    else:  # (NumPy's dispatchers keep their names in their own `__dict__`)
+        inst = instance_dict(obj) if desc is None else None
+        text = inst.get(attr) if inst is not None else ""
     return text if type(text) is str else ""
 
 

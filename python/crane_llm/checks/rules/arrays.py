@@ -202,10 +202,17 @@ def _shape_arg(args: List[Value], kwargs: Dict[str, Value], node) -> Any:
     return vals[0] if len(vals) == 1 else tuple(vals)
 
 
+# ndarray methods NumPy's scalars (what a full reduction returns) do not have.
+_NOT_ON_SCALARS = {"dot", "partition", "argpartition"}
+
+
 def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     a = _arr(owner)
     if a is None:
         raise Stop(node.lineno, f"`.{attr}()` on an array whose shape the checker does not know")
+    if a.shape == () and attr in _NOT_ON_SCALARS:
+        # (`np.mean(a)` is a NumPy scalar, not a 0-d array: it has no `.dot`)
+        raise Stop(node.lineno, f"`.{attr}()` on a value that may be a NumPy scalar")
     if attr == "reshape":
         return _reshape(a, _shape_arg(args, kwargs, node), node, owner)
     if attr == "dot" and len(args) == 1 and not kwargs:
@@ -249,10 +256,11 @@ def _sequence_arrays(v: Value, node) -> List[Tuple[ArrayFacts, Value]]:
 def _concat(parts: List[Tuple[ArrayFacts, Value]], axis: int, node, what: str) -> Value:
     shapes = [p[0].shape for p in parts]
     vals = [p[1] for p in parts]
-    if any(len(s) == 0 for s in shapes):
+    if len(shapes[0]) == 0:
         raise _fail(node, "zero-dimensional arrays cannot be concatenated.", "array-shapes", *vals)
     nd = len(shapes[0])
-    # NumPy checks the axis against the first array before it compares dimensions.
+    # NumPy checks the first array alone, then the axis against it, then the others' dimensions
+    # (a later 0-d array is "not the same number of dimensions", after the axis).
     if not -nd <= axis < nd:
         raise Stop(node.lineno, f"`{what}` along an axis the arrays do not have")
     if any(len(s) != nd for s in shapes):

@@ -343,6 +343,9 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
         raise Stop(node.lineno, "a Conv2d layer that pads other than with zeros")
     if len(weight.shape) != 4 or type(groups) is not int or groups < 1:
         raise Stop(node.lineno, "a Conv2d layer with an unusual weight")
+    if not _conv_arguments(inst):
+        # (F.conv2d parses them before it compares channels: a float padding is its TypeError)
+        raise Stop(node.lineno, "a Conv2d layer with a stride, padding or dilation the checker does not follow")
     if len(x.shape) not in (3, 4):
         raise _crash(node, f"Conv2d takes a 3-D or 4-D input; this one is {_shape_text(x.shape)}.", names)
     channels = weight.shape[1] * groups
@@ -350,6 +353,19 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
         raise _crash(node, f"this Conv2d layer expects {channels} input channel{'s' if channels != 1 else ''}; the input "
                            f"{_shape_text(x.shape)} has {x.shape[-3]}.", names)
     raise Stop(node.lineno, "the output of a Conv2d layer, which the checker does not model")
+
+
+def _int_pair(value: Any, least: int) -> bool:
+    return type(value) is tuple and len(value) == 2 and all(type(i) is int and i >= least for i in value)
+
+
+def _conv_arguments(inst: dict) -> bool:
+    """Stride and dilation are pairs of positive ints, padding a pair of ints or 'same' / 'valid'
+    unstrided, as the layer's constructor leaves them (an attribute set since may be anything)."""
+    stride, padding = inst.get("stride"), inst.get("padding")
+    if not (_int_pair(stride, 1) and _int_pair(inst.get("dilation"), 1)):
+        return False
+    return _int_pair(padding, 0) or (type(padding) is str and padding in ("same", "valid") and stride == (1, 1))
 
 
 def _plain_bias(inst: dict, weight: TensorFacts) -> bool:
