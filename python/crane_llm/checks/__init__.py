@@ -116,6 +116,15 @@ def _note_unnamed_index(values: Mapping[str, Any], names: Iterable[str]) -> None
             value.facts = replace(value.facts, frame=replace(facts, unnamed_index=True))
 
 
+def _note_text_labels(values: Mapping[str, Any], names: Iterable[str]) -> None:
+    """The frames whose column labels the executed cells show to be all text (text_labels.py)."""
+    for name in names:
+        value = values.get(name)
+        facts = value.frame() if isinstance(value, ReplayValue) and value.kind() == "frame" else None
+        if facts is not None:
+            value.facts = replace(value.facts, frame=replace(facts, text_labels=True))
+
+
 def _note_read_from_csv(values: Mapping[str, Any], names: Iterable[str]) -> None:
     """The frames read from CSV that no executed cell touched since (recorded_kernel.py): their
     facts as recorded, which a change the target cell makes replaces (rules/value_counts.py)."""
@@ -530,6 +539,7 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                 value.dict_as_recorded = kernel.keys_as_recorded
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
+        _note_text_labels(values, kernel.text_labels)
         _note_read_from_csv(values, kernel.csv_frames)
 
     def lookup(name: str):

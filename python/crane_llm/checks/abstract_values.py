@@ -102,6 +102,12 @@ class FrameFacts:
     # Replay: text values each column is known to hold, for columns known to hold text only (the
     # recording's examples of their values; replay._seen_text).
     seen_text: Dict[Any, frozenset] = field(default_factory=dict)
+    # Replay, when `columns` is not recorded: how many columns there are, whether their labels are
+    # all text (text_labels.py), and the names of the dtypes they hold (the recording's set of them).
+    ncols: Optional[int] = None
+    text_labels: bool = False
+    dtype_names: Optional[frozenset] = None
+    no_missing: bool = False  # recorded: the frame holds no NaN nor other missing value
 
     def __post_init__(self) -> None:
         for labels in ("columns", "index_names", "column_dtypes"):  # held as lists, whatever the caller passed

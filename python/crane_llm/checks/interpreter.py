@@ -18,7 +18,7 @@ import types
 from contextlib import contextmanager
 from importlib.machinery import ModuleSpec
 from inspect import getattr_static
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Set
 
 from . import rules
 from .static_reads import TRAPPED_BUILTINS, loaded_module, checked, instance_dict, lookup_static
@@ -96,6 +96,7 @@ class Interpreter:
         # Live objects show which names share one object; recorded facts do not, so after an
         # in-place change the replay reading must stop (another name may be the same object).
         self.identities_known = identities_known
+        self.fresh: Set[int] = set()  # ids of objects this cell's code made (made_here)
         # None when the namespace's `__builtins__` is something the checker cannot read.
         self.builtin_names = builtin_names if builtin_names is not None else {}
         self.builtins_known = builtin_names is not None
@@ -602,8 +603,16 @@ class Interpreter:
                 return sh
         return value
 
-    def changed_in_place(self, node) -> None:
-        """Called after a modelled in-place change succeeded."""
+    def made_here(self, obj: Any) -> None:
+        """`obj` was made by this cell's own code (a constructor the checker ran): no kernel name
+        shares it, whatever the recorded facts know of identities."""
+        self.keepalive.append(obj)
+        self.fresh.add(id(obj))
+
+    def changed_in_place(self, node, value: Optional[Value] = None) -> None:
+        """Called after a modelled in-place change of `value` succeeded."""
+        if isinstance(value, LiveValue) and id(value.obj) in self.fresh:
+            return
         if not self.identities_known:
             raise Stop(node.lineno, "an in-place change, and recorded facts do not say which names share the object")
 

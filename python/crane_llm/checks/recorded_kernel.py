@@ -48,6 +48,7 @@ from .bound_names import BindingKinds, bound_in, every_identifier
 from .recorded_tensors import tensors_as_recorded
 from .recorded_attributes import attributes_as_shipped
 from .fresh_frames import unnamed_index_frames, untouched_csv_frames
+from .text_labels import text_label_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
 
@@ -218,6 +219,8 @@ class RecordedKernel:
     # cleanup left suspended (or a cell does not parse): garbage of them is freed at any collection,
     # whatever the target does, so no claim is made.
     garbage_may_run_code: bool = False
+    # Frames whose column labels are all text (text_labels.text_label_frames).
+    text_labels: FrozenSet[str] = frozenset()
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
@@ -385,7 +388,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           tensors_as_recorded(trees, [unparsed for _, _, unparsed in read]),
                           plain and not any(_KEY_EQUALITY.search(text) for text in texts),
                           plain and attributes_as_shipped(trees, texts),
-                          garbage_may_run_code=len(parsed) != len(cells) or _garbage_may_run_code(texts, trees))
+                          garbage_may_run_code=len(parsed) != len(cells) or _garbage_may_run_code(texts, trees),
+                          text_labels=text_label_frames(trees, aliases, kinds)
+                          if plain and len(parsed) == len(cells) else frozenset())
 
 
 _MAX_LITERAL = 10000

@@ -161,7 +161,11 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         # The labels are exact strings (text the recording only showed, such as a Timestamp's
         # repr, is read as `paper_runinfo.Shown`), in an order the recording did not keep (it
         # prints its dicts sorted).
+        dtypes = facts.get("dtypes")
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
+                           ncols=shape[1] if shape and len(shape) == 2 else None, no_missing=facts.get("has_nan") is False,
+                           dtype_names=frozenset(dtypes) if type(dtypes) is list and dtypes and
+                           all(type(d) is str for d in dtypes) else None,
                            flat=columns is not None and all(type(c) is str for c in columns),
                            integer_spans=_integer_spans(facts, per_column) if columns is not None else None,
                            ordered=False, seen_text=_seen_text(per_column) if columns is not None else {},

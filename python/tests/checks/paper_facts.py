@@ -14,8 +14,11 @@ def record(value: Any) -> Dict[str, Any]:
     pd = sys.modules.get("pandas")
     np = sys.modules.get("numpy")
     if pd is not None and cls is pd.DataFrame:
-        out = {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape),
-               "per_column": {c: _column(value, c) for c in list(value.columns)[:20]}}
+        out = {"type": "pandas.core.frame.DataFrame", "shape": tuple(value.shape)}
+        if value.shape[1] <= 20:
+            out["per_column"] = {c: _column(value, c) for c in list(value.columns)}
+        else:  # (a wide frame: the paper's recorder lists the dtypes it holds, not its columns)
+            out["dtypes"] = sorted({str(t) for t in value.dtypes})
         if _plain_pandas():
             try:
                 out["has_nan"] = bool(value.isnull().values.any())

@@ -22,6 +22,7 @@ probe would run it, and the remembered answer would no longer be what the cell m
 
 from __future__ import annotations
 
+import re
 import types
 import warnings
 from inspect import getattr_static
@@ -520,10 +521,10 @@ _PROBED_CLEAN: Dict[Any, bool] = {}
 def fits_cleanly(owner: Any, x: Any, y: Any, attr: str) -> Optional[int]:
     """The feature count `owner.<attr>(x[, y])` fits the estimator on, when that call certainly
     succeeds (attr `fit` or `fit_transform`): owner is an unfitted scaler of scikit-learn's own, x a
-    live 2-D array or DataFrame of bools and integers only, with at least one row and one column
-    and column names all text or none text. A fresh copy with the same parameters is fitted on two
-    made-up blocks of the same layout (names, dtypes) to confirm the parameters and the layout pass;
-    the values cannot matter. None when not certain."""
+    2-D array or DataFrame of bools and integers only, with at least one row and one column and
+    column names all text or none text. A fresh copy with the same parameters is fitted on two
+    made-up blocks with the same kinds of names and the same dtypes, to confirm the parameters and
+    the layout pass; the values cannot matter. None when not certain."""
     np = _numpy()
     params = _probe_params(owner)
     if np is None or params is None or (class_module(type(owner.obj)), class_name(type(owner.obj))) \
@@ -537,61 +538,99 @@ def fits_cleanly(owner: Any, x: Any, y: Any, attr: str) -> Optional[int]:
     layout = _clean_layout(x, np)
     if layout is None:
         return None
-    columns, rows = layout
-    if not fits(rows * len(columns) * 8 * 4):  # (a float64 copy of X, and the statistics' temporaries)
+    texts, dtypes, rows, n = layout
+    if not fits(rows * n * 8 * 4):  # (a float64 copy of X, and the statistics' temporaries)
         return None
     try:
-        key = (attr, y is None, repr(columns))
+        key = (attr, y is None, texts, repr(dtypes))
     except Exception:
         return None
     ok = _asked_once(_PROBED_CLEAN, type(owner.obj), params, key,
-                     lambda: _probe_clean(type(owner.obj), params, attr, columns, y is None, np))
-    return len(columns) if ok else None
+                     lambda: _probe_clean(type(owner.obj), params, attr, texts, dtypes, y is None, np))
+    return n if ok else None
 
 
-def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Tuple[Any, ...], int]]:
-    """((name or position, dtype) per column, rows) of a live 2-D ndarray or exact DataFrame whose
-    columns are all of NumPy's bool or integer dtypes, with at least one row and one column."""
+# Recorded dtype names of the columns `fits_cleanly` takes: bools and integers.
+_WHOLE_DTYPE = re.compile(r"(bool|u?int(8|16|32|64))")
+
+
+def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, ...], int, int]]:
+    """(names all text? None for an array, the distinct dtypes, rows, columns) of a 2-D ndarray or
+    exact DataFrame whose columns are all of NumPy's bool or integer dtypes, with at least one row
+    and one column: live, or recorded with labels known all text (text_labels.py)."""
     if not isinstance(x, LiveValue):
-        return None
+        return _recorded_layout(x, np)
     obj = x.obj
     if type(obj) is np.ndarray:
         if obj.ndim != 2 or obj.shape[0] < 1 or obj.shape[1] < 1 or not _numpy_dtype(obj.dtype, np) or \
                 obj.dtype.kind not in "biu":
             return None
-        return tuple((None, obj.dtype) for _ in range(obj.shape[1])), obj.shape[0]
+        return None, (obj.dtype,), obj.shape[0], obj.shape[1]
     facts = x.frame()
     if _pandas() is None or facts is None or not facts.exact or not facts.flat or facts.columns is None or \
             facts.nrows is None or facts.nrows < 1:
         return None
     labels = list(facts.columns)
     # (names all text become feature names; all ints none; a mixture is scikit-learn's TypeError)
-    if not labels or not (all(type(c) is str for c in labels) or all(type(c) is int for c in labels)) or \
-            len(set(labels)) != len(labels):
+    texts = all(type(c) is str for c in labels)
+    if not labels or not (texts or all(type(c) is int for c in labels)) or len(set(labels)) != len(labels):
         return None
-    columns = []
+    dtypes = []
     try:
         for label in labels:
             dt = obj[label].dtype
             if not _numpy_dtype(dt, np) or dt.kind not in "biu":
                 return None
-            columns.append((label, dt))
+            if dt not in dtypes:
+                dtypes.append(dt)
     except Exception:
         return None
-    return tuple(columns), facts.nrows
+    return texts, tuple(dtypes), facts.nrows, len(labels)
 
 
-def _probe_clean(cls: type, params: Dict[str, Any], attr: str, columns: Tuple[Any, ...], one_arg: bool,
-                 np: Any) -> bool:
+def _recorded_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, ...], int, int]]:
+    """`_clean_layout` of a recorded frame with no missing value: its columns listed, each recorded
+    as bools or as integers; or not listed, their labels known all text and the recording's dtypes
+    all NumPy's bools and integers."""
+    f = x.frame() if x.kind() == "frame" and getattr(x, "type_as_named", False) else None
+    if f is None or not f.nrows or not f.no_missing or \
+            (f.dtype_names is not None and not all(_WHOLE_DTYPE.fullmatch(d) for d in f.dtype_names)):
+        return None
+    try:
+        if f.columns is None:
+            if not f.text_labels or not f.ncols or not f.dtype_names:
+                return None
+            return True, tuple(np.dtype(d) for d in sorted(f.dtype_names)), f.nrows, f.ncols
+        labels = list(f.columns)
+        texts = all(type(c) is str for c in labels)
+        if not labels or not f.flat or not texts or len(set(labels)) != len(labels) or \
+                f.column_dtypes is None or len(f.column_dtypes) != len(labels):
+            return None
+        spans = f.integer_spans or {}
+        kinds = set()
+        for label, category in zip(labels, f.column_dtypes):
+            if category == "bool" or (category == "numeric" and label in spans):
+                kinds.add(category)
+            else:
+                return None
+        return True, tuple(np.dtype("bool" if k == "bool" else "int64") for k in sorted(kinds)), f.nrows, len(labels)
+    except Exception:
+        return None
+
+
+def _probe_clean(cls: type, params: Dict[str, Any], attr: str, texts: Optional[bool], dtypes: Tuple[Any, ...],
+                 one_arg: bool, np: Any) -> bool:
+    """Fresh copies fit on two made-up blocks, a column of each dtype under names of the same kind."""
     pd = _pandas()
     for variant in (0, 1):
         try:
-            if columns[0][0] is None:
-                data = np.zeros((2, len(columns)), dtype=columns[0][1]) if variant == 0 else \
-                    np.arange(2 * len(columns)).reshape(2, len(columns)).astype(columns[0][1])
+            if texts is None:
+                data = np.zeros((2, 1), dtype=dtypes[0]) if variant == 0 else \
+                    np.arange(2).reshape(2, 1).astype(dtypes[0])
             else:
-                data = pd.DataFrame({label: (np.zeros(2, dtype=dt) if variant == 0 else np.arange(2).astype(dt))
-                                     for label, dt in columns})
+                data = pd.DataFrame({(f"c{i}" if texts else i): (np.zeros(2, dtype=dt) if variant == 0 else
+                                                                np.arange(2).astype(dt))
+                                     for i, dt in enumerate(dtypes)})
         except Exception:
             return False
         args = (data,) if one_arg else (data, object() if variant == 0 else np.zeros(2))

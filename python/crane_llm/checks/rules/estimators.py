@@ -10,6 +10,7 @@ Only scikit-learn's own, non-meta estimators are judged (see live.estimator_fact
 
 from __future__ import annotations
 
+import re
 import types
 import warnings
 from typing import Any, Dict, List, Optional
@@ -45,9 +46,11 @@ def construct(interp, cls: type, args: List[Value], kwargs: Dict[str, Value], no
     if all(is_simple_constant(v) for v in values):
         # scikit-learn's constructors only store their parameters: building one runs no user code.
         try:
-            return LiveValue(cls(*[a.concrete() for a in args], **{k: v.concrete() for k, v in kwargs.items()}))
+            made = cls(*[a.concrete() for a in args], **{k: v.concrete() for k, v in kwargs.items()})
         except Exception:
             raise Stop(node.lineno, f"constructing `{cls.__name__}`")
+        interp.made_here(made)
+        return LiveValue(made)
     return FactValue("estimator", type_name=f"{cls.__module__}.{cls.__name__}",
                      estimator=EstimatorFacts(cls=cls, fitted=None), cls=cls)
 
@@ -151,7 +154,13 @@ def _columns(v: Value) -> Optional[int]:
         # Mixed str / non-str column names make scikit-learn raise TypeError, not ValueError.
         if len({isinstance(c, str) for c in f.columns}) <= 1:
             return len(f.columns)
+    if f is not None and f.columns is None and f.text_labels and f.ncols is not None and f.dtype_names and \
+            all(_NUMBER_DTYPE.fullmatch(d) for d in f.dtype_names):
+        return f.ncols  # (recorded: names known all text, dtypes all numbers or bools)
     return None
+
+
+_NUMBER_DTYPE = re.compile(r"bool|u?int(8|16|32|64)|float(16|32|64)")
 
 
 def _converts_with_value_errors(f) -> bool:
@@ -267,7 +276,7 @@ def _fitted(interp, owner: Value, facts: EstimatorFacts, n_features: int, attr: 
     fitted = FactValue("estimator", type_name=f"{facts.cls.__module__}.{facts.cls.__name__}",
                        estimator=EstimatorFacts(cls=facts.cls, fitted=True, n_features=n_features), cls=facts.cls)
     interp.set_shadow(owner, fitted, node, frees=False)  # (it had nothing but its parameters)
-    interp.changed_in_place(node)
+    interp.changed_in_place(node, owner)
     return fitted if attr == "fit" else Opaque()
 
 
