@@ -395,16 +395,14 @@ def _ipython_own_instance(obj: Any, keeps_callables: bool = False) -> bool:
     `keeps_callables`: what it holds as data may be callable (a trap's saved `sys.displayhook`); only
     a name its class gives a function may not be set on the instance."""
     cls = type(obj)
-    if not class_module(cls).startswith(("IPython.", "ipykernel.")):
+    if not class_module(cls).startswith(("IPython.", "ipykernel.")) or not _plain_trait_tables(obj):
         return False
     try:
-        d = object.__getattribute__(obj, "__dict__")
-    except Exception:
+        d = instance_dict(obj)
+    except Stop:
         return False
-    if type(d) is not dict:
+    if d is None or not plain_keys(d):
         return False
-    if not plain_keys(d) or any(type(d.get(tables, {})) is not dict for tables in _TRAIT_TABLES):
-        return False  # (traitlets reads and writes every trait through these: a subclass runs its code)
     if keeps_callables:
         return not any(type(k) is not str or type(lookup_static(cls, k, None)) is types.FunctionType for k in list(d))
     return not any(type(k) is not str or type(v) in (types.FunctionType, types.MethodType, types.BuiltinFunctionType)
