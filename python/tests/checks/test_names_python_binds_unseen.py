@@ -41,7 +41,6 @@ UNSEEN = [
     (SANDBOX, "class Point:\n    pass\nd = {}\nv = d['k']", "__builtins__ = builtins"),
     (LOGGED, "flag = 1 is 1\nd['zz']", UNLOG),
     (LOGGED, "p = '\\d'\nd['zz']", UNLOG),
-    (TRACER + "_keep = Model()\nm = weakref.proxy(_keep)", "out = m(3)", ""),
 ]
 TWINS = [
     ("a4: int = 1", "t = __annotations__['b']", "KeyError", 1),

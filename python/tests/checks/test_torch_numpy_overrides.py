@@ -13,6 +13,8 @@ import pytest
 from exec_runner import run_batch
 from harness import assert_claimed, assert_no_false_claim
 
+pytest.importorskip("torch")
+
 T = "import torch\nimport torch.nn as nn\nimport numpy as np\n"
 LIB = T + ("import warnings\nwith warnings.catch_warnings():\n    warnings.simplefilter('ignore')\n"
            "    lib = torch.library.Library('aten', 'IMPL')\n"
