@@ -531,6 +531,11 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
             found = literal_value(name, literal, facts.get(name))
             if found is not None:
                 values[name] = found
+        if not kernel.frame_state_plain:
+            # (a frame's `attrs` are deep-copied by most of its methods, and its flags may refuse
+            # duplicate labels: neither is recorded)
+            values = {name: Opaque(value.kind()) if isinstance(value, ReplayValue) and
+                      value.kind() in ("frame", "series") else value for name, value in values.items()}
         for value in values.values():
             if isinstance(value, ReplayValue):
                 value.plain_column_index = kernel.plain_column_index

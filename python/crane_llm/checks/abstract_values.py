@@ -120,7 +120,10 @@ class FrameFacts:
         if self.column_dtypes is None or self.columns is None or not self.flat or not _simple_label(label):
             return None
         at = [i for i, c in enumerate(self.columns) if type(c) is type(label) and c == label]
-        return self.column_dtypes[at[0]] if len(at) == 1 else None
+        # (pandas takes `1` and `1.0` for one label)
+        alike = type(label) in (int, float) and any(type(c) in (int, float, bool) and type(c) is not type(label)
+                                                     and c == label for c in self.columns)
+        return self.column_dtypes[at[0]] if len(at) == 1 and not alike else None
 
     def has_row(self, label: Any) -> Optional[bool]:
         if self.live_index is None and any(type(a) is type(label) and a == label for a, _ in self.absent_rows):

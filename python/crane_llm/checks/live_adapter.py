@@ -373,7 +373,16 @@ def _plain_row_labels(index: Any) -> bool:
     if type(index) is checked(pd.__dict__).get("RangeIndex"):
         return True
     try:
-        kind = index.dtype.kind
+        dtype = index.dtype
+        np_dtype = checked(_module("numpy").__dict__).get("dtype")
+        # (NumPy's own dtypes only: a nullable Int64 / Float64 index matches NaN to its <NA>, and
+        # its dtype caches what it is asked in its own `__dict__`)
+        if isinstance(np_dtype, type) and isinstance(dtype, np_dtype):
+            kind = dtype.kind
+        elif type(dtype) is checked(pd.__dict__).get("StringDtype"):
+            kind = "O"  # (text labels, read one by one below)
+        else:
+            return False  # (iterating a nullable or other extension index runs pandas code that caches)
     except Exception:
         return False
     if type(kind) is str and kind in "iuf":

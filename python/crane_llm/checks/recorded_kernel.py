@@ -221,12 +221,15 @@ class RecordedKernel:
     garbage_may_run_code: bool = False
     # Frames whose column labels are all text (text_labels.text_label_frames).
     text_labels: FrozenSet[str] = frozenset()
+    # No executed cell spells a frame's `attrs` or flags, which most frame methods copy or obey.
+    frame_state_plain: bool = True
 
 
 # What makes `df.drop([label], inplace=True)` do other than remove the rows or raise KeyError: an
 # index of intervals (a label inside several of them is InvalidIndexError, inside one drops that
 # interval), `attrs` whose copy may fail the first time only, a frame refusing `inplace=True`
 # (`allows_duplicate_labels`).
+_FRAME_STATE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|__finalize__|_metadata)\b")
 _ROW_DROP_OTHERWISE = re.compile(r"\b(attrs|flags|set_flags|allows_duplicate_labels|\w*[Ii]nterval\w*|q?cut|bins|"
                                  r"from_breaks|read_parquet|read_feather|read_orc|read_hdf)\b")
 
@@ -390,7 +393,8 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           plain and attributes_as_shipped(trees, texts),
                           garbage_may_run_code=len(parsed) != len(cells) or _garbage_may_run_code(texts, trees),
                           text_labels=text_label_frames(trees, aliases, kinds)
-                          if plain and len(parsed) == len(cells) else frozenset())
+                          if plain and len(parsed) == len(cells) else frozenset(),
+                          frame_state_plain=not any(_FRAME_STATE.search(text) for text in texts))
 
 
 _MAX_LITERAL = 10000

@@ -13,7 +13,7 @@ import types
 from dataclasses import dataclass
 
 from ..static_reads import TRAPPED_BUILTINS, checked, loaded_module
-from ..class_facts import _MISSING, ndarray_type, pandas_types, pristine_pandas
+from ..class_facts import _MISSING, ndarray_type, own_column_arrays, pandas_types, pristine_pandas
 from ..bare_imports import bound_in_kernel
 from ..live_adapter import LiveValue, _is_data_descriptor
 from ..outcome import CertainCrash, Crash, Stop
@@ -243,7 +243,9 @@ def _read_live(interp, base: LiveValue, attr: str, node) -> Value:
     if plain_class(ft) and lookup_static(ft, "__get__", _MISSING) is _MISSING:
         return interp.unshadow(LiveValue(found))
     frame_cls, series_cls, _ = pandas_types()
-    plain_library = (cls is frame_cls or cls is series_cls) and pristine_pandas(cls) or cls is ndarray_type()
+    # (a frame's `dtypes`, `shape`, `size` ask its arrays and axes, which may be the notebook's classes)
+    plain_library = (cls is frame_cls or cls is series_cls) and pristine_pandas(cls) and own_column_arrays(obj) \
+        or cls is ndarray_type()
     if attr in _PLAIN_PROPS and plain_library:
         return LiveValue(getattr(obj, attr))
     if (attr in ("loc", "iloc") and cls is frame_cls or attr == "iloc" and cls is series_cls) and plain_library:

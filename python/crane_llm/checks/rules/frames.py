@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..static_reads import loaded_module, checked
-from ..class_facts import pandas_types, pristine_pandas
+from ..class_facts import pandas_index_types, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, bools_among_numbers, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
@@ -165,7 +165,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
     if missing:
         raise _key_error(base, missing, node, "the selection")
     if type(index.concrete()) is list or index.items() is not None:
-        if len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f):
+        if _repeats(labels) or _duplicated_columns(f):
             raise Stop(node.lineno, "selecting repeated columns")
         return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels), dtypes_of=f)
     if _duplicated_columns(f):
@@ -275,7 +275,47 @@ def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int,
 def _duplicated_columns(f: FrameFacts) -> bool:
     if f.columns is None:
         return True
-    return len(set(map(repr, f.columns))) != len(f.columns) or bools_among_numbers(f.columns)
+    return _repeats(f.columns) or bools_among_numbers(f.columns)
+
+
+def _repeats(labels: List[Any]) -> bool:
+    """Some two labels are one to pandas: equal as Python compares numbers (`1` and `1.0`, `0.0` and
+    `-0.0`), or both NaN; labels are simple constants (text, numbers, bools)."""
+    return len({_label_key(x) for x in labels}) != len(labels)
+
+
+def _label_key(x: Any) -> Any:
+    if type(x) is float:
+        return ("nan",) if x != x else (int(x) if x.is_integer() else x)
+    return x if type(x) in (int, bool) else (type(x).__name__, repr(x))
+
+
+def _numbered_rows(base: Value, f: FrameFacts) -> bool:
+    """The frame's row index is live and pandas' own RangeIndex, or of NumPy's numbers."""
+    index = f.live_index
+    if not isinstance(base, LiveValue) or index is None:
+        return False
+    own = pandas_index_types()
+    if len(own) == 2 and type(index) is own[1]:
+        return True
+    np = loaded_module("numpy")
+    np_dtype = checked(np.__dict__).get("dtype") if np is not None else None
+    try:
+        dtype = index.dtype
+        return isinstance(np_dtype, type) and isinstance(dtype, np_dtype) and dtype.kind in "iuf"
+    except Exception:
+        return False
+
+
+def _plain_memory_option() -> bool:
+    """pandas' `display.memory_usage` option, read from its own option store, is not 'deep'."""
+    config = loaded_module("pandas._config.config")
+    store = checked(config.__dict__).get("_global_config") if config is not None else None
+    display = checked(store).get("display") if type(store) is dict else None
+    if type(display) is not dict:
+        return False
+    setting = checked(display).get("memory_usage")
+    return setting is None or type(setting) is bool
 
 
 def indexer_getitem(interp, indexer, index: Value, node) -> Value:
@@ -303,8 +343,9 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if rows == slice(None):
         if type(cols) is not list:
             return series_value(f.nrows)
-        repeated = len(set(map(repr, labels))) != len(labels) or _duplicated_columns(f)
-        return derived(labels, f.nrows, dtypes=None if repeated else _dtypes_of(f, labels), dtypes_of=f)
+        if _repeats(labels) or _duplicated_columns(f):
+            raise Stop(node.lineno, "`.loc[...]` of repeated columns")
+        return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels), dtypes_of=f)
     raise Stop(node.lineno, "`.loc[...]` of single rows")
 
 
@@ -510,9 +551,13 @@ def method(interp, base: Value, attr: str, args: List[Value], kwargs: Dict[str, 
             raise Stop(node.lineno, "`.info()` with positional arguments")
         if not stdout_is_plain():
             raise Stop(node.lineno, "`.info()` writes to a `sys.stdout` the checker does not know")
-        if _kw(kwargs, "memory_usage", None) not in (None, True, False):
+        if _kw(kwargs, "memory_usage", None) not in (None, True, False) or not _plain_memory_option():
             # ('deep' asks every object value its `__sizeof__`, which may be the notebook's and fail)
             raise Stop(node.lineno, "`.info()` that measures the values themselves")
+        if not _numbered_rows(base, f):
+            # (it prints the first and last row labels, through their own `format` when they have
+            # one: a type's unbound `str.format`, a text holding `{0}`, raise)
+            raise Stop(node.lineno, "`.info()` of a frame whose row labels the checker does not know to print")
         return LiveValue(None)
     if attr == "drop":
         _only(kwargs, ("columns", "axis", "inplace", "errors", "labels", "index"), node)
