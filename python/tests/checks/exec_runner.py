@@ -226,6 +226,9 @@ def _main(src: str, out: str) -> None:
                 result["stop"] = outcome.stopped_at.to_json() if outcome.stopped_at else None
             except Exception as exc:
                 result["checker_error"] = f"{type(exc).__name__}: {exc}"
+            # (taken before the replay's facts are recorded: the test's recorder reads the values,
+            # and pandas caches what some reads compute; the replay itself reads only the facts)
+            result["mutated"] = _fingerprint(ns) != before
             if case.get("replay"):
                 # The same cell judged from recorded facts instead of the live objects.
                 from crane_llm.checks import run_checks_on_facts
@@ -244,7 +247,6 @@ def _main(src: str, out: str) -> None:
                     result["replay_stop"] = o.stopped_at.to_json() if o.stopped_at else None
                 except Exception as exc:
                     result["checker_error"] = f"replay: {type(exc).__name__}: {exc}"
-            result["mutated"] = _fingerprint(ns) != before
             r = shell.run_cell(case["cell"], store_history=False)
             exc = r.error_before_exec or r.error_in_exec
             if exc is not None:
