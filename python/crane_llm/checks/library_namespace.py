@@ -382,7 +382,9 @@ def _clean_by(name: str, mod: types.ModuleType, judge, classes: bool = False) ->
 
 # The modules whose globals a scikit-learn probe's code reads: scikit-learn's own and SciPy's sparse
 # ones (`sp.issparse`).
-_SKLEARN_MODULE_PREFIXES = ("sklearn.", "scipy.sparse.")
+# (scikit-learn 1.9 reads frames through narwhals by name: feature names, sample counts, check_array)
+_SKLEARN_ROOTS = ("sklearn", "scipy.sparse", "narwhals")
+_SKLEARN_MODULE_PREFIXES = tuple(root + "." for root in _SKLEARN_ROOTS)
 _SKLEARN_GENERATION: List[Any] = [0, None]  # [generation, the snapshot it was taken of]
 
 
@@ -398,7 +400,7 @@ def sklearn_generation() -> Optional[int]:
     for name, mod in list(modules.items()):
         if type(name) is not str:
             return None
-        if name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES):
+        if name in _SKLEARN_ROOTS or name.startswith(_SKLEARN_MODULE_PREFIXES):
             if type(mod) is not types.ModuleType:
                 return None
             d = checked(mod.__dict__)
@@ -411,7 +413,7 @@ def sklearn_generation() -> Optional[int]:
 
 
 # What scikit-learn's modules may hold: the code of these packages or of the standard library.
-SKLEARN_PACKAGES = ("sklearn", "scipy", "numpy", "pandas", "joblib", "threadpoolctl", "rich")  # (rich: its progress bars)
+SKLEARN_PACKAGES = ("sklearn", "scipy", "numpy", "pandas", "joblib", "threadpoolctl", "rich", "narwhals")  # (rich: its progress bars)
 _SKLEARN_VERDICT: List[Any] = [None, False]  # [the generation judged, its verdict]
 
 
@@ -429,11 +431,11 @@ def sklearn_untouched() -> bool:
         modules = checked(loaded_module("sys").__dict__).get("modules")
         # (only an exact dict is iterated: a subclass's `items` would be the notebook's code)
         judged = [(name, mod) for name, mod in list(modules.items()) if type(name) is str and (
-            name in ("sklearn", "scipy.sparse") or name.startswith(_SKLEARN_MODULE_PREFIXES))] \
+            name in _SKLEARN_ROOTS or name.startswith(_SKLEARN_MODULE_PREFIXES))] \
             if type(modules) is dict else None
         verdict = judged is not None and all(
             type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value) for name, mod in judged) \
-            and _no_function_in_anothers_place(judged)
+            and _no_function_in_anothers_place([(n, m) for n, m in judged if not n.startswith("narwhals")])
         _SKLEARN_VERDICT[:] = [generation, verdict]
     return _SKLEARN_VERDICT[1]
 
@@ -490,6 +492,11 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
                 _standard_library_code(value)) and module_of_globals(value) is not None
     if depth < 3 and t is functools.partial:
         return _sklearn_value(mod, key, value.func, depth + 1)
+    if depth < 3 and t is types.MethodType:
+        # (narwhals binds a class's own classmethod at module level: `from_dicts = DataFrame.from_dicts`)
+        owner, func = _METHOD_SELF.__get__(value), _METHOD_FUNC.__get__(value)
+        return issubclass(type(owner), type) and _sklearn_value(mod, key, owner, depth + 1) and \
+            _sklearn_value(mod, key, func, depth + 1)
     if depth < 3 and t is _LRU_WRAPPER:
         return _sklearn_value(mod, key, instance_dict(value, {}).get("__wrapped__"), depth + 1)
     if class_name(t) in _COMPILED_FUNCTIONS and not issubclass(t, type):
@@ -510,6 +517,9 @@ def _sklearn_value(mod: types.ModuleType, key: Any, value: Any, depth: int = 0) 
             return inner is None or (depth < 3 and _sklearn_value(mod, key, inner, depth + 1))
         return lookup_static(t, "__dict__", None) is None  # (`types.SimpleNamespace(f=...)` holds anything)
     return _library_made(t, SKLEARN_PACKAGES) and (plain_class(t) or _library_made(type(t), SKLEARN_PACKAGES))
+
+
+_METHOD_SELF, _METHOD_FUNC = types.MethodType.__dict__["__self__"], types.MethodType.__dict__["__func__"]
 
 
 # Where scikit-learn's modules' compiled functions come from (their code's file names).

@@ -192,7 +192,10 @@ def test_executed_cells_that_set_process_state_leave_the_replay_without_a_claim(
     # recursion limit set low makes the target overflow first (tests/kernel/test_deep_cells.py runs it).
     from crane_llm.checks import run_checks_on_facts
 
-    target = "x = 1 is 1\nprint(undefined_zz)"
+    target = "x = 1 + 1\nprint(undefined_zz)"
+    warns = run_checks_on_facts("x = 1 is 1\nprint(undefined_zz)", {}, executed=["import warnings\nx = 1"],
+                                names_complete=False)
+    assert warns.crash is None and "compiling this cell warns" in warns.stopped_at.reason, warns
     for cell in ("import warnings\nwarnings.simplefilter('error')", "import numpy as np\nnp.seterr(all='raise')",
                  "import sys\nsys.set_int_max_str_digits(0)", "import warnings\nwarnings.filterwarnings('error')",
                  "from sys import setrecursionlimit as limit\nlimit(40)"):

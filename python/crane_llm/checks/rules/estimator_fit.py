@@ -29,7 +29,7 @@ from inspect import getattr_static
 from typing import Any, Dict, Optional, Tuple
 
 from ..static_reads import loaded_module, checked, class_module, class_name, is_static_type
-from ..class_facts import pristine_pandas
+from ..class_facts import own_column_arrays, pristine_pandas
 from ..library_namespace import numpy_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass, own_call, own_type
@@ -575,10 +575,12 @@ def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, 
     texts = all(type(c) is str for c in labels)
     if not labels or not (texts or all(type(c) is int for c in labels)) or len(set(labels)) != len(labels):
         return None
+    if not pristine_pandas(type(obj)) or not own_column_arrays(obj):
+        return None
     dtypes = []
     try:
-        for label in labels:
-            dt = obj[label].dtype
+        listed = obj.dtypes.tolist()  # (once, from the blocks: a wide frame is not read column by column)
+        for dt in listed:
             if not _numpy_dtype(dt, np) or dt.kind not in "biu":
                 return None
             if dt not in dtypes:

@@ -28,6 +28,10 @@ from . import call_binding, displays, estimator_fit, metrics
 from .operators import FLOAT_INTS
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
+# Methods that raise for the estimator's own parameters before they check it is fitted or read X
+# (`LinearDiscriminantAnalysis(solver='lsqr').transform`: NotImplementedError, whatever X holds);
+# a replay knows no parameters, and a count of features is compared only after.
+_BEFORE_X = {("LinearDiscriminantAnalysis", "transform")}
 _NO_FEATURE_CHECK = ("Dummy",)  # estimators whose predict ignores X's columns
 
 
@@ -189,6 +193,11 @@ def method(interp, owner: Value, attr: str, args: List[Value], kwargs: Dict[str,
     label = f"`{owner.name}`" if owner.name else f"this {facts.class_name}"
     if attr in PREDICTING and not _inner_binds(facts, attr, args, kwargs):
         raise Stop(node.lineno, f"`.{attr}()` on {label} with arguments its method cannot take")
+    if attr in PREDICTING and (facts.class_name, attr) in _BEFORE_X:
+        raise Stop(node.lineno, f"`.{attr}()` on {label}, which may refuse its own settings before it looks at X")
+    if attr in PREDICTING and (kwargs or len(args) != (2 if attr == "score" else 1)):
+        # (`transform(X, copy=...)`: what else it is given, it may judge first, `if copy:` included)
+        raise Stop(node.lineno, f"`.{attr}()` on {label} with more than X")
     if attr in PREDICTING:
         if facts.fitted is False:
             raised = unfitted_error(owner, facts, attr)
