@@ -1027,7 +1027,13 @@ def builtin_names(namespace: Any) -> Optional[Dict[str, Any]]:
 def real_builtins() -> Dict[str, Any]:
     """The genuine builtins of this interpreter (for recorded facts, where no namespace says more);
     `__debug__` is left out, since the recording kernel's `-O` flag is unknown."""
-    return {k: v for k, v in _builtins.__dict__.items() if k != "__debug__" and genuine_builtin(k, v)}
+    names = _builtins.__dict__
+    # (Python's own aliases, `IOError` and `EnvironmentError`, are `OSError` under another name)
+    return {k: v for k, v in names.items() if k != "__debug__" and
+            (genuine_builtin(k, v) or k in _ALIASES and names.get(_ALIASES[k]) is v and genuine_builtin(_ALIASES[k], v))}
+
+
+_ALIASES = {"IOError": "OSError", "EnvironmentError": "OSError"}
 
 
 __all__ = ["Interpreter", "BoundMethod", "UserFunction", "builtin_names", "real_builtins", "DELETED",

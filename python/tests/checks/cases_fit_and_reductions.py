@@ -184,9 +184,9 @@ IMAGE_SHAPE: List[Pair] = [
 # Past the drawing catalogue to a shape error further down.
 DRAWING_PAST: List[Pair] = [
     Pair("array-shapes", MPL, "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
-         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v4",
+         "plt.legend()\nplt.axis('off')\nplt.close()\nv3 + v4",
          "plt.figure(figsize=(10, 6))\nplt.title('t')\nplt.xlabel('a')\nplt.ylabel('b')\n"
-         "plt.legend()\nplt.tight_layout()\nplt.show()\nv3 + v3", "ValueError"),
+         "plt.legend()\nplt.axis('off')\nplt.close()\nv3 + v3", "ValueError"),
     Pair("array-shapes", MPL, "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ v4",
          "plt.figure()\nplt.suptitle('s', fontsize=9)\nplt.grid()\nplt.close()\nimg2 @ np.ones(5)", "ValueError"),
 ]

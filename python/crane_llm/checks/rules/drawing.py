@@ -43,7 +43,15 @@ _HELPERS = ("gca", "gcf", "figure", "_get_backend_mod", "new_figure_manager", "d
 # The classes they drive, as (module, class name).
 _CLASSES = (("matplotlib.figure", "Figure"), ("matplotlib.axes", "Axes"), ("matplotlib.image", "AxesImage"),
             ("matplotlib.text", "Text"), ("matplotlib.backend_bases", "FigureCanvasBase"),
-            ("matplotlib.backend_bases", "FigureManagerBase"), ("matplotlib.legend", "Legend"))
+            ("matplotlib.backend_bases", "FigureManagerBase"), ("matplotlib.legend", "Legend"),
+            # (what making an Axes and setting its texts runs: axes, ticks, scales, fonts, grids, colours)
+            ("matplotlib.axis", "Axis"), ("matplotlib.axis", "XAxis"), ("matplotlib.axis", "YAxis"),
+            ("matplotlib.axis", "XTick"), ("matplotlib.axis", "YTick"), ("matplotlib.ticker", "ScalarFormatter"),
+            ("matplotlib.ticker", "AutoLocator"), ("matplotlib.scale", "LinearScale"),
+            ("matplotlib.font_manager", "FontProperties"), ("matplotlib.gridspec", "SubplotSpec"),
+            ("matplotlib.gridspec", "GridSpec"), ("matplotlib.spines", "Spine"), ("matplotlib.colors", "Normalize"))
+# Drawing the figure (`plt.show()` on the inline backend, `plt.tight_layout()`, `savefig`) runs far
+# more: fonts, layout, every artist, logging to the notebook's handlers. Those calls are not passed over.
 # Backends that draw to memory or inline into the notebook (a GUI backend may fail to open a window).
 _BACKENDS = ("agg", "module://matplotlib_inline.backend_inline", "inline", "module://ipykernel.pylab.backend_inline")
 _AXIS_WORDS = ("off", "on", "equal", "tight", "scaled", "auto", "image", "square")
@@ -63,8 +71,15 @@ def _number(c: Any) -> bool:
 
 
 def _text(c: Any) -> bool:
-    # `$` starts mathtext, which is parsed (and may fail) when the figure is drawn.
-    return type(c) is str and "$" not in c and len(c) < 10000
+    # `$` starts mathtext, which is parsed (and may fail) when the figure is drawn; a lone surrogate
+    # (a file name decoded with `surrogateescape`) fails the text's own setter.
+    if type(c) is not str or "$" in c or len(c) >= 10000:
+        return False
+    try:
+        c.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _font_ok(kwargs: Dict[str, Any]) -> bool:
@@ -90,11 +105,9 @@ def _passable(fname: str, args: List[Any], kwargs: Dict[str, Any]) -> bool:
     if fname == "subplot":
         return (len(args) == 3 and not kwargs and all(type(a) is int for a in args) and 1 <= args[0] <= 100
                 and 1 <= args[1] <= 100 and 1 <= args[2] <= args[0] * args[1])
-    if fname == "show":
-        return not args and all(k == "block" and type(v) is bool for k, v in kwargs.items())
     if fname in ("title", "xlabel", "ylabel", "suptitle"):
         return len(args) == 1 and _text(args[0]) and _font_ok(kwargs)
-    if fname in ("legend", "tight_layout", "close"):
+    if fname in ("legend", "close"):
         return not args and not kwargs
     if fname == "axis":
         return len(args) == 1 and type(args[0]) is str and args[0] in _AXIS_WORDS and not kwargs
@@ -130,7 +143,7 @@ def _check_pyplot() -> bool:
         return False
     if dict.get(params, "text.usetex") is not False:
         return False  # (text laid out through LaTeX fails where LaTeX is missing)
-    if not _own_rectilinear_axes() or not settings_plain():
+    if not _own_rectilinear_axes() or not _own_linear_scale() or not settings_plain():
         return False
     backend = dict.get(params, "backend")  # dict's own lookup: no user __getitem__ runs
     rcsetup = loaded_module("matplotlib.rcsetup")
@@ -151,6 +164,14 @@ def _own_rectilinear_axes() -> bool:
     own = instance_dict(registry) if registry is not None else None
     types_by_name = own.get("_all_projection_types") if own is not None else None
     return type(types_by_name) is dict and dict.get(types_by_name, "rectilinear") is checked(axes.__dict__).get("Axes")
+
+
+def _own_linear_scale() -> bool:
+    """Every Axis a new Axes makes takes its scale from matplotlib's registry by name: a notebook
+    can register a class of its own as 'linear' (`register_scale`)."""
+    scale = loaded_module("matplotlib.scale")
+    mapping = checked(scale.__dict__).get("_scale_mapping") if scale is not None else None
+    return type(mapping) is dict and dict.get(mapping, "linear") is checked(scale.__dict__).get("LinearScale")
 
 
 def _no_figure_open() -> bool:
@@ -180,7 +201,7 @@ def call(interp, fn: Any, fname: str, args: List[Value], kwargs: Dict[str, Value
     consts = [a.concrete() for a in args]
     kconsts = {k: v.concrete() for k, v in kwargs.items()}
     if _passable(fname, consts, kconsts):
-        return LiveValue(None) if fname == "show" else Opaque()
+        return Opaque()
     raise Stop(node.lineno, f"a call to `matplotlib.pyplot.{fname}`, whose effect the checker does not model")
 
 

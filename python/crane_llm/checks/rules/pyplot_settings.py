@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import math
 import types
-from typing import Any
+from typing import Any, List, Optional
 
 from ..library_code import genuine
 from ..provenance import audit, class_dict, class_module, mro
@@ -40,11 +40,12 @@ def _params_plain(params: dict, validators: dict) -> bool:
     hooks = dict.get(params, "figure.hooks", [])
     if type(hooks) is not list or hooks:
         return False
+    budget = [_MAX_ITEMS]  # (for all the settings together: shared lists cost nothing to make, and much to read)
     for key, value in list(dict.items(params)):
         validate = validators.get(key)
         if key == "backend":
             continue  # (read by the caller; validating it may import a backend)
-        if validate is None or not _own_validator(validate) or not _plain(value):
+        if validate is None or not _own_validator(validate) or not _plain(value, 0, budget):
             return False
         try:
             validate(value)
@@ -88,18 +89,25 @@ def _own_enum(cls: Any) -> bool:
     return True
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
+_MAX_ITEMS = 50000
+
+
+def _plain(value: Any, depth: int = 0, budget: Optional[List[int]] = None) -> bool:
+    budget = budget if budget is not None else [_MAX_ITEMS]  # (items read in all: shared lists cost nothing to make)
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
     if type(value) in _PLAIN or _own_enum(type(value)):
         return True
     if type(value) in (list, tuple) and depth < 3 and len(value) <= 1000:
-        return all(_plain(v, depth + 1) for v in value)
+        return all(_plain(v, depth + 1, budget) for v in value)
     if type(value) is dict and depth < 3 and len(value) <= 1000:
-        return all(type(k) in _PLAIN and _plain(v, depth + 1) for k, v in value.items())
+        return all(type(k) in _PLAIN and _plain(v, depth + 1, budget) for k, v in value.items())
     cycler = loaded_module("cycler")
     own = checked(cycler.__dict__).get("Cycler") if cycler is not None else None
     if own is not None and type(value) is own and audit().pristine(own, "cycler"):
         try:
-            return all(type(k) is str and _plain(list(v), depth + 1) for k, v in value.by_key().items())
+            return all(type(k) is str and _plain(list(v), depth + 1, budget) for k, v in value.by_key().items())
         except Exception:
             return False
     return False
