@@ -89,3 +89,12 @@ def test_a_compile_warning_stops_the_check_before_any_handler_runs():
     r = run_batch([dict(setup=LOGGED, cell="flag = 1 is 1\nd['zz']", teardown=UNLOG)])[0]
     assert r["claim"] is None and "compiling this cell warns" in r["stop"]["reason"], r
     assert not r["mutated"]
+
+
+def test_the_replay_knows_pythons_own_aliases_of_builtins():
+    """`IOError` and `EnvironmentError` are `OSError` under other names: builtins in every Python 3."""
+    from crane_llm.checks import run_checks_on_facts
+
+    cell = "RETRYABLE = (IOError, ConnectionError)\nkind = EnvironmentError\nundefined_q"
+    outcome = run_checks_on_facts(cell, {}, names_complete=True)
+    assert outcome.crash is not None and (outcome.crash.exception, outcome.crash.line) == ("NameError", 3), outcome
