@@ -31,7 +31,14 @@ _TORCH_STATE = re.compile(
     r"_python_dispatch|_subclasses|overrides|_ops|_dynamo|_inductor|_prims|_refs|_decomp|"
     r"__module__|__qualname__|__class__|"
     # named tensors (an older torch's): names that do not match fail an operation whatever the shapes
-    r"refine_names|align_to|align_as)\b|\b(names|module)\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
+    r"refine_names|align_to|align_as|"
+    # sparse and quantized tensors: the recording shows no layout, and most operations refuse them
+    r"to_sparse\w*|sparse\w*|quantize\w*|quantized|to_mkldnn|nested\w*)\b|\b(names|module)\s*=(?!=)|\.rename\(\s*(None\b|['\"*])")
+
+
+# Dtypes of ordinary dense tensors (a quantized one, `torch.quint8`, refuses most operations).
+_DENSE_DTYPES = {"float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool",
+                 "complex64", "complex128"}
 
 
 def tensors_as_recorded(trees: Iterable[ast.AST], unparsed: Iterable[Optional[str]]) -> bool:
@@ -62,6 +69,6 @@ def recorded_tensor(facts: dict) -> Optional[TensorFacts]:
     shape, dtype = facts.get("shape"), facts.get("dtype")
     if tensor_class() is None or not isinstance(shape, (tuple, list)) or \
             not all(type(d) is int and d >= 0 for d in shape) or type(dtype) is not str or \
-            not dtype.startswith("torch.") or facts.get("device") != "cpu":
+            not dtype.startswith("torch.") or dtype[len("torch."):] not in _DENSE_DTYPES or facts.get("device") != "cpu":
         return None
     return TensorFacts(shape=tuple(shape), dtype=dtype[len("torch."):], device="cpu")

@@ -162,6 +162,8 @@ def _fact_value(name: str, facts: Any, written: Optional[FrozenSet[str]],
         # repr, is read as `paper_runinfo.Shown`), in an order the recording did not keep (it
         # prints its dicts sorted).
         dtypes = facts.get("dtypes")
+        if type(dtypes) is not list and columns is not None:  # (or each listed column's own, when all say it)
+            dtypes = [per_column[c].get("dtype") if isinstance(per_column[c], dict) else None for c in columns]
         frame = FrameFacts(columns=columns, nrows=shape[0] if shape else None, index_names=None,
                            ncols=shape[1] if shape and len(shape) == 2 else None, no_missing=facts.get("has_nan") is False,
                            dtype_names=frozenset(dtypes) if type(dtypes) is list and dtypes and

@@ -1,17 +1,19 @@
-"""Frames whose column labels the executed cells show to be all text.
+"""Frames whose column labels the executed cells show to be all text, and all different.
 
 The recorded facts may give a frame's shape and dtypes without its columns, and scikit-learn tells
 a frame's column names apart by their type: all text, they are feature names; none text, there are
-none; a mixture is its TypeError. `pd.read_csv(path)` with the file's own header row labels every
-column with text (numbers in a header stay text). `pd.get_dummies(df)` of such a frame labels its
-new columns `<label>_<value>`, text again, and keeps the others. Merging, concatenating, selecting
-and pandas' own methods that return a frame of some of the same columns keep labels too. So a name
+none; a mixture is its TypeError. Repeated names are narwhals' DuplicateError (scikit-learn 1.9
+reads frames through it). `pd.read_csv(path)` with the file's own header row labels every column
+with text, made distinct (`a`, `a.1`). Row selections, selections of listed distinct labels,
+pandas' own methods that return a frame of some of the same columns, `pd.concat` along the rows
+(the union of the columns) and `pd.merge` (which refuses suffixes that would repeat a name) keep
+that. `pd.get_dummies` does not: `<label>_<value>` of one column may be another's name. So a name
 every one of whose bindings, anywhere in the executed cells, is one of those, made from names of the
-same kind, holds a frame labelled with text only, whichever of its bindings ran last, unless some
-cell may put another label into a frame in place: a store under a key that is not written-out text
-(`df[0] = ...`, `df.loc[:, k] = ...`), a store of `.columns`, or a method that renames or inserts
-(spelled anywhere, in code or in text). The caller also requires no dynamic binding, no library
-patch and no attribute written out of sight.
+same kind, holds a frame labelled with distinct text only, whichever of its bindings ran last,
+unless some cell may put another label into a frame in place: a store under a key that is not
+written-out text (`df[0] = ...`, `df.loc[:, k] = ...`, `df['a', 'b'] = ...`), a store of
+`.columns`, or a method that renames or inserts (spelled anywhere, in code or in text). The caller
+also requires no dynamic binding, no library patch and no attribute written out of sight.
 """
 
 from __future__ import annotations
@@ -29,16 +31,14 @@ _HEADER_KEPT = {"sep", "delimiter", "usecols", "dtype", "engine", "skiprows", "s
                 "keep_default_na", "na_filter", "skip_blank_lines", "parse_dates", "date_format", "thousands",
                 "decimal", "lineterminator", "quotechar", "quoting", "escapechar", "comment", "encoding",
                 "encoding_errors", "on_bad_lines", "low_memory", "compression", "skipinitialspace", "true_values",
-                "false_values", "memory_map", "float_precision", "dtype_backend", "storage_options", "index_col",
-                "converters", "na_values"}
+                "false_values", "memory_map", "float_precision", "dtype_backend", "storage_options", "index_col"}
 # Frame methods whose result's columns are some of the frame's own, labels unchanged.
 _KEEPING = {"drop", "dropna", "fillna", "copy", "sort_values", "sort_index", "head", "tail", "sample",
             "drop_duplicates", "astype", "replace", "select_dtypes", "ffill", "bfill", "interpolate", "round",
             "abs", "clip", "set_index", "isna", "isnull", "notna", "notnull", "infer_objects", "convert_dtypes"}
-_GET_DUMMIES_ARGUMENTS = {"columns", "drop_first", "dummy_na", "dtype"}
 _MERGE_ARGUMENTS = {"on", "left_on", "right_on", "how", "left_index", "right_index", "sort", "validate",
                     "indicator"}
-_CONCAT_ARGUMENTS = {"axis", "ignore_index", "join", "sort"}
+_CONCAT_ARGUMENTS = {"axis", "join", "sort", "ignore_index"}  # (along the rows only: `axis` 0)
 # Spelled anywhere (a name, an attribute, a string), each may put a label of any type into a frame
 # in place, or run text as code that does.
 _RELABELLING = {"rename", "set_axis", "insert", "add_prefix", "add_suffix", "reset_index", "eval", "query",
@@ -79,38 +79,58 @@ def text_label_frames(trees: Iterable[ast.AST], aliases: Dict[str, Tuple[str, Op
 
 
 def _made_from(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> Optional[Set[str]]:
-    """The names a frame labelled with text only is made from by `value` (empty for a CSV read),
-    or None when `value` is no such expression."""
+    """The names a frame labelled with distinct text only is made from by `value` (empty for a CSV
+    read), or None when `value` is no such expression."""
     if isinstance(value, ast.Subscript) and isinstance(value.ctx, ast.Load):
-        base = value.value
-        if isinstance(base, ast.Attribute) and base.attr in ("loc", "iloc"):
-            base = base.value
-        return {base.id} if isinstance(base, ast.Name) else None
+        return _selection(value)
     if not isinstance(value, ast.Call) or any(kw.arg is None for kw in value.keywords) or \
             any(isinstance(a, ast.Starred) for a in value.args):
         return None
-    func, keywords = value.func, {kw.arg for kw in value.keywords}
+    func, keywords = value.func, {kw.arg: kw.value for kw in value.keywords}
     pandas_function = _pandas_function(func, aliases)
     if pandas_function in _READERS:
-        return set() if len(value.args) == 1 and keywords <= _HEADER_KEPT else None
-    if pandas_function == "get_dummies":
-        if len(value.args) != 1 or not keywords <= _GET_DUMMIES_ARGUMENTS:
-            return None
-        return _names(value.args)
+        return set() if len(value.args) == 1 and set(keywords) <= _HEADER_KEPT else None
     if pandas_function == "merge":
-        return _names(value.args) if len(value.args) == 2 and keywords <= _MERGE_ARGUMENTS else None
+        return _names(value.args) if len(value.args) == 2 and set(keywords) <= _MERGE_ARGUMENTS else None
     if pandas_function == "concat":
+        axis = keywords.get("axis")
         if len(value.args) != 1 or not isinstance(value.args[0], (ast.List, ast.Tuple)) or \
-                not keywords <= _CONCAT_ARGUMENTS:
+                not set(keywords) <= _CONCAT_ARGUMENTS or \
+                (axis is not None and not (isinstance(axis, ast.Constant) and axis.value in (0, "index"))):
             return None
         return _names(value.args[0].elts)
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in aliases:
         if func.attr in _KEEPING:
             return {func.value.id}
-        if func.attr == "merge" and len(value.args) == 1 and keywords <= _MERGE_ARGUMENTS:
+        if func.attr == "merge" and len(value.args) == 1 and set(keywords) <= _MERGE_ARGUMENTS:
             made = _names(value.args)
             return made | {func.value.id} if made is not None else None
     return None
+
+
+def _selection(node: ast.Subscript) -> Optional[Set[str]]:
+    """`df[[...]]` of distinct written-out texts, `df[mask]`, `df.loc[mask]`, `df.loc[rows, [...]]`:
+    a frame of some of `df`'s columns (a single label would be a Series)."""
+    base, key = node.value, node.slice
+    if isinstance(base, ast.Attribute) and base.attr == "loc" and isinstance(base.value, ast.Name):
+        if isinstance(key, ast.Tuple):
+            return {base.value.id} if len(key.elts) == 2 and _rows(key.elts[0]) and \
+                (_texts(key.elts[1]) or isinstance(key.elts[1], ast.Slice)) else None
+        return {base.value.id} if _rows(key) else None
+    if isinstance(base, ast.Name) and (_texts(key) or isinstance(key, ast.Compare)):
+        return {base.id}
+    return None
+
+
+def _rows(key: ast.AST) -> bool:
+    return isinstance(key, (ast.Compare, ast.Slice)) or \
+        (isinstance(key, ast.BoolOp) and all(isinstance(v, ast.Compare) for v in key.values))
+
+
+def _texts(key: ast.AST) -> bool:
+    """A list of distinct written-out texts."""
+    return isinstance(key, ast.List) and all(isinstance(e, ast.Constant) and type(e.value) is str for e in key.elts) \
+        and len({e.value for e in key.elts}) == len(key.elts)
 
 
 def _pandas_function(func: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> Optional[str]:
@@ -168,15 +188,15 @@ def _index_read(node: ast.AST, parent: Optional[ast.AST]) -> bool:
 
 
 def _text_key_store(node: ast.Subscript) -> bool:
-    """`df['a'] = ...`, `df[['a', 'b']] = ...`, `df.loc[rows, 'a'] = ...`, `df.iloc[...] = ...`: a
-    store that adds no label but written-out text (positions add none)."""
+    """`df['a'] = ...`, `df[['a', 'b']] = ...`, `df.loc[mask, 'a'] = ...`, `df.iloc[...] = ...`: a
+    store that adds no label but a written-out text (positions add none; a tuple is one label)."""
     base = node.value
     if isinstance(base, ast.Attribute) and base.attr in ("iloc", "iat"):
         return True
     key = node.slice
     if isinstance(base, ast.Attribute) and base.attr in ("loc", "at"):
         if not isinstance(key, ast.Tuple):
-            return True  # (rows only)
+            return _rows(key) or (isinstance(key, ast.Constant) and type(key.value) in (int, str))
         if len(key.elts) != 2:
             return False
         key = key.elts[1]
@@ -184,8 +204,9 @@ def _text_key_store(node: ast.Subscript) -> bool:
             return True
     elif not isinstance(base, ast.Name):
         return False
-    parts = key.elts if isinstance(key, (ast.List, ast.Tuple)) else [key]
-    return all(isinstance(p, ast.Constant) and type(p.value) is str for p in parts)
+    if isinstance(key, ast.Constant):
+        return type(key.value) is str
+    return isinstance(key, ast.List) and all(isinstance(p, ast.Constant) and type(p.value) is str for p in key.elts)
 
 
 __all__ = ["text_label_frames"]

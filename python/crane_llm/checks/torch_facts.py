@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
 from .library_code import genuine
-from .static_reads import checked, loaded_module
+from .static_reads import checked, class_module, loaded_module
 from .provenance import audit, class_dict, instance_dict, is_static_type, mro, own, own_module_function
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -90,7 +90,14 @@ def no_modes(torch: Any) -> bool:
         dispatch_stack = checked(c.__dict__).get("_len_torch_dispatch_stack")
         if type(fn_stack) is not types.BuiltinFunctionType or type(dispatch_stack) is not types.BuiltinFunctionType:
             return False
-        return fn_stack() == 0 and dispatch_stack() == 0
+        if not (fn_stack() == 0 and dispatch_stack() == 0):
+            return False
+        # Saved-tensor hooks (`torch.autograd.graph.saved_tensors_hooks`) run when autograd saves an
+        # input, before a kernel compares shapes.
+        autograd = checked(c.__dict__).get("_autograd")
+        top = checked(autograd.__dict__).get("_top_saved_tensors_default_hooks") \
+            if type(autograd) is types.ModuleType else None
+        return type(top) is types.BuiltinFunctionType and top(False) is None
     except Exception:
         return False
 
@@ -251,7 +258,8 @@ _CALLED = {"torch.nn.functional": ("linear", "conv2d", "pad", "cross_entropy", "
                                    "handle_torch_function"),
            "torch.functional": ("broadcast_tensors", "handle_torch_function"),
            "torch": ("broadcast_tensors",),
-           "torch._C": ("_has_torch_function", "_has_torch_function_unary", "_has_torch_function_variadic"),
+           "torch._C": ("_has_torch_function", "_has_torch_function_unary", "_has_torch_function_variadic",
+                        "_get_tracing_state"),
            "torch._C._nn": ("linear", "cross_entropy_loss", "mse_loss", "l1_loss", "pad"),
            "torch.nn._reduction": ("get_enum", "legacy_get_string", "legacy_get_enum")}
 # Names a module holds for another module's function: (module, name) -> (home module, its name there).
@@ -265,7 +273,13 @@ _MODULE_NAMES = {("torch.nn.modules.linear", "F"): "torch.nn.functional",
                  ("torch.nn.modules.loss", "F"): "torch.nn.functional",
                  ("torch.nn.functional", "torch"): "torch", ("torch.nn.functional", "_Reduction"): "torch.nn._reduction",
                  ("torch.nn.functional", "warnings"): "warnings", ("torch", "_C"): "torch._C",
-                 ("torch._C", "_nn"): "torch._C._nn"}
+                 ("torch._C", "_nn"): "torch._C._nn", ("torch.nn.modules.module", "torch"): "torch"}
+# What torch's `_VF` object holds of its own: the rest it looks up in torch's C functions (an
+# attribute set on it, `_VF.broadcast_tensors = f`, would win over that).
+_VF_OWN = {"__name__", "__doc__", "__package__", "__loader__", "__spec__", "vf", "__file__", "__path__"}
+_VF_CLASS = {"__module__", "__annotations__", "__init__", "__getattr__", "__doc__", "__qualname__",
+             "__firstlineno__", "__static_attributes__"}
+_MODULE_DICT = types.ModuleType.__dict__["__dict__"]
 
 
 def torch_calls_untouched() -> bool:
@@ -291,7 +305,30 @@ def torch_calls_untouched() -> bool:
         held = checked(mod.__dict__).get(name)
         if held is None or held is not checked(home.__dict__).get(own_name):
             return False
+    if not _vf_own():
+        return False
     return _pair_own(checked(loaded_module("torch.nn.modules.utils").__dict__).get("_pair"))
+
+
+def _vf_own() -> bool:
+    """`torch.functional._VF` is torch's own VFModule, holding nothing but what it is made with."""
+    functional = loaded_module("torch.functional")
+    vf = checked(functional.__dict__).get("_VF") if functional is not None else None
+    modules = checked(loaded_module("sys").__dict__).get("modules")
+    cls = type(vf)
+    if vf is None or type(modules) is not dict or modules.get("torch._VF") is not vf or \
+            class_module(cls) != "torch._VF" or cls.__mro__ != (cls, types.ModuleType, object):
+        return False
+    methods = class_dict(cls)
+    # (its module object is this instance, so `genuine` cannot find the functions' module: their
+    # code's file and names are read instead)
+    if not set(methods) <= _VF_CLASS or not all(
+            type(methods[k]) is types.FunctionType and methods[k].__qualname__ == f"VFModule.{k}" and
+            methods[k].__code__.co_filename.replace("\\", "/").endswith("/torch/_VF.py")
+            for k in ("__init__", "__getattr__") if k in methods):
+        return False
+    own = _MODULE_DICT.__get__(vf)  # (a module's own dict, read through the module type's slot)
+    return type(own) is dict and set(own) <= _VF_OWN
 
 
 def _pair_own(fn: Any) -> bool:

@@ -595,12 +595,13 @@ def _recorded_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[An
     as bools or as integers; or not listed, their labels known all text and the recording's dtypes
     all NumPy's bools and integers."""
     f = x.frame() if x.kind() == "frame" and getattr(x, "type_as_named", False) else None
-    if f is None or not f.nrows or not f.no_missing or \
-            (f.dtype_names is not None and not all(_WHOLE_DTYPE.fullmatch(d) for d in f.dtype_names)):
+    # (the dtypes recorded by name: a column recorded as False / True may be Sparse[bool] or boolean)
+    if f is None or not f.nrows or not f.no_missing or not f.dtype_names or \
+            not all(_WHOLE_DTYPE.fullmatch(d) for d in f.dtype_names):
         return None
     try:
         if f.columns is None:
-            if not f.text_labels or not f.ncols or not f.dtype_names:
+            if not f.text_labels or not f.ncols:
                 return None
             return True, tuple(np.dtype(d) for d in sorted(f.dtype_names)), f.nrows, f.ncols
         labels = list(f.columns)

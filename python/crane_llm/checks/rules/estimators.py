@@ -25,6 +25,7 @@ from ..non_integers import described
 from ..outcome import CertainCrash, Crash, Stop
 from ..abstract_values import NOTHING, EstimatorFacts, FactValue, Opaque, Value
 from . import call_binding, displays, estimator_fit, metrics
+from .frames import labels_repeat
 from .operators import FLOAT_INTS
 
 PREDICTING = ("predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "score")
@@ -155,12 +156,13 @@ def _columns(v: Value) -> Optional[int]:
         return a.shape[1] if a.kind is not None and a.kind in "biuf" else None
     f = v.frame()
     if f is not None and f.columns is not None and f.flat and _converts_with_value_errors(f):
-        # Mixed str / non-str column names make scikit-learn raise TypeError, not ValueError.
-        if len({isinstance(c, str) for c in f.columns}) <= 1:
+        # Mixed str / non-str column names make scikit-learn raise TypeError, repeated ones (to
+        # pandas: `1` and `1.0` too) narwhals' DuplicateError, not ValueError.
+        if len({isinstance(c, str) for c in f.columns}) <= 1 and not labels_repeat(f.columns):
             return len(f.columns)
     if f is not None and f.columns is None and f.text_labels and f.ncols is not None and f.dtype_names and \
             all(_NUMBER_DTYPE.fullmatch(d) for d in f.dtype_names):
-        return f.ncols  # (recorded: names known all text, dtypes all numbers or bools)
+        return f.ncols  # (recorded: names known all text and distinct, dtypes all numbers or bools)
     return None
 
 

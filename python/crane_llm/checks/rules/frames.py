@@ -165,7 +165,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
     if missing:
         raise _key_error(base, missing, node, "the selection")
     if type(index.concrete()) is list or index.items() is not None:
-        if _repeats(labels) or _duplicated_columns(f):
+        if labels_repeat(labels) or _duplicated_columns(f):
             raise Stop(node.lineno, "selecting repeated columns")
         return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels), dtypes_of=f)
     if _duplicated_columns(f):
@@ -275,10 +275,10 @@ def _integer_span(base: Value, f: FrameFacts, label: Any) -> Optional[Tuple[int,
 def _duplicated_columns(f: FrameFacts) -> bool:
     if f.columns is None:
         return True
-    return _repeats(f.columns) or bools_among_numbers(f.columns)
+    return labels_repeat(f.columns) or bools_among_numbers(f.columns)
 
 
-def _repeats(labels: List[Any]) -> bool:
+def labels_repeat(labels: List[Any]) -> bool:
     """Some two labels are one to pandas: equal as Python compares numbers (`1` and `1.0`, `0.0` and
     `-0.0`), or both NaN; labels are simple constants (text, numbers, bools)."""
     return len({_label_key(x) for x in labels}) != len(labels)
@@ -343,7 +343,7 @@ def indexer_getitem(interp, indexer, index: Value, node) -> Value:
     if rows == slice(None):
         if type(cols) is not list:
             return series_value(f.nrows)
-        if _repeats(labels) or _duplicated_columns(f):
+        if labels_repeat(labels) or _duplicated_columns(f):
             raise Stop(node.lineno, "`.loc[...]` of repeated columns")
         return derived(labels, f.nrows, dtypes=_dtypes_of(f, labels), dtypes_of=f)
     raise Stop(node.lineno, "`.loc[...]` of single rows")

@@ -76,10 +76,16 @@ def binop(interp, left: Value, right: Value, opt: type, node) -> Value:
     dtype = _promoted(la.dtype, rb.dtype)
     if dtype is None or dtype not in ("float32", "float64"):
         raise Stop(node.lineno, f"`{sym}` on tensors of dtypes the checker does not follow")
-    # (an element-wise result takes its inputs' layout: contiguous only from contiguous inputs)
+    # (an element-wise result takes its inputs' layout: contiguous only from contiguous inputs of one
+    # shape; broadcast against a (N, C, 1, 1) channels-last tensor, which counts as contiguous, it is not)
     return _result(TensorFacts(shape=shape, dtype=dtype, device="cpu",
-                               contiguous=True if la.contiguous and rb.contiguous else None,
+                               contiguous=True if la.contiguous and rb.contiguous and la.shape == rb.shape else None,
                                inference=_plain_tensors(la, rb)), node)
+
+
+_MATMUL_DTYPES = ("float32", "float64")
+_FILLED_DTYPES = {"float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool",
+                  "complex64", "complex128"}
 
 
 def _plain_tensors(*facts: TensorFacts) -> Optional[bool]:
@@ -196,6 +202,9 @@ def _factory(fname: str, args: List[Value], kwargs: Dict[str, Value], node) -> V
             raise Stop(node.lineno, "the default dtype")
         dtype = str(get_default())[6:]
     if fname in ("randn", "rand") and dtype not in ("float32", "float64", "float16", "bfloat16"):
+        raise Stop(node.lineno, f"torch.{fname} of dtype {dtype}")
+    if dtype not in _FILLED_DTYPES:
+        # (int1-7, uint1-7, bits, float4 and the quantized dtypes have no fill kernel: NotImplementedError)
         raise Stop(node.lineno, f"torch.{fname} of dtype {dtype}")
     return tensor_value(TensorFacts(shape=shape, dtype=dtype, device="cpu", contiguous=True,
                                     inference=False if _inference_mode_off() else None))
@@ -328,6 +337,10 @@ def module_call(interp, obj: Any, args: List[Value], kwargs: Dict[str, Value], n
     if cls_name == "Linear":
         if len(weight.shape) != 2:
             raise Stop(node.lineno, "a Linear layer with an unusual weight")
+        if x.dtype not in _MATMUL_DTYPES or weight.dtype not in _MATMUL_DTYPES or weight.inference is not False:
+            # (bool, complex32, uint16-64 have no CPU matrix product: NotImplementedError, maybe first;
+            # an inference weight cannot be saved for backward)
+            raise Stop(node.lineno, "a Linear layer of a dtype or kind of weight the checker does not follow")
         if not x.shape:
             raise _crash(node, "a Linear layer needs an input of at least one dimension.", names)
         if x.shape[-1] != weight.shape[1]:
@@ -377,7 +390,8 @@ def _plain_bias(inst: dict, weight: TensorFacts) -> bool:
     if bias is None:
         return True
     facts = parameter_facts(bias)
-    return facts is not None and facts.shape == (weight.shape[0],) and facts.dtype == weight.dtype and facts.on_cpu
+    return facts is not None and facts.shape == (weight.shape[0],) and facts.dtype == weight.dtype and facts.on_cpu \
+        and facts.inference is False
 
 
 def read_attr(interp, base: Value, attr: str, node) -> Value:
