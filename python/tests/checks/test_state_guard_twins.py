@@ -21,7 +21,7 @@ TWINS = [
     (DF, "df2 = df.rename(columns={'a': 'b'})\ndf2['zz']", "KeyError", 2),
     (DF + "df.attrs['k'] = 1\n", "df2 = df.head()\ndf2['zz']", "KeyError", 2),
     (DF + "from sklearn.svm import SVC\nsvc = SVC(kernel='linear')\n", "svc.predict(X)", "NotFittedError", 1),
-    (MPL, "plt.title('x')\nplt.tight_layout()\nundefined_q", "NameError", 3),
+    (MPL, "plt.title('x')\nplt.grid()\nundefined_q", "NameError", 3),
     (DF + "import threading\nthreading.Thread(target=print).start()\n", "undefined_q", "NameError", 1),
 ]
 
