@@ -341,15 +341,14 @@ def test_lines_the_shell_runs_as_magics_inside_timed_or_stored_cells_leave_the_r
         dict(setup="lst = [5]\nx = [1, 2]", shell=f"timeit -n1 -r1 %run -i {helper}", cell="zz_helper", teardown=undo),
         dict(setup="from collections import namedtuple\nArr = namedtuple('ndarray', 'flatten_all n', module='numpy')\n"
                    "arr = Arr(lambda: [1], 2)", cell="arr.flatten_all()"),
-        dict(setup="import torch\nfrom collections import namedtuple\n"
-                   "T = namedtuple('Tensor', 'shape dtype device requires_grad', module='torch')\n"
-                   "t = T((2, 3), 'torch.float32', 'cpu', False)\nu = T((4, 5), 'torch.float32', 'cpu', False)",
-             cell="v = t + u"),
     ]
-    twins = [
-        dict(setup="lst = [5]\nx = [1, 2]", shell="import os\n%time y = 1", cell="x[lst[0]]"),
-        dict(setup="import torch\nt = torch.zeros(2, 3)\nu = torch.zeros(4, 5)", cell="v = t + u"),
-    ]
+    twins = [dict(setup="lst = [5]\nx = [1, 2]", shell="import os\n%time y = 1", cell="x[lst[0]]")]
+    if importlib.util.find_spec("torch") is not None:
+        cases.append(dict(setup="import torch\nfrom collections import namedtuple\n"
+                                "T = namedtuple('Tensor', 'shape dtype device requires_grad', module='torch')\n"
+                                "t = T((2, 3), 'torch.float32', 'cpu', False)\nu = T((4, 5), 'torch.float32', 'cpu', False)",
+                          cell="v = t + u"))
+        twins.append(dict(setup="import torch\nt = torch.zeros(2, 3)\nu = torch.zeros(4, 5)", cell="v = t + u"))
     results = run_batch([dict(c, replay=True, replay_executed=True) for c in cases + twins])
     for case, r in zip(cases, results):
         assert r["setup_error"] is None and r["checker_error"] is None, (case, r)
