@@ -34,6 +34,14 @@ def assert_no_false_claim(r: Dict[str, Any], cell: str) -> None:
     assert not r["mutated"], "the notebook's own code ran during the check"
 
 
+def assert_no_false_claim_either(r: Dict[str, Any], cell: str) -> None:
+    """`assert_no_false_claim`, and the replay's claim too, when the case was replayed."""
+    assert_no_false_claim(r, cell)
+    replayed = r.get("replay_claim")
+    assert replayed is None or (r["raised"] is not None and (replayed["exception"], replayed["line"]) ==
+                                (r["raised"]["exception"], r["raised"]["line"])), (cell, replayed, r["raised"])
+
+
 def assert_claimed(r: Dict[str, Any], exception: str, line: int) -> None:
     """The cell raised `exception` on `line`, and that is what was claimed."""
     assert r["raised"] is not None and (r["raised"]["exception"], r["raised"]["line"]) == (exception, line), r

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from exec_runner import run_batch
-from harness import assert_claimed, assert_no_false_claim
+from harness import assert_claimed, assert_no_false_claim_either
 
 SANDBOX = "import builtins\n_d = dict(builtins.__dict__)\ndel _d['__build_class__']\n__builtins__ = _d"
 LOGGED = ("import logging, warnings\nd = {}\nclass H(logging.Handler):\n    def emit(self, record):\n"
@@ -62,10 +62,7 @@ def results():
 @pytest.mark.parametrize("i", range(len(UNSEEN)), ids=[repr(c[1])[:40] for c in UNSEEN])
 def test_no_claim_where_python_binds_a_name_unseen(results, i):
     r = results[i]
-    assert_no_false_claim(r, UNSEEN[i][1])
-    replayed = r.get("replay_claim")
-    assert replayed is None or (r["raised"] is not None and (replayed["exception"], replayed["line"]) ==
-                                (r["raised"]["exception"], r["raised"]["line"])), (UNSEEN[i][1], replayed, r["raised"])
+    assert_no_false_claim_either(r, UNSEEN[i][1])
 
 
 @pytest.mark.parametrize("i", range(len(TWINS)), ids=[repr(c[1])[:40] for c in TWINS])

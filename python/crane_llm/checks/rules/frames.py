@@ -18,6 +18,7 @@ from ..class_facts import pandas_index_types, pandas_types, pristine_pandas
 from ..live_adapter import LiveValue, bools_among_numbers, is_simple_constant
 from ..outcome import CertainCrash, Crash, Stop
 from ..suggest import closest, correct, hint_for
+from .library_state import pandas_option
 from .streams import stdout_is_plain
 from ..replay import ReplayValue
 from ..abstract_values import NOTHING, ArrayFacts, FactValue, FrameFacts, Opaque, Value, hashed_cheaply
@@ -308,13 +309,8 @@ def _numbered_rows(base: Value, f: FrameFacts) -> bool:
 
 
 def _plain_memory_option() -> bool:
-    """pandas' `display.memory_usage` option, read from its own option store, is not 'deep'."""
-    config = loaded_module("pandas._config.config")
-    store = checked(config.__dict__).get("_global_config") if config is not None else None
-    display = checked(store).get("display") if type(store) is dict else None
-    if type(display) is not dict:
-        return False
-    setting = checked(display).get("memory_usage")
+    """pandas' `display.memory_usage` option is not 'deep'."""
+    setting = pandas_option("display", "memory_usage")
     return setting is None or type(setting) is bool
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import types
 import warnings
+from typing import Any
 
 from ..static_reads import checked, loaded_module
 from ..library_code import genuine, library_module
@@ -102,10 +103,17 @@ def _pandas_copies_plain() -> bool:
     dictionary; anything unexpected there counts as 'raise'."""
     if loaded_module("pandas") is None:
         return True
+    setting = pandas_option("mode", "chained_assignment")
+    return setting is None or (type(setting) is str and setting == "warn")
+
+
+_UNREADABLE = object()
+
+
+def pandas_option(section: str, key: str) -> Any:
+    """pandas' option `section.key`, read from its own option store as plain dictionaries (nothing
+    of pandas' option machinery runs); `_UNREADABLE` when the store is not plain."""
     config = loaded_module("pandas._config.config")
     store = checked(config.__dict__).get("_global_config") if config is not None else None
-    mode = checked(store).get("mode") if type(store) is dict else None
-    if type(mode) is not dict:
-        return False
-    setting = checked(mode).get("chained_assignment")
-    return setting is None or (type(setting) is str and setting == "warn")
+    part = checked(store).get(section) if type(store) is dict else None
+    return checked(part).get(key) if type(part) is dict else _UNREADABLE
