@@ -57,6 +57,12 @@ def safe_to_print(v: Value) -> bool:
     return v.kind() == "module" or (isinstance(v, Opaque) and v.kind() in ("float", "str", "bool"))
 
 
+def _holds_nan(c: Any) -> bool:
+    if type(c) in (tuple, frozenset, list):
+        return any(_holds_nan(x) for x in c)
+    return (type(c) is float and c != c) or (type(c) is complex and (c.real != c.real or c.imag != c.imag))
+
+
 def _constant_prints(c: Any) -> bool:
     """An int's text has at most `sys.get_int_max_str_digits()` digits (4300 by default; 0: no
     limit), or str() raises ValueError: `print(10 ** 5000)` raises. Other constants always print."""
@@ -119,12 +125,13 @@ def _labels_print_plainly(obj: Any, kind: str) -> bool:
     object's own `__str__` would run)."""
     axes = [obj.index] + ([obj.columns] if kind == "frame" else [])
     names = [n for axis in axes for n in list(axis.names)] + ([obj.name] if kind == "series" else [])
-    if not all(n is None or is_simple_constant(n) for n in names):
+    if not all(n is None or (is_simple_constant(n) and _constant_prints(n)) for n in names):
         return False
     for axis in axes:
         if axis.dtype.kind in "biufmM":
             continue
-        if len(axis) > 10000 or not all(is_simple_constant(x) for x in axis.tolist()):
+        # (an int past the digit limit does not print: `pd.DataFrame({10 ** 5000: [1]})`)
+        if len(axis) > 10000 or not all(is_simple_constant(x) and _constant_prints(x) for x in axis.tolist()):
             return False
     return True
 
@@ -568,6 +575,12 @@ def _run_pure(fn, args: List[Value], kwargs: Dict[str, Value], node, label: str,
         raise Stop(node.lineno, f"{label}() with a result that may be large")
     if label in ("range",) and any(type(v) is int and abs(v) > 10 ** 9 for v in vals):
         raise Stop(node.lineno, "range() of a huge size")
+    if label == "round" and any(type(v) is int and v < -1000 for v in vals[1:] + list(kv.values())):
+        # (`round(15, -10 ** 7)` builds 10 ** (10 ** 7) in one C call the time budget cannot cut)
+        raise Stop(node.lineno, "round() to a huge number of digits")
+    if label == "hash" and any(_holds_nan(v) for v in vals):
+        # (a NaN hashes by its address since Python 3.10: the checker's NaN is not the cell's)
+        raise Stop(node.lineno, "hash() of a NaN")
     try:
         result = fn(*vals, **kv)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError) as exc:

@@ -147,7 +147,7 @@ def getitem(interp, base: Value, index: Value, node) -> Value:
         if type(key) in (int, bool) and n is not None:
             if key >= n or key < -n:
                 raise Crash(CertainCrash("IndexError", line, node.col_offset,
-                                         f"index {key} is out of range for the {kind} {_named(base)}of length {n}.",
+                                         f"index {_index_text(key)} is out of range for the {kind} {_named(base)}of length {n}.",
                                          "index-out-of-range", _vars(base)))
             items = base.items()
             if items is not None:
@@ -175,7 +175,7 @@ def setitem(interp, base: Value, index: Value, value: Value, target, stmt) -> No
         n = base.length()
         if key >= n or key < -n:
             raise Crash(CertainCrash("IndexError", line, target.col_offset,
-                                     f"assignment index {key} is out of range for the list {_named(base)}"
+                                     f"assignment index {_index_text(key)} is out of range for the list {_named(base)}"
                                      f"of length {n}.",
                                      "index-out-of-range", _vars(base)))
     raise Stop(line, f"assigning into `{base.name or kind or 'a value'}`")
@@ -187,3 +187,8 @@ def _named(v: Value) -> str:
 
 def _vars(v: Value) -> List[str]:
     return [v.name] if v.name else []
+
+
+def _index_text(key: int) -> str:
+    # (an int past the digit limit does not print: `lst[10 ** 5000]`)
+    return str(key) if key.bit_length() <= 100 else f"of {key.bit_length()} bits"

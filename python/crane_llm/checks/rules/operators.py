@@ -10,6 +10,7 @@ on the types alone. NumPy operands go to the array rules.
 from __future__ import annotations
 
 import ast
+import re
 import operator
 from typing import Any, Optional
 
@@ -46,10 +47,17 @@ def _describe(v: Value) -> str:
         return "None"
     if v.name:
         return f"`{v.name}` ({v.kind()})"
-    if is_simple_constant(c):
+    if is_simple_constant(c) and _short(c):
         text = repr(c)
         return text if len(text) <= 30 else v.kind() or "value"
     return v.kind() or "value"
+
+
+def _short(c: Any) -> bool:
+    """A constant whose repr is cheap and cannot fail (an int past the digit limit raises)."""
+    if type(c) in (tuple, frozenset):
+        return len(c) <= 30 and all(_short(x) for x in c)
+    return type(c) is not int or c.bit_length() <= 100
 
 
 def _too_big(op: type, a: Any, b: Any) -> bool:
@@ -59,9 +67,15 @@ def _too_big(op: type, a: Any, b: Any) -> bool:
         if any(type(x) is int and x.bit_length() > BIG_INT_BITS for x in (a, b)):
             return True  # (`v // d` of two million-bit ints is seconds of one C call the alarm cannot cut)
         if op is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool):
-            return abs(a) > 1 and (abs(b) > 64 or a.bit_length() * abs(b) > BIG_INT_BITS)
+            # (a negative exponent makes a float, in one C call: run, its OverflowError is certain)
+            return abs(a) > 1 and b > 0 and (b > 64 or a.bit_length() * b > BIG_INT_BITS)
         if op is ast.LShift and isinstance(b, int):
             return b > 256
+        if op is ast.Mod and type(a) in (str, bytes):
+            # (a width, written or given by `*`: `'%*d' % (10 ** 9, 7)` makes a gigabyte of text)
+            given = b if type(b) is tuple else (b,)
+            return any(type(x) is int and abs(x) > 100000 for x in given) or \
+                any(len(run) > 5 for run in re.findall(r"\d+", a if type(a) is str else a.decode("latin-1")))
         if op is ast.Add and isinstance(a, (str, bytes, tuple)) and isinstance(b, (str, bytes, tuple)):
             # (doubling in a followed loop, `x = x + x`, grows without bound one pass at a time)
             return len(a) + len(b) > 100000
@@ -83,6 +97,23 @@ BIG_INT_BITS = 2 ** 16
 # Items (characters, tuple slots, bytes of an int) a result not computed is still taken to fit in
 # memory; beyond, making it may raise MemoryError (`'a' * 10 ** 13` does at once).
 _FITS = 2 ** 27
+
+
+def _succeeds_unrun(op: type, a: Any, b: Any) -> bool:
+    """What is only typed, not run, is known to raise nothing but MemoryError (which `_may_not_fit`
+    rules out): int arithmetic, a power or shift by a non-negative int, a sequence repeated or
+    joined to one of its own type. `N ** 0.5`, `N ** -1`, `N << -1`, `N << 2.0` raise."""
+    ints = type(a) in (int, bool) and type(b) in (int, bool)
+    if op in (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor):
+        if ints:
+            return True
+        if op is ast.Add:
+            return type(a) is type(b) and type(a) in (str, bytes, tuple)
+        return op is ast.Mult and (type(a) in (str, bytes, tuple) and type(b) in (int, bool) or
+                                   type(b) in (str, bytes, tuple) and type(a) in (int, bool))
+    if op in (ast.Pow, ast.LShift, ast.RShift):
+        return ints and b >= 0
+    return False
 
 
 def _may_not_fit(op: type, a: Any, b: Any) -> bool:
@@ -131,7 +162,7 @@ def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
     names = [left.name, right.name]
     if is_simple_constant(a) and is_simple_constant(b) and a is not NOTHING and b is not NOTHING:
         if _too_big(opt, a, b):
-            if _may_not_fit(opt, a, b):
+            if _may_not_fit(opt, a, b) or not _succeeds_unrun(opt, a, b):
                 raise Stop(node.lineno, f"`{sym}` with a result that may not fit in memory")
             return Opaque(lk if lk == rk else None)
         try:
@@ -166,7 +197,9 @@ def binop(interp, left: Value, right: Value, op: ast.operator, node) -> Value:
                 return Opaque("complex")
             if "float" in kinds:
                 return Opaque("float")
-            # (`1 << n` may raise OverflowError or MemoryError, whatever n is)
+            if opt in (ast.LShift, ast.RShift) and not (type(b) is int and 0 <= b <= 64):
+                # (a negative count is ValueError, a huge one OverflowError or MemoryError)
+                raise Stop(node.lineno, f"`{sym}` by a count the checker does not know")
             return Opaque("int" if opt in (ast.Add, ast.Sub, ast.Mult, ast.RShift) else None)
     raise Stop(node.lineno, f"`{sym}` on {lk or 'a value'} and {rk or 'a value'}, which the checker does not model")
 
@@ -210,7 +243,7 @@ def compare(interp, left: Value, right: Value, op: ast.cmpop, node) -> Value:
         if opt in (ast.In, ast.NotIn):
             try:
                 r = a in b
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:  # (`256 in b'abc'`: ValueError)
                 raise _crash(exc, node, f"`in` does not apply here ({exc}).", [left.name, right.name])
             return LiveValue(r if opt is ast.In else not r)
         try:
