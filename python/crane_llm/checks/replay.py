@@ -297,6 +297,9 @@ def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
 _NUMERIC_VALUE_TYPES = ("continuous", "binary", "categorical numeric")
 
 
+_PLAIN_NUMBER_DTYPE = re.compile(r"bool|u?int(8|16|32|64)|float(16|32|64|128)|complex(64|128|256)")
+
+
 def _column_dtype(col: Any) -> Optional[str]:
     """A recorded column's dtype category: the recording types a column by pandas' `is_numeric_dtype`
     ('continuous', 'categorical_numeric', 'binary': numbers, or bools, whose range shows False and
@@ -304,6 +307,12 @@ def _column_dtype(col: Any) -> Optional[str]:
     if not isinstance(col, dict):
         return None
     kind = col.get("type")
+    recorded = col.get("dtype")
+    if kind in ("continuous", "categorical_numeric", "binary") and recorded is not None and \
+            not (type(recorded) is str and _PLAIN_NUMBER_DTYPE.fullmatch(recorded)):
+        # (a Sparse, nullable or Arrow column is numbers to pandas, but not what NumPy converts:
+        # scikit-learn refuses sparse data with TypeError before it counts features)
+        return None
     if kind in ("continuous", "categorical_numeric"):
         return "numeric"
     if kind == "binary":

@@ -24,8 +24,15 @@ NW = SK + ("df = pd.DataFrame({'a': [1.0, 2.0, 3.0], 'b': [4.0, 5.0, 6.0]})\nsc 
            "df3 = df.assign(c=1.0)\nimport narwhals.stable.v2 as nw\n_orig = nw.from_native\n"
            "def from_native(obj, *a, **k):\n    raise RuntimeError('narwhals disabled')\nnw.from_native = from_native")
 
+SPARSE = SK + ("from sklearn.naive_bayes import GaussianNB\n"
+               "df = pd.DataFrame({'Sex': ['male', 'female'] * 10, 'Embarked': list('SCQS') * 5})\n"
+               "y2 = np.array([0, 1] * 10)\nnb = GaussianNB().fit(np.random.RandomState(0).rand(20, 3), y2)\n")
+
 BEFORE_X = [
     # (setup, cell, teardown)
+    # sparse one-hot columns (recorded as False / True): TypeError for sparse data, before the count
+    (SPARSE + "X_test = pd.get_dummies(df, sparse=True)", "nb.predict(X_test)", ""),
+    (SPARSE + "X_test = pd.get_dummies(df, sparse=True, dtype=float)", "nb.predict_proba(X_test)", ""),
     (SK, "sc = StandardScaler()\nsc.fit(counts)\nsc.transform(wide, copy=pd.NA)", ""),
     (SK + "sc_fit = StandardScaler().fit(counts)", "sc_fit.transform(wide, pd.NA)", ""),
     (SK + "lda = LinearDiscriminantAnalysis(solver='lsqr', shrinkage='auto').fit(X, y)", "lda.transform(X_new)", ""),
@@ -36,6 +43,7 @@ if importlib.util.find_spec("narwhals") is not None:  # (scikit-learn reads fram
     BEFORE_X.append((NW, "sc.transform(df3)", "nw.from_native = _orig"))
 TWINS = [
     (SK, "sc = StandardScaler()\nsc.fit(counts)\nsc.transform(wide)", "ValueError", 3),
+    (SPARSE + "X_test = pd.get_dummies(df)", "nb.predict(X_test)", "ValueError", 1),
     (SK + "lda = LinearDiscriminantAnalysis(solver='lsqr').fit(X, y)", "lda.predict(X_new)", "ValueError", 1),
     (SK + "df = pd.DataFrame({'a': [1.0, 2.0, 3.0], 'b': [4.0, 5.0, 6.0]})\nsc = StandardScaler().fit(df)\n"
      "df3 = df.assign(c=1.0)", "sc.transform(df3)", "ValueError", 1),
