@@ -80,14 +80,31 @@ class Recorder:
 
     def snapshot_history(self) -> None:
         """Cells run before recording began: known from their code only."""
-        manager = getattr(self.shell, "history_manager", None)
-        raw = getattr(manager, "input_hist_raw", None) or []
-        parsed = getattr(manager, "input_hist_parsed", None) or []
+        manager = _static(self.shell, "history_manager")
+        raw, parsed = _static(manager, "input_hist_raw"), _static(manager, "input_hist_parsed")
+        # (a notebook may have put list subclasses there: their indexing would be its code)
+        raw = list.copy(raw) if type(raw) is list else []
+        parsed = list.copy(parsed) if type(parsed) is list else []
         for count, code in enumerate(raw[1:], start=1):
             if isinstance(code, str) and code.strip():
                 python = parsed[count] if count < len(parsed) and isinstance(parsed[count], str) else None
                 self.log.add(Run(count, None, code, False, python=python))
 
+
+
+def _static(obj: Any, name: str) -> Any:
+    """A traitlets attribute (or a plain one) as the object's own dict holds it, read without
+    running a property, a `__getattr__` or a trait's getter (None when absent)."""
+    try:
+        own = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return None
+    if type(own) is not dict:
+        return None
+    traits = own.get("_trait_values")
+    if type(traits) is dict and name in traits:
+        return traits.get(name)
+    return own.get(name)
 
 
 def _public_name(error: BaseException) -> str:

@@ -351,3 +351,23 @@ def test_executed_cells_say_which_raised_and_where(shell):
     cells = executed_cells({"log": recorder.current(shell).to_json()})
     assert "raised" not in cells[0] and "raised" not in cells[2]
     assert cells[1]["raised"] == {"exception": "ZeroDivisionError", "line": 2}
+
+
+def test_history_lists_the_notebook_replaced_are_not_indexed_when_recording_starts(shell):
+    """The cells run before recording are read from the history manager's lists; a notebook that
+    put a list subclass there would have its `__getitem__` run by slicing: those are skipped."""
+    run(shell, "x = 1")
+    run(shell, "class Spy(list):\n    def __getitem__(self, i):\n        raise RuntimeError('ran')\n"
+               "    def __iter__(self):\n        raise RuntimeError('ran')\n"
+               "get_ipython().history_manager.input_hist_raw = Spy(get_ipython().history_manager.input_hist_raw)")
+    recorder.install(shell)
+    assert recorder.current(shell).to_json()["runs"] == []
+    run(shell, "y = 2")
+    assert [r["code"] for r in runs(shell)] == ["y = 2"]
+
+
+def test_the_cells_run_before_recording_are_taken_from_the_plain_history(shell):
+    run(shell, "x = 1")
+    run(shell, "y = x + 1")
+    recorder.install(shell)
+    assert [(r["code"], r["recorded"]) for r in runs(shell)] == [("x = 1", False), ("y = x + 1", False)]
