@@ -256,6 +256,19 @@ _TRAITED_PARTS = _RUN_PATH_PARTS + ("prefilter_manager", "input_transformer_mana
                                     "display_pub", "compile")
 
 
+_NOT_BUILT = object()  # (a helper the shell builds on first use, not built yet: it runs nothing)
+
+
+def _part(shell: Any, name: str) -> Any:
+    """One of the shell's helpers: a trait's value, an attribute, or, for one IPython builds on first
+    use behind a property (IPython 9's `logger`), what the property keeps, never building it
+    (building it imports its module, through the notebook's import hooks)."""
+    if type(lookup_static(type(shell), name, None)) is property:
+        kept = _shell_dict(shell, "_" + name)
+        return _NOT_BUILT if kept is None else kept
+    return _trait(shell, name) or _shell_dict(shell, name)
+
+
 def _run_path_unknown(shell: Any) -> Optional[str]:
     """Why what the shell runs around the cell may not be IPython's own (a patched function or class
     of IPython, the kernel or traitlets; a helper of the notebook's in the shell's place; a handler
@@ -264,10 +277,14 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
     if found:
         return f"`{found}` is not as IPython, the kernel or traitlets ship it, and it runs around every cell"
     if any(type(_shell_dict(shell, tables)) is not dict for tables in _TRAIT_TABLES) or \
-            any(not _plain_trait_tables(_trait(shell, name) or _shell_dict(shell, name)) for name in _TRAITED_PARTS):
+            any(not _plain_trait_tables(None if part is _NOT_BUILT else part)
+                for part in (_part(shell, name) for name in _TRAITED_PARTS)):
         return "the shell's settings are read through a table of the notebook's (`_trait_values`)"
     for name in _RUN_PATH_PARTS:
-        if not _ipython_own_instance(_trait(shell, name) or _shell_dict(shell, name), keeps_callables=True):
+        part = _part(shell, name)
+        if part is _NOT_BUILT:
+            continue
+        if not _ipython_own_instance(part, keeps_callables=True):
             return f"the shell's `{name}` is not IPython's own"
     handled = _shell_dict(shell, "custom_exceptions")
     if type(handled) is not tuple or handled:
@@ -282,8 +299,8 @@ def _run_path_unknown(shell: Any) -> Optional[str]:
         return "the shell's compiler, which names and caches every cell, is not IPython's own"
     if _shell_dict(shell, "var_expand") is not None:
         return "the shell's `var_expand`, which expands `!` commands and magic lines, is the notebook's"
-    logger = _trait(shell, "logger") or _shell_dict(shell, "logger")
-    if _shell_dict(logger, "log_active") is not False:
+    logger = _part(shell, "logger")
+    if logger is not _NOT_BUILT and _shell_dict(logger, "log_active") is not False:
         return "the shell logs each cell (`%logstart`) to a file it writes as the cell starts"
     return None
 
@@ -501,10 +518,12 @@ def default_line_magic_names() -> FrozenSet[str]:
                 if isinstance(table, dict):
                     names.update(table.get("line", {}))
     names.update(alias[0] for alias in default_aliases())
-    # Magics ipykernel and matplotlib add at kernel start.
+    # Magics ipykernel and matplotlib add at kernel start (`subshell`: ipykernel 7's).
     names.update({"matplotlib", "pylab", "gui", "connect_info", "qtconsole", "clear", "less", "more", "man",
-                  "edit", "autosave", "config", "cd",
+                  "edit", "autosave", "config", "cd", "subshell",
                   "store"})  # (storemagic: an extension every IPython app loads by default)
+    # Aliases the shell registers for its own magics as it starts (`hist` runs %history).
+    names.update({"ed", "hist", "rep"})
     return frozenset(names)
 
 

@@ -114,7 +114,11 @@ CASES = [{'cell': 'y\nx[7]', 'setup': 'x = [1]\ny = 1\n# In[ ]:\ndel y'},
      {'cell': "{'a': 1}[lst[0]]",
       'setup': "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\nlst = ['zz']",
       'shell': 'df.eval("@lst.__setitem__(0, \'a\')")'},
-     {'cell': 'e\nx[7]', 'setup': 'x = [1]\ntry:\n    1 / 0\nexcept ZeroDivisionError as e:\n    pass'}]
+     {'cell': 'e\nx[7]', 'setup': 'x = [1]\ntry:\n    1 / 0\nexcept ZeroDivisionError as e:\n    pass'},
+     # aliases the shell registers for its own magics as it starts: `hist` is %history (7 Dec)
+     {'cell': 'hist', 'setup': 'x = [1]'},
+     {'cell': 'rep', 'setup': 'x = [1]'},
+     {'cell': 'hist -n', 'setup': 'x = [1]'}]
 
 TWINS = [
     # a name a top-level statement binds, and nothing unbinds, exists: the reading goes on
@@ -156,3 +160,27 @@ def test_a_name_an_executed_cell_binds_after_it_raised_is_not_taken_as_bound():
         outcome = run_checks_on_facts(target, {}, executed=cells)
         assert outcome.crash is None and outcome.stopped_at is not None, (cells, target, outcome)
     assert run_checks_on_facts("undefined_q\n1/0", {}, executed=["x = 1"]).crash.exception == "NameError"
+
+
+def test_the_replay_knows_every_line_magic_a_kernel_starts_with():
+    """A one-line cell naming a line magic or alias of a fresh kernel is that magic, not a NameError:
+    the replay's list must hold every one a real shell has, and ipykernel's own (`subshell`)."""
+    import subprocess
+    import sys
+
+    script = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "ip = InteractiveShell.instance()\n"
+        "names = set(ip.magics_manager.lsmagic()['line']) | {a for a, _ in ip.alias_manager.aliases}\n"
+        "try:\n"
+        "    from ipykernel.zmqshell import KernelMagics\n"
+        "    names |= set(KernelMagics.magics['line'])\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "print(' '.join(sorted(names)))\n")
+    # (a shell of its own: the test process's shell, if any, may carry extensions)
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    kernel_names = set(shown.stdout.split())
+    assert {"hist", "pwd", "ls"} <= kernel_names, shown.stderr
+    from crane_llm.checks.shell_source import default_line_magic_names
+    assert kernel_names - default_line_magic_names() == set()
