@@ -33,7 +33,7 @@ from .. import interpreter_functions as _f
 from .. import stdlib_untouched
 from ..deadline import Deadline
 from .. import audit_sentinel
-from . import recursion_room, threads, tracing
+from . import recursion_room, signal_handlers, threads, tracing
 from .threads import notebook_thread
 from .finalizers import notebook_finalizer_exists, shell_rebinding_frees_code
 from .signal_handlers import notebook_signal_handler
@@ -114,15 +114,6 @@ def _note_unnamed_index(values: Mapping[str, Any], names: Iterable[str]) -> None
         facts = value.frame() if isinstance(value, ReplayValue) and value.kind() == "frame" else None
         if facts is not None:
             value.facts = replace(value.facts, frame=replace(facts, unnamed_index=True))
-
-
-def _note_text_labels(values: Mapping[str, Any], names: Iterable[str]) -> None:
-    """The frames whose column labels the executed cells show to be all text (text_labels.py)."""
-    for name in names:
-        value = values.get(name)
-        facts = value.frame() if isinstance(value, ReplayValue) and value.kind() == "frame" else None
-        if facts is not None:
-            value.facts = replace(value.facts, frame=replace(facts, text_labels=True))
 
 
 def _note_read_from_csv(values: Mapping[str, Any], names: Iterable[str]) -> None:
@@ -497,6 +488,8 @@ def run_checks_on_facts(source: str, facts: Mapping[str, Any], names_complete: b
     name a cell binds is possibly defined, names bound only by one import are that module or object
     of the installed library, and modules they imported can be imported again.
     """
+    if not builtins_untouched():  # (the replay's own process: its modules look builtins up by name too)
+        return Outcome(stopped_at=CheckStop(None, _BUILTIN_REPLACED))
     try:
         with one_check():
             return _run_on_facts(source, facts, names_complete, maybe_defined, executed)
@@ -544,7 +537,6 @@ def _run_on_facts(source: str, facts: Mapping[str, Any], names_complete: bool, m
                 value.dict_as_recorded = kernel.keys_as_recorded
         _note_dropped_row(values, kernel.dropped_row)
         _note_unnamed_index(values, kernel.unnamed_index)
-        _note_text_labels(values, kernel.text_labels)
         _note_read_from_csv(values, kernel.csv_frames)
 
     def lookup(name: str):

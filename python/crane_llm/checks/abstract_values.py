@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .class_facts import class_has_attr, pandas_index_types, safe_class_property
+from .class_facts import cached_engine, class_has_attr, engine_own, pandas_index_types, safe_class_property
 from .torch_facts import TensorFacts
 from .wide_numbers import any_wide_number
 
@@ -57,6 +57,12 @@ def _member(index: Any, label: Any) -> Optional[bool]:
         if type(index).__name__ == "RangeIndex" and type(index) in pandas_index_types():
             # (pandas' own RangeIndex: arithmetic on its start, stop and step)
             return bool(label in index)
+        engine = cached_engine(index)
+        if engine is not None and len(index) > _HASHED_LABELS and kind in "iufO":
+            # pandas looks the label up in the engine it keeps, which may have been built for another
+            # Index (the notebook can put one there): answered through it, once its table is built
+            populated = getattr(engine, "is_mapping_populated", None) if engine_own(engine) else None
+            return bool(label in index) if populated is True else None
         if kind in "iuf" and len(index) > _HASHED_LABELS:
             if type(label) is bool or (type(label) is float and label != label):
                 return None  # (pandas' own rules for True and NaN are not those of `==`)
@@ -102,10 +108,9 @@ class FrameFacts:
     # Replay: text values each column is known to hold, for columns known to hold text only (the
     # recording's examples of their values; replay._seen_text).
     seen_text: Dict[Any, frozenset] = field(default_factory=dict)
-    # Replay, when `columns` is not recorded: how many columns there are, whether their labels are
-    # all text (text_labels.py), and the names of the dtypes they hold (the recording's set of them).
+    # Replay, when `columns` is not recorded: how many columns there are, and the names of the dtypes
+    # they hold (the recording's set of them).
     ncols: Optional[int] = None
-    text_labels: bool = False
     dtype_names: Optional[frozenset] = None
     no_missing: bool = False  # recorded: the frame holds no NaN nor other missing value
 

@@ -150,6 +150,8 @@ def _own_index(index: Any, arr: Any, depth: int) -> bool:
     if depth > 2 or not _pandas_own_class(type(index)):
         return False
     d = instance_dict(index, {})
+    if not _cache_own(d.get("_cache", {})):
+        return False
     if "_data" in d:
         t = type(d["_data"])
         return t is arr or _pandas_own_class(t)
@@ -158,6 +160,33 @@ def _own_index(index: Any, arr: Any, depth: int) -> bool:
         return _pandas_own_class(type(levels)) and is_subclass(type(levels), list) and \
             all(_own_index(level, arr, depth + 1) for level in list.__iter__(levels))
     return type(d.get("_range")) is range
+
+
+_CACHED_SCALARS = (bool, int, float, str, type(None))
+
+
+def _cache_own(cache: Any) -> bool:
+    """An Index's `_cache` (where pandas keeps its `_engine`, `dtype`, `is_unique`, ...) holds only
+    plain scalars and objects of pandas' and NumPy's own classes: a lookup (`label in df.columns`)
+    asks the cached engine, which the notebook could have put there (seventh red team, 7 Dec)."""
+    if type(cache) is not dict:
+        return False
+    for key, value in cache.items():
+        t = type(value)
+        if type(key) is not str or not (t in _CACHED_SCALARS or _pandas_own_class(t) or
+                                        (class_module(t).split(".", 1)[0] == "numpy" and held_by_its_module(t))):
+            return False
+    return True
+
+
+def cached_engine(index: Any) -> Any:
+    """The lookup engine pandas keeps for `index`, or None when none is built yet."""
+    cache = instance_dict(index, {}).get("_cache")
+    return cache.get("_engine") if type(cache) is dict else None
+
+
+def engine_own(engine: Any) -> bool:
+    return _pandas_own_class(type(engine))
 
 
 def _pandas_own_class(cls: Any) -> bool:

@@ -112,12 +112,22 @@ def _chain_root(node: ast.AST, step: Callable[[ast.AST], Optional[ast.AST]]) -> 
 def _reads_csv(value: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> bool:
     if not isinstance(value, ast.Call) or len(value.args) != 1 or isinstance(value.args[0], ast.Starred):
         return False
-    func = value.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        reader = func.attr in _READERS and aliases.get(func.value.id) == ("pandas", None)
-    else:
-        reader = isinstance(func, ast.Name) and aliases.get(func.id) in {("pandas", r) for r in _READERS}
-    return reader and all(kw.arg in _PLAIN_ARGUMENTS for kw in value.keywords)
+    return pandas_function(value.func, aliases) in _READERS and \
+        all(kw.arg in _PLAIN_ARGUMENTS for kw in value.keywords)
+
+
+def pandas_function(func: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]) -> Optional[str]:
+    """The name of the pandas function a call's `func` spells (`pd.read_csv`, or `read_csv` imported
+    from pandas), by the cells' import aliases; None for anything else."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            aliases.get(func.value.id) == ("pandas", None):
+        return func.attr
+    if isinstance(func, ast.Name):
+        target = aliases.get(func.id)
+        if target is not None and target[0] == "pandas" and target[1] is not None:
+            return target[1]
+    return None
+
 
 
 def _may_name_levels(tree: ast.AST, kinds: BindingKinds) -> bool:

@@ -385,6 +385,9 @@ def _clean_by(name: str, mod: types.ModuleType, judge, classes: bool = False) ->
 # (scikit-learn 1.9 reads frames through narwhals by name: feature names, sample counts, check_array)
 _SKLEARN_ROOTS = ("sklearn", "scipy.sparse", "narwhals")
 _SKLEARN_MODULE_PREFIXES = tuple(root + "." for root in _SKLEARN_ROOTS)
+# pandas' namespaces scikit-learn's check_array and narwhals look names up in at every call, on any
+# input (`isinstance(X, pd.DataFrame)`, `pd.SparseDtype`, `pandas.api.types.is_bool_dtype`).
+_SKLEARN_READS_PANDAS = ("pandas", "pandas.api.types")
 _SKLEARN_GENERATION: List[Any] = [0, None]  # [generation, the snapshot it was taken of]
 
 
@@ -400,7 +403,7 @@ def sklearn_generation() -> Optional[int]:
     for name, mod in list(modules.items()):
         if type(name) is not str:
             return None
-        if name in _SKLEARN_ROOTS or name.startswith(_SKLEARN_MODULE_PREFIXES):
+        if name in _SKLEARN_ROOTS or name.startswith(_SKLEARN_MODULE_PREFIXES) or name in _SKLEARN_READS_PANDAS:
             if type(mod) is not types.ModuleType:
                 return None
             d = checked(mod.__dict__)
@@ -435,9 +438,15 @@ def sklearn_untouched() -> bool:
             if type(modules) is dict else None
         verdict = judged is not None and all(
             type(mod) is types.ModuleType and _clean_by(name, mod, _sklearn_value) for name, mod in judged) \
-            and _no_function_in_anothers_place([(n, m) for n, m in judged if not n.startswith("narwhals")])
+            and _no_function_in_anothers_place([(n, m) for n, m in judged if not n.startswith("narwhals")]) \
+            and all(type(mod) is types.ModuleType and _clean_by(name, mod, _libraries_own)
+                    for name, mod in _loaded(_SKLEARN_READS_PANDAS))
         _SKLEARN_VERDICT[:] = [generation, verdict]
     return _SKLEARN_VERDICT[1]
+
+
+def _loaded(names: Tuple[str, ...]) -> List[Tuple[str, Any]]:
+    return [(name, loaded_module(name)) for name in names if loaded_module(name) is not None]
 
 
 def _no_function_in_anothers_place(judged: List[Tuple[str, types.ModuleType]]) -> bool:

@@ -48,7 +48,6 @@ from .bound_names import BindingKinds, bound_in, every_identifier
 from .recorded_tensors import tensors_as_recorded
 from .recorded_attributes import attributes_as_shipped
 from .fresh_frames import unnamed_index_frames, untouched_csv_frames
-from .text_labels import text_label_frames
 from .library_writes import imported_tops, library_patch
 from .shell_source import automagic_head
 
@@ -219,8 +218,6 @@ class RecordedKernel:
     # cleanup left suspended (or a cell does not parse): garbage of them is freed at any collection,
     # whatever the target does, so no claim is made.
     garbage_may_run_code: bool = False
-    # Frames whose column labels are all text (text_labels.text_label_frames).
-    text_labels: FrozenSet[str] = frozenset()
     # No executed cell spells a frame's `attrs` or flags, which most frame methods copy or obey.
     frame_state_plain: bool = True
 
@@ -375,7 +372,9 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                                                          if len(targets) == 1 and name not in other}
     patches = runs_with_target or library_patch(
         parsed, imported, {n for n, ts in imports.items() if all(a is None for _, a in ts) and n not in other},
-        dynamic=dynamic is not None)
+        dynamic=dynamic is not None) or next(
+        (f"executed cell {index + 1} has {why}, which may reach and change the builtins or a library"
+         for index, why in ((i, _reaches_anything(t)) for i, t in parsed) if why), None)
     plain = dynamic is None and patches is None and written is not None
     return RecordedKernel(names, dynamic, modules, aliases, from_imports, patches,
                           None if dynamic is not None or any(_ROW_DROP_OTHERWISE.search(text) for text in texts)
@@ -392,8 +391,6 @@ def read_executed(cells: Iterable[str]) -> RecordedKernel:
                           plain and not any(_KEY_EQUALITY.search(text) for text in texts),
                           plain and attributes_as_shipped(trees, texts),
                           garbage_may_run_code=len(parsed) != len(cells) or _garbage_may_run_code(texts, trees),
-                          text_labels=text_label_frames(trees, aliases, kinds)
-                          if plain and len(parsed) == len(cells) else frozenset(),
                           frame_state_plain=not any(_FRAME_STATE.search(text) for text in texts))
 
 
@@ -696,6 +693,19 @@ def _attribute_store_roots(tree: ast.AST) -> List[Tuple[str, bool]]:
             name = root.id if isinstance(root, ast.Name) else ""
             out.append((name, not name or name in params or name in chained))
     return out
+
+
+def _reaches_anything(tree: ast.AST) -> Optional[str]:
+    """Why a cell may reach any object, the builtins and the libraries included, and write into it:
+    the shell's own objects (`get_ipython().builtin_trap.auto_builtins[...] = ...`) or `getattr`
+    handed a computed name (`getattr(print, '__se' + 'lf__').KeyError = LookupError`); or None."""
+    plain_shell, plain_getattr = _plain_uses(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
+            return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
+        if isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in plain_getattr:
+            return "`getattr` taken as a value or given a computed name"
+    return None
 
 
 def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),

@@ -16,6 +16,7 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple
 from .static_reads import checked, loaded_module, lookup_static
 from ..paper_runinfo import MARKER, METHOD_PREFIX, RecordedFactsError, parse_facts, split_prompt_file
 from .class_facts import pristine_pandas, safe_class_property
+from .dtypes import recorded_numpy_kind
 from .keras_models import KERAS3_MODELS, RecordedKerasModel
 from .recorded_tensors import recorded_tensor
 from .torch_facts import tensor_class
@@ -297,9 +298,6 @@ def _seen_text(per_column: Dict[Any, Any]) -> Dict[Any, frozenset]:
 _NUMERIC_VALUE_TYPES = ("continuous", "binary", "categorical numeric")
 
 
-_PLAIN_NUMBER_DTYPE = re.compile(r"bool|u?int(8|16|32|64)|float(16|32|64|128)|complex(64|128|256)")
-
-
 def _column_dtype(col: Any) -> Optional[str]:
     """A recorded column's dtype category: the recording types a column by pandas' `is_numeric_dtype`
     ('continuous', 'categorical_numeric', 'binary': numbers, or bools, whose range shows False and
@@ -309,7 +307,7 @@ def _column_dtype(col: Any) -> Optional[str]:
     kind = col.get("type")
     recorded = col.get("dtype")
     if kind in ("continuous", "categorical_numeric", "binary") and recorded is not None and \
-            not (type(recorded) is str and _PLAIN_NUMBER_DTYPE.fullmatch(recorded)):
+            recorded_numpy_kind(recorded) is None:
         # (a Sparse, nullable or Arrow column is numbers to pandas, but not what NumPy converts:
         # scikit-learn refuses sparse data with TypeError before it counts features)
         return None

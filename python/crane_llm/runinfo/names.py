@@ -12,7 +12,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set
 
 from ..checks.shell_source import prepare_live
-from ..checks.static_reads import keys_plain, mro, plain_keys
+from ..checks.static_reads import keys_plain, mro
 from ..kernel.source import parse_cell, python_source
 
 

@@ -14,7 +14,7 @@ TWINS = [
     (DF, "df.sort_values('zz', ascending=False)", "KeyError", 1),
     (DF, "np.reshape(np.ones(5), (2, 3))", "ValueError", 1),
     (DF, "x = \\\n    a, b = [1, 2, 3]", "ValueError", 2),
-    (DF, "!echo plain\nundefined_q", "NameError", 2),
+    (DF, "undefined_q\n!echo plain", "NameError", 1),
     (DF, "df.sort_values('a', inplace=True)\nundefined_q", "NameError", 2),
     (DF, "np.str\nundefined_q", "AttributeError", 1),
     ("import abc\nclass A(abc.ABC):\n    def m(self):\n        pass\n", "A.m(1, 2)", "TypeError", 1),

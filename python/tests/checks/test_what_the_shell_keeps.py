@@ -46,6 +46,15 @@ HIDDEN = [
     (BASE + "_ip = get_ipython()\n_ip.var_expand = lambda cmd, depth=0, formatter=None: (d.update(zz=1), cmd)[1]",
      "!true\nd['zz']", "del _ip.var_expand"),
     (BASE + TEE, "!echo hi\nlog[0]", "sys.stdout = sys.__stdout__"),
+    # `!cmd` starts a process (seventh red team, 7 Dec): a `$SHELL` that names no shell raises, a
+    # patched subprocess or stream runs the notebook's code, before the next line
+    (BASE + "import os\n_sh = os.environ.get('SHELL')\nos.environ['SHELL'] = '/bin/zsh_not_here'",
+     "x = !echo hi\nd['zz']", "os.environ.pop('SHELL')\nif _sh is not None: os.environ['SHELL'] = _sh"),
+    (BASE + "import os\n_sh = os.environ.get('SHELL')\nos.environ['SHELL'] = '/bin/zsh_not_here'",
+     "!echo hi\nd['zz']", "os.environ.pop('SHELL')\nif _sh is not None: os.environ['SHELL'] = _sh"),
+    (BASE + "import subprocess\n_po = subprocess.Popen\nclass _P(_po):\n    def __init__(self, *a, **k):\n"
+     "        d['zz'] = 1\n        super().__init__(*a, **k)\nsubprocess.Popen = _P", "x = !echo hi\nd['zz']",
+     "subprocess.Popen = _po"),
     (BASE + "__warningregistry__ = {'k': 1}", "__warningregistry__['zz']", ""),
     (BASE + "import bdb\n_bq = bdb.BdbQuit\ndel bdb.BdbQuit", "lst[9]", "bdb.BdbQuit = _bq"),
     (BASE + "import bdb\n_bq = bdb.BdbQuit\nbdb.BdbQuit = 5", "x = 1\nundefined_q", "bdb.BdbQuit = _bq"),
@@ -78,7 +87,7 @@ HIDDEN += [
 TWINS = [
     (TRAP, "zz_b", "NameError", 1),
     (BASE + "import hashlib", "d['zz']", "KeyError", 1),
-    (BASE, "!true\nd['zz']", "KeyError", 2),
+    (BASE, "d['zz']\n!true", "KeyError", 1),
     (BASE + "import bdb", "lst[9]", "IndexError", 1),
     (BASE + "import re", "d['zz']", "KeyError", 1),
     (BASE + "import codeop", "x = In\nd['zz']", "KeyError", 2),
@@ -124,3 +133,15 @@ def test_after_an_audit_hook_no_check_claims():
     for r, (_, cell, _) in zip(hooked, AUDITED):
         assert r["claim"] is None and "audit hook" in r["stop"]["reason"], r
         assert_no_false_claim(r, cell)
+
+
+def test_the_logger_ipython_builds_on_first_use_is_not_built_by_the_check():
+    """IPython 9 builds the shell's logger when first asked, importing its module through the
+    notebook's import hooks; a check before any cell ran asks what the shell keeps, never builds it
+    (seventh red team, 7 Dec). In a process of its own: the first cell run builds it."""
+    setup = BASE + ("import sys\nclass _Finder:\n    def find_spec(self, name, path=None, target=None):\n"
+                    "        if name.startswith('IPython'):\n            d['zz'] = 1\n        return None\n"
+                    "sys.meta_path.insert(0, _Finder())")
+    r, = run_batch([dict(setup=setup, cell="x = 1", teardown="sys.meta_path.pop(0)")])
+    assert r["setup_error"] is None and r["checker_error"] is None and r["raised"] is None, r
+    assert not r["mutated"], r

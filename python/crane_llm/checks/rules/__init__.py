@@ -379,37 +379,15 @@ def _shell_method_own(shell: Any, attr: str) -> bool:
     return type(found) is types.FunctionType and (own(found, "IPython") or own(found, "ipykernel"))
 
 
-def _plain_command(shell: Any, command: Any) -> bool:
-    """A `!cmd` line the shell hands to the system as it is, and whose failure it does not raise:
-    no `{expression}` or `$name` (IPython's `var_expand` evaluates them in the namespace), no
-    trailing `&` (OSError: background processes are not supported), and `system_raise_on_error`
-    off (it turns a failing command into a CalledProcessError)."""
-    if type(command) is not str or "{" in command or "$" in command or command.rstrip().endswith("&"):
-        return False
-    try:
-        traits = object.__getattribute__(shell, "__dict__").get("_trait_values")
-        if type(traits) is not dict:
-            return False
-        if "system_raise_on_error" not in traits:  # an IPython older than the setting
-            return lookup_static(type(shell), "system_raise_on_error") is None
-        return dict.__getitem__(traits, "system_raise_on_error") is False
-    except Exception:
-        return False
-
-
 def _shell_call(owner: "IPythonShell", attr: str, args: List[Value], kwargs: Dict[str, Value], node) -> Value:
     if not _shell_method_own(owner.shell, attr):
         raise Stop(node.lineno, f"a call to the shell's `{attr}`, which is not IPython's own")
     consts = [a.concrete() for a in args]
-    plain = len(consts) == 1 and not kwargs and _plain_command(owner.shell, consts[0])
-    if attr == "system" and plain:
-        if not _stdout_is_plain():
-            raise Stop(node.lineno, "a shell command, whose output IPython writes to a replaced sys.stdout")
-        # `!cmd`: a shell command, which never raises; of the namespace it sets only `_exit_code`
-        # (which the checks never read: interpreter._SHELL_WRITES)
-        return LiveValue(None)
-    if attr == "getoutput" and plain:
-        return Opaque("list")
+    if attr in ("system", "getoutput"):
+        # `!cmd` starts a process through pexpect or subprocess with the shell `$SHELL` names: a
+        # missing shell, a patched library, a replaced stream or a process limit makes it raise
+        # (or run the notebook's code), whatever the command (seventh red team, 7 Dec)
+        raise Stop(node.lineno, "a shell command (`!`), which may fail to start outside Python")
     if attr in ("run_line_magic", "run_cell_magic") and consts and type(consts[0]) is str:
         raise Stop(node.lineno, f"the IPython magic `%{consts[0]}`")
     raise Stop(node.lineno, "an IPython call")

@@ -19,6 +19,7 @@ could disagree).
 
 from __future__ import annotations
 
+import _thread
 import sys
 import types
 from typing import Any, Dict, List, Optional
@@ -31,6 +32,7 @@ from ..outcome import CertainCrash, Crash
 from ..abstract_values import Value
 
 _CO_VARARGS = 0x04
+_THREAD_LOCAL = _thread._local  # (what `threading.local()` makes)
 _CO_VARKEYWORDS = 0x08
 
 
@@ -124,8 +126,10 @@ def plain_function_fields(fn: types.FunctionType) -> bool:
     tuple or dict subclass in `__defaults__`, `__kwdefaults__` or `__annotations__` (which the
     setters accept) would run the notebook's `__len__`, `get` or `keys` when read."""
     none = type(None)
-    return type(fn.__defaults__) in (tuple, none) and type(fn.__kwdefaults__) in (dict, none) \
-        and type(fn.__annotations__) is dict
+    kwdefaults = fn.__kwdefaults__
+    # (a key of a str subclass is compared with its own `__eq__` by every lookup of a parameter's default)
+    return type(fn.__defaults__) in (tuple, none) and type(kwdefaults) in (dict, none) \
+        and (kwdefaults is None or all(type(k) is str for k in kwdefaults)) and type(fn.__annotations__) is dict
 
 
 def _validation_path_own(g: Dict[str, Any]) -> bool:
@@ -148,7 +152,27 @@ def _validation_path_own(g: Dict[str, Any]) -> bool:
         return False
     settings = cfg.get("_global_config")
     return (own(get_config, "sklearn") and own(cfg.get("_get_threadlocal_config"), "sklearn")
-            and type(settings) is dict and type(settings.get("skip_parameter_validation")) is bool)
+            and type(settings) is dict and type(settings.get("skip_parameter_validation")) is bool
+            and _thread_settings_plain(cfg.get("_threadlocal")))
+
+
+def _thread_settings_plain(local: Any) -> bool:
+    """`get_config()` copies this thread's settings (`set_config` writes them; the global ones seed
+    them on first use): they must be an exact dict holding an exact bool, which the wrapper tests
+    with `if` (an array there is its ValueError; seventh red team, 7 Dec)."""
+    if type(local) is not _THREAD_LOCAL:
+        return False
+    try:
+        # (this thread's, through the C type's own lookup: the cell runs in this thread too)
+        mine = _THREAD_LOCAL.__getattribute__(local, "__dict__")
+    except Exception:
+        return False
+    if type(mine) is not dict or not all(type(k) is str for k in mine):
+        return False
+    if "global_config" not in mine:
+        return True
+    settings = mine["global_config"]
+    return type(settings) is dict and type(settings.get("skip_parameter_validation")) is bool
 
 
 def _parameter_own(parameter: Any, kind: Any) -> bool:

@@ -31,7 +31,6 @@ from typing import Any, Dict, List
 
 from ..static_reads import loaded_module, checked, class_dict
 from ..abstract_values import Opaque, Value
-from ..live_adapter import LiveValue
 from ..outcome import CertainCrash, Crash, Stop
 from ..provenance import classes_pristine, instance_dict, own_module_function
 from .library_state import library_state_plain

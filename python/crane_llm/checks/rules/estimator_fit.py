@@ -22,7 +22,6 @@ probe would run it, and the remembered answer would no longer be what the cell m
 
 from __future__ import annotations
 
-import re
 import types
 import warnings
 from inspect import getattr_static
@@ -30,7 +29,9 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..static_reads import loaded_module, checked, class_module, class_name, is_static_type
 from ..class_facts import own_column_arrays, pristine_pandas
-from ..library_namespace import numpy_untouched
+from ..dtypes import recorded_dtypes_among
+from .frames import labels_repeat
+from ..library_namespace import numpy_untouched, sklearn_untouched
 from ..live_adapter import LiveValue, is_estimator_class, is_plain_data, wraps_foreign
 from ..provenance import audit, instance_dict, is_subclass, own_call, own_type
 from ..library_only import remembered
@@ -65,7 +66,10 @@ def _asked_once(table: Dict[Any, Any], cls: type, params: Dict[str, Any], data: 
                ask: Any) -> Any:
     """`ask()`, a probe of fresh `cls(**params)` instances on made-up data described by `data`, run
     under `library_only` and remembered per class, data, parameters and probe state (so asked
-    afresh once any of them changed); None when the state cannot be told."""
+    afresh once any of them changed); None when the state cannot be told, or when a module the
+    probe's code looks names up in holds someone else's (its answer would be theirs)."""
+    if not sklearn_untouched():
+        return None
     try:
         key = (cls, data, repr(sorted(params.items())), probe_state(cls))
     except Exception:
@@ -550,14 +554,10 @@ def fits_cleanly(owner: Any, x: Any, y: Any, attr: str) -> Optional[int]:
     return n if ok else None
 
 
-# Recorded dtype names of the columns `fits_cleanly` takes: bools and integers.
-_WHOLE_DTYPE = re.compile(r"(bool|u?int(8|16|32|64))")
-
-
 def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, ...], int, int]]:
     """(names all text? None for an array, the distinct dtypes, rows, columns) of a 2-D ndarray or
     exact DataFrame whose columns are all of NumPy's bool or integer dtypes, with at least one row
-    and one column: live, or recorded with labels known all text (text_labels.py)."""
+    and one column: live, or recorded with its columns listed."""
     if not isinstance(x, LiveValue):
         return _recorded_layout(x, np)
     obj = x.obj
@@ -573,7 +573,7 @@ def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, 
     labels = list(facts.columns)
     # (names all text become feature names; all ints none; a mixture is scikit-learn's TypeError)
     texts = all(type(c) is str for c in labels)
-    if not labels or not (texts or all(type(c) is int for c in labels)) or len(set(labels)) != len(labels):
+    if not labels or not (texts or all(type(c) is int for c in labels)) or labels_repeat(labels):
         return None
     if not pristine_pandas(type(obj)) or not own_column_arrays(obj):
         return None
@@ -591,22 +591,21 @@ def _clean_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, 
 
 
 def _recorded_layout(x: Any, np: Any) -> Optional[Tuple[Optional[bool], Tuple[Any, ...], int, int]]:
-    """`_clean_layout` of a recorded frame with no missing value: its columns listed, each recorded
-    as bools or as integers; or not listed, their labels known all text and the recording's dtypes
-    all NumPy's bools and integers."""
+    """`_clean_layout` of a recorded frame with no missing value whose columns are listed, each
+    recorded as bools or as integers, and whose recorded dtypes are all NumPy's bools and integers.
+    (A wide frame recorded by its dtypes alone is not taken: whether its labels are all text and
+    distinct, which decides what scikit-learn does first, the executed cells cannot show soundly.)"""
     f = x.frame() if x.kind() == "frame" and getattr(x, "type_as_named", False) else None
     # (the dtypes recorded by name: a column recorded as False / True may be Sparse[bool] or boolean)
     if f is None or not f.nrows or not f.no_missing or not f.dtype_names or \
-            not all(_WHOLE_DTYPE.fullmatch(d) for d in f.dtype_names):
+            not recorded_dtypes_among(f.dtype_names, "biu"):
+        return None
+    if f.columns is None:
         return None
     try:
-        if f.columns is None:
-            if not f.text_labels or not f.ncols:
-                return None
-            return True, tuple(np.dtype(d) for d in sorted(f.dtype_names)), f.nrows, f.ncols
         labels = list(f.columns)
         texts = all(type(c) is str for c in labels)
-        if not labels or not f.flat or not texts or len(set(labels)) != len(labels) or \
+        if not labels or not f.flat or not texts or labels_repeat(labels) or \
                 f.column_dtypes is None or len(f.column_dtypes) != len(labels):
             return None
         spans = f.integer_spans or {}

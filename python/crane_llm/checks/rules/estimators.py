@@ -10,7 +10,6 @@ Only scikit-learn's own, non-meta estimators are judged (see live.estimator_fact
 
 from __future__ import annotations
 
-import re
 import types
 import warnings
 from typing import Any, Dict, List, Optional
@@ -160,13 +159,7 @@ def _columns(v: Value) -> Optional[int]:
         # pandas: `1` and `1.0` too) narwhals' DuplicateError, not ValueError.
         if len({isinstance(c, str) for c in f.columns}) <= 1 and not labels_repeat(f.columns):
             return len(f.columns)
-    if f is not None and f.columns is None and f.text_labels and f.ncols is not None and f.dtype_names and \
-            all(_NUMBER_DTYPE.fullmatch(d) for d in f.dtype_names):
-        return f.ncols  # (recorded: names known all text and distinct, dtypes all numbers or bools)
     return None
-
-
-_NUMBER_DTYPE = re.compile(r"bool|u?int(8|16|32|64)|float(16|32|64)")
 
 
 def _converts_with_value_errors(f) -> bool:
