@@ -119,7 +119,7 @@ def test_a_cell_of_many_shell_lines_is_not_given_to_ipythons_transformer(shell):
     reply = gather(shell, "\n".join(["!true"] * 500))
     assert time.monotonic() - started < 2
     assert "too long" in reply["checks"]["stoppedAt"]["reason"]
-    assert gather(shell, "!true\nundefined_q")["checks"]["crash"]["exception"] == "NameError"  # (a few: read)
+    assert gather(shell, "undefined_q\n!true")["checks"]["crash"]["exception"] == "NameError"  # (a few: read)
 
 
 def test_long_indexes_are_searched_without_a_hash_table_of_labels_made_to_collide():
