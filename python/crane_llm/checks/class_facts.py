@@ -173,6 +173,8 @@ def _cache_own(cache: Any) -> bool:
         return False
     for key, value in cache.items():
         t = type(value)
+        if t is type:  # (a class pandas keeps, a RangeIndex's `_constructor`)
+            t = value
         if type(key) is not str or not (t in _CACHED_SCALARS or _pandas_own_class(t) or
                                         (class_module(t).split(".", 1)[0] == "numpy" and held_by_its_module(t))):
             return False

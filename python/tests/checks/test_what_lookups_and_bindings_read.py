@@ -99,3 +99,22 @@ def test_the_replay_with_the_builtins_replaced_stops_without_an_error():
                                     "builtins.ValueError = RuntimeError", cell="df['b'].astype(int)",
                          teardown="builtins.ValueError = _orig", replay=True)])
     assert r["checker_error"] is None and r["claim"] is None and r["replay_claim"] is None, r
+
+
+def test_what_pandas_itself_caches_on_an_index_is_read_and_a_notebooks_object_is_not():
+    import pickle
+
+    import pandas as pd
+
+    from crane_llm.checks.class_facts import _cache_own
+
+    df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "z"], "c": pd.date_range("2020", periods=3)})
+    made = [df, df.set_index(["a", "b"]), df.set_index("c"), df.set_index(pd.CategoricalIndex(df.b)), df.T,
+            df.describe(), pd.Series([1, 2], index=pd.interval_range(0, 2)), pd.Series([], dtype=float)]
+    for obj in made:
+        pickle.dumps(obj)  # (a RangeIndex then keeps its `_constructor`, a class)
+        _ = obj.index.is_unique, obj.index.inferred_type, "zz" in obj.index
+        assert all(_cache_own(axis._cache) for axis in obj.axes), obj
+    odd = pd.Index(["a"])
+    odd._cache["_engine"] = object()
+    assert not _cache_own(odd._cache)
