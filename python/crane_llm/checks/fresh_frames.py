@@ -129,7 +129,6 @@ def pandas_function(func: ast.AST, aliases: Dict[str, Tuple[str, Optional[str]]]
     return None
 
 
-
 def _may_name_levels(tree: ast.AST, kinds: BindingKinds) -> bool:
     calls = {id(node.func): node for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):

@@ -446,7 +446,7 @@ def sklearn_untouched() -> bool:
 
 
 def _loaded(names: Tuple[str, ...]) -> List[Tuple[str, Any]]:
-    return [(name, loaded_module(name)) for name in names if loaded_module(name) is not None]
+    return [(name, module) for name in names if (module := loaded_module(name)) is not None]
 
 
 def _no_function_in_anothers_place(judged: List[Tuple[str, types.ModuleType]]) -> bool:

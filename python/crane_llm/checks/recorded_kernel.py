@@ -700,11 +700,16 @@ def _reaches_anything(tree: ast.AST) -> Optional[str]:
     the shell's own objects (`get_ipython().builtin_trap.auto_builtins[...] = ...`) or `getattr`
     handed a computed name (`getattr(print, '__se' + 'lf__').KeyError = LookupError`); or None."""
     plain_shell, plain_getattr = _plain_uses(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
-            return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
-        if isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in plain_getattr:
-            return "`getattr` taken as a value or given a computed name"
+    return next((why for why in (_reaching(node, plain_shell, plain_getattr) for node in ast.walk(tree)) if why),
+                None)
+
+
+def _reaching(node: ast.AST, plain_shell: Set[int], plain_getattr: Set[int]) -> Optional[str]:
+    """Why `node` may reach any object (`_reaches_anything`), or None."""
+    if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
+        return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
+    if isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in plain_getattr:
+        return "`getattr` taken as a value or given a computed name"
     return None
 
 
@@ -725,10 +730,9 @@ def _dynamic_reason(tree: ast.AST, mentioned: FrozenSet[str] = frozenset(),
     module_lists = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call) and
                     isinstance(node.func, ast.Attribute) and node.func.attr == "modules"}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == "get_ipython" and id(node) not in plain_shell:
-            return "a use of the shell (`get_ipython()`) beyond magics and shell commands"
-        if isinstance(node, ast.Name) and node.id == "getattr" and id(node) not in plain_getattr:
-            return "`getattr` taken as a value or given a computed name"
+        reaching = _reaching(node, plain_shell, plain_getattr)
+        if reaching:
+            return reaching
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return "a star import"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
